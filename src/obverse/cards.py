@@ -1,0 +1,186 @@
+"""Printed cards: :class:`CardDef` (layout and ordered faces) and :class:`Face`.
+
+Cards are pure data shared by every game; a face carries the union of the games' printed
+fields (MTG, Flesh and Blood, Grand Archive, SCP-TCG-JP-J), each absent field ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import msgspec
+
+from obverse.errors import InputError
+
+Stat = int | str | None
+
+#: Layouts each game knows (the scenario contract's ``layout`` values).
+LAYOUTS: Final[dict[str, frozenset[str]]] = {
+    "mtg": frozenset({"normal", "transform", "modal_dfc", "flip", "split", "meld", "adventure",
+                      "token", "reversible_card"}),
+    "fab": frozenset({"normal", "flip", "twin", "transcend", "split", "meld"}),
+    "ga": frozenset({"normal", "double_faced"}),
+    "scp": frozenset({"normal"}),
+}
+#: Layouts whose two faces are the two sides of one card (a double-faced card).
+DOUBLE_FACED: Final = frozenset({"transform", "modal_dfc", "double_faced", "twin",
+                                 "transcend", "reversible_card"})
+
+STAT_FIELDS: Final = ("power", "toughness", "loyalty", "defense", "pitch", "life", "intellect",
+                      "reserve_cost", "memory_cost", "durability", "element", "level",
+                      "securing_power", "object_class")
+LIST_FIELDS: Final = ("types", "supertypes", "subtypes", "colors", "abilities", "tags")
+FACE_FIELDS: Final = frozenset({"name", "cost", "text", *STAT_FIELDS, *LIST_FIELDS})
+CARD_FIELDS: Final = frozenset({"name", "layout", "faces", "melds_from"})
+
+
+class Face(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One printed face (or half) of a card, with its printed characteristics."""
+
+    name: str | None = None
+    cost: Stat = None
+    types: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    text: str = ""
+    power: Stat = None
+    toughness: Stat = None
+    loyalty: Stat = None
+    defense: Stat = None
+    pitch: Stat = None
+    life: Stat = None
+    intellect: Stat = None
+    reserve_cost: Stat = None
+    memory_cost: Stat = None
+    durability: Stat = None
+    element: Stat = None
+    level: Stat = None
+    securing_power: Stat = None
+    object_class: Stat = None
+
+
+class CardDef(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A printed card: its full name, layout and faces in printed order (front/left first).
+
+    A meld result (MTG 712.4) is a card of layout ``meld`` whose ``melds_from`` names its two
+    halves; the halves themselves are single-faced (layout ``meld`` or ``normal``).
+    """
+
+    name: str
+    layout: str = "normal"
+    faces: tuple[Face, ...] = ()
+    melds_from: tuple[str, ...] = ()
+
+    @property
+    def front(self) -> Face:
+        """The front (or left, or only) face."""
+        return self.faces[0]
+
+    @property
+    def back(self) -> Face | None:
+        """The back (or right, or flipped) face, if the card has one."""
+        return self.faces[1] if len(self.faces) > 1 else None
+
+    @property
+    def face_names(self) -> tuple[str, ...]:
+        """Every face's name, in printed order."""
+        return tuple(f.name for f in self.faces if f.name)
+
+    @property
+    def is_double_faced(self) -> bool:
+        """True for a card with a face on each side (not split, flip, meld or adventure)."""
+        return self.layout in DOUBLE_FACED and len(self.faces) > 1
+
+    @property
+    def is_meld_result(self) -> bool:
+        """True for the back half of a meld pair (712.4)."""
+        return self.layout == "meld" and bool(self.melds_from)
+
+
+def _tuple_of_str(value: Any, place: str, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise InputError(place, key, f"expected a list of strings, got {value!r}")
+
+
+def _stat(value: Any, place: str, key: str) -> Stat:
+    if value is None or (isinstance(value, int | str) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise InputError(place, key, f"expected a number or string, got {value!r}")
+
+
+def parse_face(data: Mapping[str, Any], place: str) -> Face:
+    """A :class:`Face` from the scenario contract's face mapping; unknown keys are errors."""
+    if not isinstance(data, Mapping):
+        raise InputError(place, "faces", f"a face must be a mapping, got {data!r}")
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in FACE_FIELDS:
+            raise InputError(place, str(key), "unknown face field")
+        if key == "name":
+            if not isinstance(value, str) or not value:
+                raise InputError(place, key, f"a face name must be a non-empty string, got {value!r}")
+            fields[key] = value
+        elif key == "text":
+            if not isinstance(value, str):
+                raise InputError(place, key, f"text must be a string, got {value!r}")
+            fields[key] = value
+        elif key in LIST_FIELDS:
+            fields[key] = _tuple_of_str(value, place, key)
+        else:
+            fields[key] = _stat(value, place, key)
+    return Face(**fields)
+
+
+def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
+    """A :class:`CardDef` from the contract's inline card definition.
+
+    Single-faced cards may put face fields at the top level instead of ``faces:``.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError(place, "", f"a card definition must be a mapping, got {data!r}")
+    layout = data.get("layout", "normal")
+    if not isinstance(layout, str):
+        raise InputError(place, "layout", f"layout must be a string, got {layout!r}")
+    known = set().union(*LAYOUTS.values()) if game is None else LAYOUTS.get(game, frozenset())
+    if layout not in known:
+        raise InputError(place, "layout", f"unknown layout {layout!r} for {game or 'any game'}"
+                         f" (known: {', '.join(sorted(known))})")
+    top_face = {k: v for k, v in data.items() if k not in CARD_FIELDS or k == "name"}
+    for key in data:
+        if key not in CARD_FIELDS and key not in FACE_FIELDS:
+            raise InputError(place, str(key), "unknown card field")
+    if "faces" in data:
+        stray = [k for k in top_face if k != "name"]
+        if stray:
+            raise InputError(place, stray[0], "face fields go inside faces: when faces: is given")
+        raw_faces = data["faces"]
+        if not isinstance(raw_faces, list) or not raw_faces:
+            raise InputError(place, "faces", "faces must be a non-empty list")
+        faces = tuple(parse_face(f, f"{place}.faces[{i + 1}]") for i, f in enumerate(raw_faces))
+    else:
+        faces = (parse_face(top_face, place),)
+    name = data.get("name")
+    if name is None:
+        name = " // ".join(f.name for f in faces if f.name)
+    if not isinstance(name, str) or not name:
+        raise InputError(place, "name", "a card needs a name")
+    if len(faces) == 1 and faces[0].name is None:
+        faces = (msgspec.structs.replace(faces[0], name=name),)
+    melds_from = _tuple_of_str(data.get("melds_from"), place, "melds_from")
+    if melds_from and (layout != "meld" or len(melds_from) != 2):
+        raise InputError(place, "melds_from", "melds_from takes two names, on a card of layout meld")
+    two_faced = {"transform", "modal_dfc", "flip", "split", "double_faced", "twin", "transcend"}
+    if layout in two_faced and len(faces) < 2:
+        raise InputError(place, "faces", f"a {layout} card needs at least two faces")
+    return CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)

@@ -1,0 +1,180 @@
+"""The one characteristics function: which face(s) count, then continuous effects in layers.
+
+``characteristics(state, obj)`` is pure: printed faces, status, zone, copy stack and effects
+go in; nothing derived is ever stored on an object (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+
+from obverse.cards import LIST_FIELDS, Face
+from obverse.state import Effect, GameObject, GameState
+
+if TYPE_CHECKING:
+    from obverse.rulesets.base import Ruleset
+
+#: Effect keys by layer (MTG 613; the other games apply the same order): type, ability,
+#: power/toughness setting, power/toughness modification.
+LAYERS: Final = (
+    ("add_types", "add_supertypes", "add_subtypes"),
+    ("lose_all_abilities",),
+    ("set_power", "set_toughness"),
+    ("power", "toughness"),
+)
+NONCHARACTERISTIC: Final = frozenset({"prevent_damage_from", "forbid"})
+
+
+class Characteristics(msgspec.Struct, frozen=True):
+    """What an object is now: the face(s) that count, its names and its values.
+
+    ``props.name`` is the one name (``A // B`` with two faces active, ``None`` if nameless);
+    ``props.cost`` is the MTG mana cost string (``None`` if it has none) or the game's cost
+    number; ``mana_value`` is MTG's (``None`` in other games).
+    """
+
+    face: str
+    names: tuple[str, ...]
+    props: Face
+    mana_value: int | None = None
+
+    def has_name(self, name: str) -> bool:
+        """Shares ``name`` (MTG 201.2a: a nameless object shares a name with nothing)."""
+        return name in self.names
+
+    def value(self, key: str) -> Any:
+        """A characteristic by its scenario key (``power``, ``types``, ``mana_value`` ...)."""
+        if key == "mana_value":
+            return self.mana_value
+        if key == "names":
+            return self.names
+        return getattr(self.props, key)
+
+
+def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
+    """Characteristics of one face, or of several active at once (split, twin): names and
+    list fields are the union, a stat is the value the faces agree on, else ``None``."""
+    faces = tuple(faces)
+    if len(faces) == 1:
+        f = faces[0]
+        return Characteristics(face=face, names=(f.name,) if f.name else (), props=f)
+    names = tuple(f.name for f in faces if f.name)
+    fields: dict[str, Any] = {"name": " // ".join(names) if names else None}
+    for key in LIST_FIELDS:
+        merged: list[str] = []
+        for f in faces:
+            merged.extend(v for v in getattr(f, key) if v not in merged)
+        fields[key] = tuple(merged)
+    fields["text"] = "\n//\n".join(f.text for f in faces if f.text)
+    for key in Face.__struct_fields__:
+        if key in fields:
+            continue
+        values = {getattr(f, key) for f in faces}
+        fields[key] = values.pop() if len(values) == 1 else None
+    return Characteristics(face=face, names=names, props=Face(**fields))
+
+
+def characteristics(state: GameState, obj: GameObject | int,
+                    ruleset: Ruleset | None = None) -> Characteristics:
+    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's)."""
+    from obverse.rulesets import get_ruleset
+
+    rs = ruleset or get_ruleset(state.ruleset)
+    o = state.objects[obj] if isinstance(obj, int) else obj
+    return apply_effects(state, o, rs.base_characteristics(state, o), rs)
+
+
+def effect_modifies(effect: Effect, keys: Iterable[str]) -> bool:
+    """True if ``effect`` changes any of ``keys``."""
+    return any(k in keys for k, _ in effect.modify)
+
+
+def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:
+    """Whether characteristics satisfy a filter: a list means "has at least these", a
+    scalar means "equals" (``name``: has this name; on a list characteristic: has it); a key
+    the object lacks never matches. ``zone`` is checked by the caller."""
+    for key, want in where.items():
+        if key == "zone":
+            continue
+        if key == "name":
+            if not isinstance(want, str) or not chars.has_name(want):
+                return False
+            continue
+        have = chars.value(key)
+        if isinstance(have, tuple):
+            wanted = want if isinstance(want, list | tuple) else [want]
+            if not all(w in have for w in wanted):
+                return False
+        elif have is None or have != want:
+            return False
+    return True
+
+
+def applies_to(state: GameState, effect: Effect, obj: GameObject, chars: Characteristics,
+               rs: Ruleset) -> bool:
+    """Whether ``effect`` applies to ``obj`` given its characteristics before the layer."""
+    if effect.target is not None:
+        return effect.target == obj.id
+    if effect.fixed is not None:
+        return obj.id in effect.fixed
+    if effect.filter is None:
+        return False
+    zone = effect.zone or rs.play_zone
+    if not rs.zone_matches(obj.zone, zone):
+        return False
+    return matches(chars, dict(effect.filter))
+
+
+def _add(values: tuple[str, ...], extra: Any) -> tuple[str, ...]:
+    extra_t = (extra,) if isinstance(extra, str) else tuple(extra)
+    return values + tuple(v for v in extra_t if v not in values)
+
+
+def _numeric(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def apply_effects(state: GameState, obj: GameObject, chars: Characteristics,
+                  rs: Ruleset) -> Characteristics:
+    """Apply continuous effects to base characteristics, layer by layer in timestamp order;
+    a filter effect tests the characteristics as the earlier layers left them."""
+    if not state.effects:
+        return chars
+    for layer in LAYERS:
+        todo = [e for e in state.effects if effect_modifies(e, layer)
+                and applies_to(state, e, obj, chars, rs)]
+        for effect in sorted(todo, key=lambda e: e.timestamp):
+            chars = _apply_one(chars, effect, layer)
+    return chars
+
+
+def _apply_one(chars: Characteristics, effect: Effect, layer: tuple[str, ...]) -> Characteristics:
+    p = chars.props
+    changes: dict[str, Any] = {}
+    for key, value in effect.modify:
+        if key not in layer:
+            continue
+        if key == "add_types":
+            changes["types"] = _add(changes.get("types", p.types), value)
+        elif key == "add_supertypes":
+            changes["supertypes"] = _add(changes.get("supertypes", p.supertypes), value)
+        elif key == "add_subtypes":
+            changes["subtypes"] = _add(changes.get("subtypes", p.subtypes), value)
+        elif key == "lose_all_abilities" and value:
+            changes["abilities"] = ()
+        elif key == "set_power":
+            changes["power"] = value
+        elif key == "set_toughness":
+            changes["toughness"] = value
+        elif key in ("power", "toughness"):
+            base = _numeric(changes.get(key, getattr(p, key)))
+            if base is not None:
+                changes[key] = base + int(value)
+    if not changes:
+        return chars
+    return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))

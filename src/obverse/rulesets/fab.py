@@ -1,0 +1,7 @@
+"""fab ruleset (placeholder until implemented)."""
+
+from __future__ import annotations
+
+from obverse.rulesets.base import Ruleset
+
+RULESETS: list[type[Ruleset]] = []

@@ -1,0 +1,539 @@
+"""Magic: The Gathering: double-faced (712), flip (710), split (709), meld (712.4),
+face-down (708) and copies (707), in the newest rules and the 2025-06, 2020 and 2008 versions.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+import msgspec
+
+from obverse import mana
+from obverse.cards import CardDef, Face
+from obverse.characteristics import Characteristics, combine_faces
+from obverse.rulesets import mtg_rules
+from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulings import DONE, NOTHING, Outcome
+from obverse.state import CopyValues, GameObject, GameState
+
+PERMANENT_TYPES: Final = frozenset({"Artifact", "Creature", "Enchantment", "Land",
+                                    "Planeswalker", "Battle"})
+SPELL_ONLY: Final = frozenset({"Instant", "Sorcery"})
+FACE_DOWN: Final = Face(types=("Creature",), power=2, toughness=2)
+
+
+def is_permanent_face(face: Face) -> bool:
+    """A face whose card type makes a permanent."""
+    return bool(PERMANENT_TYPES.intersection(face.types))
+
+
+class Magic(Ruleset):
+    """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
+    game: ClassVar[str] = "mtg"
+    version: ClassVar[str] = "newest"
+    title: ClassVar[str] = "Magic: The Gathering (newest Comprehensive Rules)"
+    zones: ClassVar[frozenset[str]] = frozenset({"library", "hand", "battlefield", "graveyard",
+                                                 "stack", "exile", "command"})
+    shared_zones: ClassVar[frozenset[str]] = frozenset({"battlefield", "stack", "exile",
+                                                        "command"})
+    public_zones: ClassVar[frozenset[str]] = frozenset({"battlefield", "graveyard", "stack",
+                                                        "exile", "command"})
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({"library", "graveyard", "stack"})
+    play_zone: ClassVar[str] = "battlefield"
+    extra_actions: ClassVar[frozenset[str]] = frozenset({"transform", "flip", "meld"})
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "transform", "modal_dfc", "flip",
+                                                   "split", "meld", "adventure", "token",
+                                                   "reversible_card"})
+    #: 712.9 since September 2025: modal DFCs can transform.
+    modal_can_transform: ClassVar[bool] = True
+    #: 701.27g since September 2025: "transformed" = any DFC permanent back face up.
+    modal_is_transformed: ClassVar[bool] = True
+    rule_ids: ClassVar[dict[str, str]] = mtg_rules.NEWEST
+    forbid_rule: ClassVar[str] = "101.2"
+
+    def rule(self, topic: str, reason: str) -> Rulings:
+        """A one-ruling tuple for a topic, in this version's numbering."""
+        return (self.ruling(self.rule_ids[topic], reason),)
+
+    # --- cards ------------------------------------------------------------------------------
+
+    def is_double_faced(self, card: CardDef) -> bool:
+        """712.1: transforming (nonmodal) and modal DFCs; meld cards are not DFCs here."""
+        return card.layout in ("transform", "modal_dfc", "reversible_card") and len(card.faces) > 1
+
+    def can_be_transformed_by_layout(self, card: CardDef) -> bool:
+        """712.9: which represented cards may transform in this version."""
+        if card.layout == "transform":
+            return len(card.faces) > 1
+        return card.layout == "modal_dfc" and self.modal_can_transform
+
+    def default_face(self, card: CardDef, zone: str) -> str:
+        if card.layout == "split":
+            return "left" if zone == self.stack_zone else "both"
+        return "front"
+
+    def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
+        if card.layout == "split":
+            return frozenset({"left", "right"} if zone == "stack" else {"both"})
+        if len(card.faces) < 2 or card.is_meld_result:
+            return frozenset({"back"} if card.is_meld_result else {"front"})
+        if card.layout == "flip":
+            return frozenset({"front", "back"} if zone == "battlefield" else {"front"})
+        if zone in ("battlefield", "stack"):
+            return frozenset({"front", "back"})
+        return frozenset({"front"})
+
+    # --- characteristics (712.8, 710, 709.4, 708.2, 202.3) ----------------------------------
+
+    def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """708.2a: a nameless, colorless 2/2 creature with no text and no mana cost."""
+        return Characteristics(face="none", names=(), props=FACE_DOWN, mana_value=0)
+
+    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        if obj.face_down:
+            return self.face_down_characteristics(state, obj)
+        if obj.meld is not None:
+            return self._melded(state, obj)
+        layout, faces = self.printed_faces(state, obj)
+        face = obj.face
+        in_play_or_stack = obj.zone in ("battlefield", "stack")
+        if not in_play_or_stack and face in ("back", "left", "right"):
+            face = "both" if layout == "split" else "front"  # 712.8a, 709.4, 710.2
+        if layout == "split":
+            return self._split(face, faces)
+        if layout == "flip" and len(faces) > 1:
+            return self._flip(face if obj.zone == "battlefield" else "front", faces)
+        chosen = faces[1] if face == "back" and len(faces) > 1 else faces[0]
+        chars = self._with_colors(combine_faces(obj.face, (chosen,)))
+        mv = mana.mana_value(_cost(chosen))
+        if face == "back" and layout == "transform" and not obj.copies and len(faces) > 1:
+            mv = mana.mana_value(_cost(faces[0]))  # 712.8e: the front face's mana value
+        return msgspec.structs.replace(chars, mana_value=mv)
+
+    def _with_colors(self, chars: Characteristics, cost_face: Face | None = None) -> Characteristics:
+        src = cost_face or chars.props
+        colors = mana.colors_of(_cost(src))
+        extra = tuple(c for c in src.colors if c not in colors)
+        merged = tuple(c for c in mana.COLORS if c in colors or c in extra)
+        merged += tuple(c for c in extra if c not in mana.COLORS)
+        return msgspec.structs.replace(chars, props=msgspec.structs.replace(chars.props,
+                                                                            colors=merged))
+
+    def _split(self, face: str, faces: tuple[Face, ...]) -> Characteristics:
+        if face in ("left", "right"):
+            half = faces[0] if face == "left" else faces[1]
+            chars = self._with_colors(combine_faces(face, (half,)))
+            return msgspec.structs.replace(chars, mana_value=mana.mana_value(_cost(half)))
+        cost = mana.combine(*(_cost(f) for f in faces))  # 709.4b
+        chars = combine_faces("both", faces)
+        chars = msgspec.structs.replace(chars, props=msgspec.structs.replace(chars.props,
+                                                                             cost=cost))
+        chars = self._with_colors(chars)
+        return msgspec.structs.replace(chars, mana_value=mana.mana_value(cost))
+
+    def _flip(self, face: str, faces: tuple[Face, ...]) -> Characteristics:
+        normal, alt = faces[0], faces[1]
+        if face != "back":
+            chars = self._with_colors(combine_faces("front", (normal,)))
+            return msgspec.structs.replace(chars, mana_value=mana.mana_value(_cost(normal)))
+        # 710.1b/c: alternative name, text, type line, P/T; color and mana cost unchanged.
+        flipped = msgspec.structs.replace(alt, cost=normal.cost, colors=normal.colors)
+        chars = self._with_colors(combine_faces("back", (flipped,)))
+        return msgspec.structs.replace(chars, mana_value=mana.mana_value(_cost(normal)))
+
+    def _melded(self, state: GameState, obj: GameObject) -> Characteristics:
+        assert obj.meld is not None
+        result = obj.meld.faces[0]
+        chars = self._with_colors(combine_faces("back", (result,)))
+        total = sum(mana.mana_value(_cost(state.cards[c].card.faces[0])) for c in obj.cards)
+        props = msgspec.structs.replace(chars.props, cost=None)
+        return msgspec.structs.replace(chars, props=props, mana_value=total)  # 712.8g
+
+    # --- status -----------------------------------------------------------------------------
+
+    def is_transformed(self, state: GameState, obj: GameObject) -> bool:
+        """701.27g: a double-faced permanent with its back face up (before September 2025:
+        a transforming DFC only)."""
+        if obj.zone != "battlefield" or obj.face != "back" or obj.face_down or obj.meld:
+            return False
+        card = state.cards[obj.card].card
+        if card.layout == "transform":
+            return True
+        return card.layout == "modal_dfc" and self.modal_is_transformed
+
+    # --- transform (701.27, 712.9, 712.10, 712.15a) ------------------------------------------
+
+    def can_transform(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        if obj.zone != "battlefield":
+            return False, self.rule("transform", "only permanents transform; nothing happens")
+        if obj.face_down:
+            return False, self.rule("face_down_no_transform",
+                                    "a face-down permanent can't transform; nothing happens")
+        if obj.meld is not None:
+            return False, self.rule("who_transforms",
+                                    "a melded permanent isn't a double-faced card; it can't "
+                                    "transform")
+        card = state.cards[obj.card].card
+        if not self.is_double_faced(card):
+            return False, (*self.rule("who_transforms", f"{card.name} isn't a double-faced card; "
+                                      "nothing happens"),
+                           *self.rule("transform_not_dfc", "not a double-faced permanent"))
+        if not self.can_be_transformed_by_layout(card):
+            return False, self.rule("who_transforms", "a modal double-faced card can't transform "
+                                    "under these rules; nothing happens")
+        target = card.faces[0] if obj.face == "back" else card.faces[1]
+        if SPELL_ONLY.intersection(target.types):
+            return False, (*self.rule("transform_into_instant",
+                                      f"the face it would transform into, {target.name}, is an "
+                                      "instant or sorcery; nothing happens"),
+                           *self.rule("transform_instant", "instant or sorcery face"))
+        return True, self.rule("transform", f"it turns over to {target.name}")
+
+    def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        return self.rule("transform_not_new", "transforming doesn't make a new object; effects "
+                         "that applied to it still apply")
+
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        if obj.face_down:
+            return False, self.rule("face_down_again", "it is already face down; nothing happens")
+        if obj.meld is not None or self.is_double_faced(state.cards[obj.card].card):
+            return False, self.rule("dfc_no_face_down", "double-faced and melded permanents "
+                                    "can't be turned face down; nothing happens")
+        return True, self.rule("face_down_chars", "face down it is a nameless 2/2 creature "
+                               "with no mana cost")
+
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        if not obj.face_down:
+            return False, self.rule("face_up", "it is already face up; nothing happens")
+        rulings = self.rule("face_up", "turned face up, its copiable values revert to normal")
+        if self.is_double_faced(state.cards[obj.card].card):
+            rulings += self.rule("face_down_no_transform", "a double-faced card turned face up "
+                                 "has its front face up")
+        return True, rulings
+
+    def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
+        return "both" if state.card_def(obj).layout == "split" else "front"
+
+    # --- moves (400.7, 712.13-712.14, 708.9) ------------------------------------------------
+
+    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
+        return True, self.rule("new_object", f"moving from {obj.zone} to {zone} makes a new "
+                               "object with no memory of the old one")
+
+    def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
+                     transformed: bool | None) -> tuple[str | None, Rulings]:
+        card = state.card_def(obj)
+        if zone == "stack" and face is not None:
+            return face, ()
+        if zone != "battlefield":
+            if obj.face in ("back", "left", "right") and len(card.faces) > 1:
+                return self.default_face(card, zone), self.rule(
+                    "dfc_front_outside", f"in the {zone} it has only its "
+                    f"{'combined halves' if card.layout == 'split' else 'front face'}")
+            return self.default_face(card, zone), ()
+        if obj.zone == "stack" and face is not None:
+            return face, self.rule("resolve_same_face", "it enters with the same face up it "
+                                   "had on the stack")
+        if transformed or (face == "back" and card.layout != "flip"):
+            if not transformed:  # 712.14: a face choice isn't the mover's to make
+                return "front", self.rule("enter_front", "put onto the battlefield from "
+                                          "elsewhere, it enters front face up")
+            if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
+                return "back", self.rule("enter_front",
+                                         "put onto the battlefield transformed, it enters back "
+                                         "face up")
+            return None, self.rule("enter_transformed_not_dfc",
+                                   f"{card.name} can't be put onto the battlefield transformed; "
+                                   "it stays in its current zone")
+        if card.layout == "modal_dfc" and not is_permanent_face(card.faces[0]):
+            return None, self.rule("mdfc_front_not_permanent",
+                                   "its front face isn't a permanent card; it stays in its "
+                                   "current zone")
+        if self.is_double_faced(card):
+            return "front", self.rule("enter_front", "it enters the battlefield front face up")
+        return self.default_face(card, zone), ()
+
+    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
+                          face_down: bool | None) -> tuple[bool, Rulings]:
+        if face_down:
+            if zone == "exile" and self.is_double_faced(state.card_def(obj)):
+                return True, self.rule("dfc_exiled_face_down", "a double-faced card exiled face "
+                                       "down stays hidden")
+            return True, ()
+        if face_down is None and obj.face_down and zone in ("battlefield", "stack"):
+            return True, ()
+        return False, ()
+
+    def leave_rulings(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
+        out: Rulings = ()
+        if obj.face_down and obj.zone in ("battlefield", "stack") and zone not in (
+                "battlefield", "stack"):
+            out += self.rule("face_down_reveal", "a face-down permanent or spell leaving is "
+                             "revealed")
+        if obj.flipped and obj.zone == "battlefield":
+            out += self.rule("flip_one_way", "a flipped permanent that leaves retains no memory "
+                             "of being flipped")
+        if obj.meld is not None and zone != "battlefield":
+            out += self.rule("meld_leaves", "one permanent leaves; its two cards each move, "
+                             "front face up")
+        return out
+
+    def token_ceases_rulings(self) -> Rulings:
+        return (self.ruling("111.7", "a token that leaves the battlefield ceases to exist"),)
+
+    # --- casting (712.11, 712.12, 709.3, 708.4, 305) -----------------------------------------
+
+    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
+             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+        card = state.card_def(obj)
+        if face_down:
+            rulings = self.rule("face_down_cast", "cast face down, it is a 2/2 face-down spell")
+            if self.is_double_faced(card):
+                rulings += self.rule("dfc_face_down", "a double-faced card cast face down has "
+                                     "the face-down characteristics and stays hidden")
+            return "done", "stack", "front", rulings
+        if card.is_meld_result:
+            return "illegal", obj.zone, obj.face, self.rule("meld", "the back half of a meld "
+                                                            "card can't be cast")
+        if card.layout == "split":
+            chosen = face or "left"
+            if chosen not in ("left", "right"):
+                return "illegal", obj.zone, obj.face, self.rule("split_choose", "choose one half "
+                                                                "to cast")
+            half = card.faces[0 if chosen == "left" else 1]
+            return "done", "stack", chosen, self.rule("split_stack", f"only {half.name} is on "
+                                                      "the stack")
+        chosen = "back" if transformed else (face or "front")
+        if chosen in ("left", "right", "both") or (chosen == "back" and len(card.faces) < 2):
+            return "illegal", obj.zone, obj.face, self.rule("cast_front", f"{card.name} has no "
+                                                            f"{chosen} face to cast")
+        rulings: Rulings = ()
+        if card.layout == "flip" and chosen == "back":
+            return "illegal", obj.zone, obj.face, self.rule("flip_normal", "a flip card is cast "
+                                                            "with its normal characteristics")
+        if card.layout == "transform" and chosen == "back":
+            if not transformed:
+                return "illegal", obj.zone, obj.face, self.rule(
+                    "cast_front", "a transforming double-faced card is cast front face up")
+            rulings = self.rule("cast_transformed", "cast transformed, it is put on the stack "
+                                "back face up")
+        elif card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
+            rulings = self.rule("cast_mdfc_face", f"the player chose to cast "
+                                f"{card.faces[0 if chosen == 'front' else 1].name}")
+        elif self.is_double_faced(card):
+            rulings = self.rule("cast_front", "a double-faced card is cast front face up")
+        the_face = card.faces[1 if chosen == "back" and len(card.faces) > 1 else 0]
+        if "Land" in the_face.types:
+            if action != "play":
+                return "illegal", obj.zone, obj.face, (
+                    *self.rule("land_play", f"{the_face.name} is a land: it is played, not cast"),
+                    *(self.rule("mdfc_land", "a land face is played") if len(card.faces) > 1
+                      else ()))
+            rulings = (self.rule("mdfc_land", f"played as a land with {the_face.name} up")
+                       if self.is_double_faced(card) else
+                       self.rule("land_play", "a land is played onto the battlefield"))
+            return "done", "battlefield", chosen, rulings
+        rulings += self.rule("cast_evaluated", f"only {the_face.name} is considered put onto "
+                             "the stack") if self.is_double_faced(card) else ()
+        return "done", "stack", chosen, rulings
+
+    def is_permanent(self, state: GameState, obj: GameObject) -> bool:
+        chars = self.base_characteristics(state, obj)
+        return obj.face_down or bool(PERMANENT_TYPES.intersection(chars.props.types))
+
+    def resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
+        card = state.card_def(obj)
+        if obj.face_down:
+            return "battlefield", obj.face, self.rule("face_down_chars", "a face-down spell "
+                                                      "becomes a face-down permanent")
+        if card.layout == "adventure" and obj.face == "back":
+            return "exile", "front", self.rule("adventure_exile", "an adventure spell resolves "
+                                               "into exile")
+        if self.is_permanent(state, obj):
+            rulings = self.rule("resolve_same_face", "it enters the battlefield with the same "
+                                "face up it had on the stack") if self.is_double_faced(card) else ()
+            return "battlefield", obj.face, rulings
+        if card.layout == "transform" and obj.face == "back":
+            return "graveyard", "front", self.rule("resolve_transformed_instant", "its back face "
+                                                   "is an instant or sorcery: it goes to the "
+                                                   "graveyard")
+        return "graveyard", self.default_face(card, "graveyard"), ()
+
+    # --- copies (707.2, 707.3, 707.8, 707.8a, 709.3c) ---------------------------------------
+
+    def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
+        if of.face_down:
+            return CopyValues(layout="normal", faces=(FACE_DOWN,), name="", source_face="none"), \
+                self.rule("copiable_values", "a copy of a face-down permanent is a nameless 2/2")
+        if of.meld is not None:
+            face = of.meld.faces[0]
+            return CopyValues(layout="normal", faces=(face,), name=face.name or "",
+                              source_face="back"), self.rule(
+                "mv_meld", "a copy of a melded permanent copies its back face; its mana value is 0")
+        layout, faces = self.printed_faces(state, of)
+        if layout in ("flip", "split") and len(faces) > 1:
+            topic = "copy_status" if layout == "flip" else "split_copy"
+            return CopyValues(layout=layout, faces=faces,
+                              name=" // ".join(f.name or "" for f in faces),
+                              source_face=of.face), self.rule(
+                topic, "the copy gets both halves; its own status decides which apply")
+        if len(faces) > 1:
+            face = faces[1] if of.face == "back" else faces[0]
+            rulings = self.rule("copy_dfc", f"only the face that is up, {face.name}, is copied")
+            if of.face == "back" and layout == "transform":
+                rulings += self.rule("mv_back_face", "a copy of a back face has mana value 0")
+            return CopyValues(layout="normal", faces=(face,), name=face.name or "",
+                              source_face=of.face), rulings
+        return CopyValues(layout="normal", faces=faces, name=faces[0].name or "",
+                          source_face=of.face), self.rule("copiable_values",
+                                                          "the copy gets the printed values")
+
+    def token_copy(self, state: GameState, of: GameObject
+                   ) -> tuple[CardDef, str, CopyValues, Rulings]:
+        layout, faces = self.printed_faces(state, of)
+        if (not of.face_down and of.meld is None and layout in ("transform", "modal_dfc")
+                and len(faces) > 1):
+            card = CardDef(name=" // ".join(f.name or "" for f in faces), layout=layout,
+                           faces=faces)
+            values = CopyValues(layout=layout, faces=faces, name=card.name, source_face=of.face)
+            return card, of.face, values, self.rule(
+                "token_copy_dfc", "a token copy of a double-faced permanent is a double-faced "
+                "token, with the same face up")
+        return super().token_copy(state, of)
+
+    # --- naming (201.4, 712.19, 709.4a, 710.5) ----------------------------------------------
+
+    def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+        for card in cards:
+            if card.is_meld_result:
+                return True, self.rule("naming_meld", "a melded permanent's name may be chosen")
+            if name == card.name and len(card.faces) > 1:
+                topic = "split_names" if card.layout == "split" else "dfc_naming"
+                return False, self.rule(topic, f"one name may be chosen, not {name}")
+            if card.layout == "flip" and name in card.face_names:
+                return True, self.rule("flip_naming", "the alternative name of a flip card may "
+                                       "be chosen") if name != card.faces[0].name else \
+                    self.rule("naming", "a card's name may be chosen")
+            if card.layout == "split" and name in card.face_names:
+                return True, self.rule("naming_split", "one half's name may be chosen")
+            if self.is_double_faced(card) and name in card.face_names:
+                return True, self.rule("dfc_naming", "either face's name may be chosen, not both")
+        return True, self.rule("naming", "the name of a card may be chosen")
+
+    # --- meld (701.42, 712.4, 712.14c) ------------------------------------------------------
+
+    def find_meld_result(self, names: set[str], candidates: list[CardDef]) -> CardDef | None:
+        """The meld card whose ``melds_from`` is the two names."""
+        for card in candidates:
+            if card.is_meld_result and set(card.melds_from) == names:
+                return card
+        return None
+
+    def do_meld(self, state: GameState, a: int, b: int, cards: list[CardDef]) -> Outcome:
+        """701.42a, 712.4: exile the pair and put them onto the battlefield melded, one
+        permanent represented by both cards, back faces up (712.14c)."""
+        oa, ob = state.objects[a], state.objects[b]
+        names = {state.cards[oa.card].card.name, state.cards[ob.card].card.name}
+        result = self.find_meld_result(names, cards)
+        if result is None or oa.zone != "battlefield" or ob.zone != "battlefield" or \
+                oa.meld is not None or ob.meld is not None or oa.id == ob.id:
+            return Outcome(state, NOTHING, self.rule("meld", "these two aren't a meld pair on "
+                                                     "the battlefield; nothing happens"))
+        from obverse import actions
+
+        state = actions.forget(actions.remove(actions.remove(state, oa), ob), oa.id)
+        state = actions.forget(state, ob.id)
+        state, oid = actions.new_object_id(state)
+        state, ts = actions.tick(state)
+        melded = GameObject(id=oid, cards=(oa.card, ob.card), zone="battlefield", owner=oa.owner,
+                            controller=oa.controller, face="back", meld=result, timestamp=ts)
+        state = actions.place(state, melded)
+        return Outcome(state, DONE, (*self.rule("meld_action", f"{' and '.join(sorted(names))} "
+                                                f"meld into {result.name}"),
+                                     *self.rule("meld_enters", "the melded permanent enters back "
+                                                "faces up, one object represented by two cards")))
+
+    def do_action(self, state: GameState, name: str, obj: int | None,
+                  objs: dict[str, int]) -> Outcome:
+        """``flip`` (710.3): one-way; only a flip card on the battlefield flips."""
+        assert name == "flip" and obj is not None
+        o = state.objects[obj]
+        card = state.card_def(o)
+        if o.flipped:
+            return Outcome(state, NOTHING, self.rule("flip_one_way", "it is already flipped; "
+                                                     "flipping is one-way"))
+        if o.zone != "battlefield" or o.face_down:
+            return Outcome(state, NOTHING, self.rule("flip_normal", "only a permanent flips"))
+        layout, _ = self.printed_faces(state, o)
+        if layout != "flip" and card.layout != "flip":
+            return Outcome(state, NOTHING, self.rule("flip", f"{card.name} isn't a flip card; "
+                                                     "nothing happens"))
+        from obverse import actions
+
+        state, ts = actions.tick(state)
+        state = actions.update(state, msgspec.structs.replace(o, flipped=True, face="back",
+                                                              timestamp=ts))
+        return Outcome(state, DONE, (*self.rule("flip", "it flips: its alternative "
+                                                "characteristics apply"),
+                                     *self.rule("flip_color_cost", "its color and mana cost "
+                                                "don't change")))
+
+    # --- visibility (708.5, 712.6, 712.7) ---------------------------------------------------
+
+    def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
+        if obj.face_down:
+            # 708.5: you may look at face-down spells and permanents you control.
+            return viewer is not None and obj.zone in ("battlefield", "stack") and \
+                obj.controller == viewer
+        if self.is_public(obj.zone):
+            return True
+        return viewer is not None and obj.zone == "hand" and obj.owner == viewer
+
+    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
+                           owner: str) -> bool:
+        key = self.zone_key(zone, owner)
+        objs = [state.objects[o] for o in state.zone_contents(key)]
+        if zone in ("battlefield", "stack", "exile"):
+            # 708.6: face-down permanents and spells are kept distinguishable.
+            return all(not o.face_down or o.zone in ("battlefield", "stack") for o in objs) or \
+                all(self.may_look(state, viewer, o) for o in objs)
+        return bool(objs) and all(self.may_look(state, viewer, o) for o in objs)
+
+
+class Magic2025(Magic):
+    """MTG rules of June 2025: DFCs at 712, before modal DFCs could transform."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("mtg@2025-06",)
+    version: ClassVar[str] = "2025-06"
+    title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, June 2025)"
+    modal_can_transform: ClassVar[bool] = False
+    modal_is_transformed: ClassVar[bool] = False
+    rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2025_06
+
+
+class Magic2020(Magic2025):
+    """MTG rules of 2020 (seed 004): DFCs at 711, transform 701.28; modal DFCs can't
+    transform."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("mtg@2020",)
+    version: ClassVar[str] = "2020"
+    title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
+    rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
+
+
+class Magic2008(Magic2020):
+    """MTG rulings of March 2008 (seed 002): flip cards at 508."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("mtg@2008",)
+    version: ClassVar[str] = "2008"
+    title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
+    rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
+
+
+def _cost(face: Face) -> str | None:
+    return face.cost if isinstance(face.cost, str) and face.cost else None
+
+
+RULESETS: list[type[Ruleset]] = [Magic, Magic2025, Magic2020, Magic2008]

@@ -1,0 +1,164 @@
+"""MTG rule ids by topic, per Comprehensive Rules version.
+
+Topics are stable keys; each version maps them to the id it numbers them with. Rulings cite
+ids "in the numbering of the selected version" (scenario contract). ``newest`` is the CR of
+2026 (DFCs and meld at 712, transform 701.27); ``2020`` is the numbering of seed 004 (DFCs at
+711, transform 701.28, copy 706, face-down 707, split 708, flip 709, meld 712); ``2008`` is
+seed 002 (flip cards at 508), with the 2020 numbers for everything that rulings document
+doesn't cover.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+NEWEST: Final[dict[str, str]] = {
+    "same_name": "201.2a",
+    "naming": "201.4",
+    "naming_split": "201.4b",
+    "naming_flip": "201.4c",
+    "naming_dfc": "201.4d",
+    "naming_meld": "201.4e",
+    "mana_value": "202.3",
+    "mv_no_cost": "202.3a",
+    "mv_back_face": "202.3b",
+    "mv_meld": "202.3c",
+    "mv_split": "202.3d",
+    "land_play": "305.1",
+    "new_object": "400.7",
+    "transform": "701.27a",
+    "transform_not_dfc": "701.27c",
+    "transform_instant": "701.27d",
+    "transformed_permanent": "701.27g",
+    "meld_action": "701.42a",
+    "copiable_values": "707.2",
+    "copy_status": "707.3",
+    "copy_dfc": "707.8",
+    "token_copy_dfc": "707.8a",
+    "face_down_chars": "708.2a",
+    "face_down_again": "708.2b",
+    "face_down_cast": "708.4",
+    "face_down_look": "708.5",
+    "face_down_distinguish": "708.6",
+    "face_up": "708.8",
+    "face_down_reveal": "708.9",
+    "face_down_copy": "708.10",
+    "split_choose": "709.3",
+    "split_stack": "709.3b",
+    "split_copy": "709.3c",
+    "split_combined": "709.4",
+    "split_names": "709.4a",
+    "split_cost": "709.4b",
+    "flip_alt": "710.1b",
+    "flip_color_cost": "710.1c",
+    "flip_normal": "710.2",
+    "flip": "710.3",
+    "flip_one_way": "710.4",
+    "flip_naming": "710.5",
+    "meld": "712.4",
+    "dfc_look": "712.6",
+    "dfc_hidden": "712.7",
+    "dfc_front_outside": "712.8a",
+    "meld_stack": "712.8b",
+    "dfc_spell": "712.8c",
+    "dfc_front_up": "712.8d",
+    "dfc_back_up": "712.8e",
+    "mdfc_face_up": "712.8f",
+    "meld_chars": "712.8g",
+    "who_transforms": "712.9",
+    "transform_into_instant": "712.10",
+    "cast_front": "712.11",
+    "cast_transformed": "712.11a",
+    "cast_mdfc_face": "712.11b",
+    "cast_evaluated": "712.11c",
+    "mdfc_land": "712.12",
+    "resolve_same_face": "712.13",
+    "resolve_transformed_instant": "712.13a",
+    "enter_front": "712.14",
+    "enter_transformed_not_dfc": "712.14a",
+    "mdfc_front_not_permanent": "712.14b",
+    "meld_enters": "712.14c",
+    "dfc_face_down": "712.15",
+    "face_down_no_transform": "712.15a",
+    "dfc_no_face_down": "712.16",
+    "dfc_exiled_face_down": "712.17",
+    "transform_not_new": "712.18",
+    "dfc_naming": "712.19",
+    "meld_leaves": "712.21",
+    "adventure_exile": "715.4",
+}
+
+#: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
+V2025_06: Final[dict[str, str]] = dict(NEWEST)
+
+_2020_DFC: Final = {
+    "dfc_look": "711.2",
+    "dfc_hidden": "711.3",
+    "dfc_front_outside": "711.4a",
+    "meld_stack": "711.4a",
+    "dfc_spell": "711.4b",
+    "dfc_front_up": "711.4b",
+    "dfc_back_up": "711.4c",
+    "mdfc_face_up": "711.4d",
+    "who_transforms": "711.5",
+    "transform_into_instant": "711.6",
+    "cast_front": "711.7",
+    "cast_transformed": "711.7",
+    "cast_mdfc_face": "711.7",
+    "cast_evaluated": "711.7a",
+    "mdfc_land": "711.8",
+    "resolve_same_face": "711.9",
+    "resolve_transformed_instant": "711.9",
+    "enter_front": "711.10",
+    "enter_transformed_not_dfc": "711.10a",
+    "mdfc_front_not_permanent": "711.10b",
+    "dfc_face_down": "711.11",
+    "face_down_no_transform": "711.11a",
+    "dfc_no_face_down": "711.12",
+    "dfc_exiled_face_down": "711.13",
+    "transform_not_new": "711.14",
+    "dfc_naming": "711.15",
+    "meld": "712.4",
+    "meld_chars": "712.4",
+    "meld_enters": "712.4",
+    "meld_leaves": "712.5",
+    "transform": "701.28a",
+    "transform_not_dfc": "701.28c",
+    "transform_instant": "701.28d",
+    "transformed_permanent": "701.28e",
+    "meld_action": "701.37a",
+    "mv_back_face": "202.3",
+    "mv_meld": "202.3",
+    "mv_split": "202.3",
+    "naming_split": "201.4",
+    "naming_flip": "201.4",
+    "naming_dfc": "201.4",
+    "naming_meld": "201.4",
+}
+
+
+def _renumber(ids: dict[str, str]) -> dict[str, str]:
+    """2020 numbers for the sections that moved up by one since (706-709)."""
+    moved = {"707.": "706.", "708.": "707.", "709.": "708.", "710.": "709.", "715.": "715."}
+    out = {}
+    for key, rule in ids.items():
+        for new, old in moved.items():
+            if rule.startswith(new):
+                rule = old + rule[len(new):]
+                break
+        out[key] = rule
+    return out
+
+
+V2020: Final[dict[str, str]] = {**_renumber(NEWEST), **_2020_DFC}
+
+V2008: Final[dict[str, str]] = {
+    **V2020,
+    "flip_alt": "508.1b",
+    "flip_color_cost": "508.1c",
+    "flip_normal": "508.2",
+    "flip": "508.2",
+    "flip_one_way": "508.4",
+    "flip_naming": "508.5",
+    "naming_flip": "508.5",
+}

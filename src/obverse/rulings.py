@@ -1,0 +1,52 @@
+"""Rulings (the rule that made each decision) and the outcome every action returns."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+
+from obverse.state import GameState
+
+DONE: Final = "done"
+NOTHING: Final = "nothing_happened"
+ILLEGAL: Final = "illegal"
+
+
+class Ruling(msgspec.Struct, frozen=True):
+    """One decision: the rule id (in the selected version's numbering) and why."""
+
+    rule: str
+    game: str
+    version: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.reason}"
+
+
+class Event(msgspec.Struct, frozen=True):
+    """Something that happened, for logs and replay: ``kind`` and its public details."""
+
+    kind: str
+    obj: int | None = None
+    card: int | None = None
+    player: str | None = None
+    zone_from: str | None = None
+    zone_to: str | None = None
+    detail: str | None = None
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """The result of an action or query: new state, ``result``, rulings, events, answer."""
+
+    state: GameState
+    result: str
+    rulings: tuple[Ruling, ...] = ()
+    events: tuple[Event, ...] = ()
+    answer: Any = None
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        """The rule ids of the rulings, in order."""
+        return tuple(r.rule for r in self.rulings)

@@ -1,0 +1,125 @@
+"""Per-player views: what a viewer may know of a state, and nothing more.
+
+A view is computed from ``(state, viewer)``, never stored. Objects the viewer cannot
+identify carry only what the rules give everyone (zone, owner, face-down characteristics)
+under a handle that is fresh whenever the card becomes a new object or its zone is shuffled,
+so no one can follow a hidden card by its handle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from obverse.characteristics import Characteristics, characteristics
+from obverse.rulesets import Ruleset, get_ruleset
+from obverse.state import GameObject, GameState
+
+STAT_KEYS = ("power", "toughness", "loyalty", "defense", "pitch", "life", "intellect",
+             "reserve_cost", "memory_cost", "durability", "element", "level", "securing_power",
+             "object_class")
+
+
+def handle(state: GameState, viewer: str | None, obj: GameObject) -> str:
+    """An opaque per-viewer handle: unlinkable across new objects and shuffles."""
+    raw = f"{state.seed}:{viewer}:{obj.id}:{state.shuffles}".encode()
+    return "h" + hashlib.blake2b(raw, digest_size=6).hexdigest()
+
+
+def is_visible(state: GameState, viewer: str | None, obj: GameObject,
+               rs: Ruleset | None = None) -> bool:
+    """Whether ``viewer`` can tell which card ``obj`` is (rules or kept knowledge)."""
+    rs = rs or get_ruleset(state.ruleset)
+    if rs.may_look(state, viewer, obj):
+        return True
+    return viewer is not None and rs.knows(state, viewer, obj)
+
+
+def chars_dict(chars: Characteristics, rs: Ruleset) -> dict[str, Any]:
+    """Characteristics as plain JSON-able values (the scenario keys)."""
+    p = chars.props
+    out: dict[str, Any] = {
+        "name": p.name,
+        "names": list(chars.names),
+        "face": chars.face,
+        "types": list(p.types),
+        "supertypes": list(p.supertypes),
+        "subtypes": list(p.subtypes),
+        "colors": list(p.colors),
+        "abilities": list(p.abilities),
+        "tags": list(p.tags),
+    }
+    if rs.game == "mtg":
+        out["mana_cost"] = p.cost if isinstance(p.cost, str) else None
+        out["cost"] = out["mana_cost"]
+        out["mana_value"] = chars.mana_value
+    else:
+        out["cost"] = p.cost
+        out["mana_cost"] = None
+        out["mana_value"] = None
+    for key in STAT_KEYS:
+        out[key] = getattr(p, key)
+    return out
+
+
+def view_object(state: GameState, viewer: str | None, obj: GameObject,
+                rs: Ruleset | None = None) -> dict[str, Any]:
+    """One object as ``viewer`` sees it."""
+    rs = rs or get_ruleset(state.ruleset)
+    visible = is_visible(state, viewer, obj, rs)
+    entry: dict[str, Any] = {"handle": handle(state, viewer, obj), "visible": visible,
+                             "zone": obj.zone, "owner": obj.owner,
+                             "controller": obj.controller}
+    if visible:
+        chars = characteristics(state, obj, rs)
+        entry.update(chars_dict(chars, rs))
+        entry.update(status_dict(state, obj, rs))
+        if rs.is_double_faced(state.card_def(obj)) or len(state.card_def(obj).faces) > 1:
+            entry["faces"] = [f.name for f in state.card_def(obj).faces]
+    else:
+        public = rs.public_characteristics(state, viewer, obj)
+        if public is not None:
+            entry.update(chars_dict(public, rs))
+        else:
+            entry.update(chars_dict(Characteristics(face="none", names=(), props=_EMPTY), rs))
+        entry["face"] = "none"
+        entry.update({"face_down": obj.face_down, "transformed": False, "flipped": False,
+                      "is_copy": False, "is_token": False, "marked": False, "counters": {}})
+    return entry
+
+
+def status_dict(state: GameState, obj: GameObject, rs: Ruleset) -> dict[str, Any]:
+    """The object's status fields."""
+    return {
+        "face_down": obj.face_down,
+        "transformed": rs.is_transformed(state, obj),
+        "flipped": obj.flipped,
+        "is_copy": rs.is_copy(obj),
+        "is_token": obj.token,
+        "marked": obj.marked,
+        "counters": {k: v for k, v in obj.counters if v},
+    }
+
+
+def view(state: GameState, viewer: str | None) -> dict[str, Any]:
+    """The view of ``state`` for ``viewer`` (``None``: a spectator). Deterministic."""
+    rs = get_ruleset(state.ruleset)
+    zones = []
+    for key in sorted(state.zones.keys()):
+        ids = state.zones[key]
+        if not ids:
+            continue
+        owner, _, zone = key.rpartition(":")
+        objs = [view_object(state, viewer, state.objects[o], rs) for o in ids]
+        if zone not in rs.ordered_zones:
+            objs.sort(key=lambda e: (not e["visible"], e["name"] or "", e["handle"]))
+        zones.append({"zone": zone, "owner": owner or None, "count": len(ids),
+                      "objects": objs})
+    return {"ruleset": rs.name, "viewer": viewer, "players": list(state.players),
+            "active": state.active_player, "turn": state.turn, "pregame": state.pregame,
+            "zones": zones}
+
+
+from obverse.cards import Face  # noqa: E402  (kept last: only the empty face is needed)
+
+_EMPTY = Face()
