@@ -263,6 +263,7 @@ def become_copy(state: GameState, obj_id: int, of_id: int) -> Outcome:
     rs = ruleset_of(state)
     obj = state.objects[obj_id]
     values, rulings = rs.copiable_values(state, state.objects[of_id])
+    rulings += rs.become_copy_rulings(state, obj)
     state, ts = tick(state)
     state = update(state, replace(obj, copies=(*obj.copies, values), timestamp=ts))
     return Outcome(state, DONE, rulings, (Event("copy", obj.id, obj.card, obj.controller),))

@@ -93,6 +93,10 @@ OBJECT_KEYS: Final = frozenset({
 EXPECT_KEYS: Final = frozenset({"object", "viewer", "distinguishable", "last_result", "cites",
                                 "answer", *OBJECT_KEYS})
 RESULTS: Final = frozenset({"done", "nothing_happened", "illegal"})
+#: Keys whose value names something and whose check is a yes/no predicate.
+PREDICATE_KEYS: Final = frozenset({"has_name", "has_type", "lacks_type", "has_ability",
+                                   "lacks_ability", "new_object_since", "same_object_as",
+                                   "affected_by", "not_affected_by"})
 
 
 @dataclass
@@ -669,7 +673,7 @@ class Runner:
                 if _matches(chars, where, rs):
                     found.append(lab)
             self.answer = found
-            rulings = rs.query_rulings(name)
+            rulings = rs.query_rulings(name, zone)
         else:  # check_card_pool
             hero = self.need(arg["hero"])
             cards = []
@@ -729,7 +733,10 @@ class Runner:
             self._compare(step, key, exp[key], self.value(o, key, exp[key]))
 
     def _compare(self, step: int, key: str, want: Any, got: Any) -> None:
-        if not _equal(key, want, got, self.rs):
+        if key in PREDICATE_KEYS:
+            if got is not True:
+                self.fail(step, key, want, f"not {key} {want}")
+        elif not _equal(key, want, got, self.rs):
             self.fail(step, key, want, got)
 
     def _view_value(self, key: str, facts: Mapping[str, Any], o: GameObject, want: Any) -> Any:

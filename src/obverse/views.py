@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from obverse.characteristics import Characteristics, characteristics
+from obverse.characteristics import Characteristics, apply_effects, characteristics
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.state import GameObject, GameState
 
@@ -79,7 +79,8 @@ def view_object(state: GameState, viewer: str | None, obj: GameObject,
     else:
         public = rs.public_characteristics(state, viewer, obj)
         if public is not None:
-            entry.update(chars_dict(public, rs))
+            # Effects are public; filters test only what the viewer sees (708.2a 2/2).
+            entry.update(chars_dict(apply_effects(state, obj, public, rs), rs))
         else:
             entry.update(chars_dict(Characteristics(face="none", names=(), props=_EMPTY), rs))
         entry["face"] = "none"

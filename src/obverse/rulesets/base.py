@@ -258,6 +258,10 @@ class Ruleset:
         return CopyValues(layout="normal", faces=(chars.props,), name=chars.props.name or "",
                           source_face=of.face), ()
 
+    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """Rulings about the object becoming a copy (its own status still applies)."""
+        return ()
+
     def token_copy(self, state: GameState, of: GameObject
                    ) -> tuple[CardDef, str, CopyValues, Rulings]:
         """The token a "create a token that's a copy" makes: its card, face and copy values."""
@@ -346,7 +350,7 @@ class Ruleset:
         """A game-specific action (flip, awaken, transcend, mark, hit, cross_test)."""
         raise InputError("", name, f"not an action of {self.name}")
 
-    def query_rulings(self, name: str) -> Rulings:
+    def query_rulings(self, name: str, zone: str = "") -> Rulings:
         """Rulings attached to a query's answer."""
         return ()
 

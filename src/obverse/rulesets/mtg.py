@@ -57,6 +57,10 @@ class Magic(Ruleset):
         """A one-ruling tuple for a topic, in this version's numbering."""
         return (self.ruling(self.rule_ids[topic], reason),)
 
+    def ruling_list(self, *items: tuple[str, str]) -> Rulings:
+        """Rulings for several ``(topic, reason)`` pairs."""
+        return tuple(self.ruling(self.rule_ids[t], r) for t, r in items)
+
     # --- cards ------------------------------------------------------------------------------
 
     def is_double_faced(self, card: CardDef) -> bool:
@@ -189,7 +193,8 @@ class Magic(Ruleset):
                                       f"the face it would transform into, {target.name}, is an "
                                       "instant or sorcery; nothing happens"),
                            *self.rule("transform_instant", "instant or sorcery face"))
-        return True, self.rule("transform", f"it turns over to {target.name}")
+        return True, (*self.rule("transform", f"it turns over to {target.name}"),
+                      *self.rule("who_transforms", "it is represented by a double-faced card"))
 
     def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         return self.rule("transform_not_new", "transforming doesn't make a new object; effects "
@@ -204,10 +209,36 @@ class Magic(Ruleset):
         return True, self.rule("face_down_chars", "face down it is a nameless 2/2 creature "
                                "with no mana cost")
 
+    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """707.3 / 708.10: the copy's own status (face down, flipped) still applies."""
+        if obj.face_down:
+            return (*self.rule("face_down_copy", "a face-down permanent that becomes a copy "
+                               "keeps its face-down characteristics"),
+                    *self.rule("copy_status", "the copy is modified by its own status"))
+        if obj.flipped:
+            return self.rule("copy_status", "the copy is modified by its own flipped status")
+        return ()
+
+    def can_examine(self, state: GameState, player: str, obj: GameObject
+                    ) -> tuple[bool, Rulings]:
+        """708.5: only the controller may look at a face-down permanent; 712.6: whoever may
+        look at a double-faced card may look at both faces."""
+        ok = self.may_look(state, player, obj)
+        rulings: Rulings = ()
+        if obj.face_down:
+            rulings = self.rule("face_down_look", "you may look at face-down permanents you "
+                                "control, not at others'")
+        elif self.is_double_faced(state.card_def(obj)):
+            rulings = self.rule("dfc_look", "a player who may look at a double-faced card may "
+                                "look at both faces")
+        return ok, rulings
+
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         if not obj.face_down:
             return False, self.rule("face_up", "it is already face up; nothing happens")
         rulings = self.rule("face_up", "turned face up, its copiable values revert to normal")
+        if obj.copies:
+            rulings += self.rule("face_down_copy", "turned face up, it has the copied values")
         if self.is_double_faced(state.cards[obj.card].card):
             rulings += self.rule("face_down_no_transform", "a double-faced card turned face up "
                                  "has its front face up")
@@ -241,7 +272,7 @@ class Magic(Ruleset):
                 return "front", self.rule("enter_front", "put onto the battlefield from "
                                           "elsewhere, it enters front face up")
             if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
-                return "back", self.rule("enter_front",
+                return "back", self.rule("enter_transformed_not_dfc",
                                          "put onto the battlefield transformed, it enters back "
                                          "face up")
             return None, self.rule("enter_transformed_not_dfc",
@@ -261,6 +292,9 @@ class Magic(Ruleset):
             if zone == "exile" and self.is_double_faced(state.card_def(obj)):
                 return True, self.rule("dfc_exiled_face_down", "a double-faced card exiled face "
                                        "down stays hidden")
+            if zone == "battlefield" and self.is_double_faced(state.card_def(obj)):
+                return True, self.rule("dfc_face_down", "a double-faced card entering face down "
+                                       "has the face-down characteristics and stays hidden")
             return True, ()
         if face_down is None and obj.face_down and zone in ("battlefield", "stack"):
             return True, ()
@@ -303,8 +337,11 @@ class Magic(Ruleset):
                 return "illegal", obj.zone, obj.face, self.rule("split_choose", "choose one half "
                                                                 "to cast")
             half = card.faces[0 if chosen == "left" else 1]
-            return "done", "stack", chosen, self.rule("split_stack", f"only {half.name} is on "
-                                                      "the stack")
+            return "done", "stack", chosen, (
+                *self.rule("split_choose", f"the player chose to cast {half.name}"),
+                *self.ruling_list(("split_evaluated", "only the chosen half is evaluated")),
+                *self.rule("split_stack", f"only {half.name} is on the stack"),
+                *self.rule("mv_split", "on the stack its mana value is that half's"))
         chosen = "back" if transformed else (face or "front")
         if chosen in ("left", "right", "both") or (chosen == "back" and len(card.faces) < 2):
             return "illegal", obj.zone, obj.face, self.rule("cast_front", f"{card.name} has no "
@@ -322,6 +359,8 @@ class Magic(Ruleset):
         elif card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
             rulings = self.rule("cast_mdfc_face", f"the player chose to cast "
                                 f"{card.faces[0 if chosen == 'front' else 1].name}")
+            if face is None:
+                rulings += self.rule("cast_front", "with no choice made, it is cast front face up")
         elif self.is_double_faced(card):
             rulings = self.rule("cast_front", "a double-faced card is cast front face up")
         the_face = card.faces[1 if chosen == "back" and len(card.faces) > 1 else 0]
@@ -377,8 +416,9 @@ class Magic(Ruleset):
             topic = "copy_status" if layout == "flip" else "split_copy"
             return CopyValues(layout=layout, faces=faces,
                               name=" // ".join(f.name or "" for f in faces),
-                              source_face=of.face), self.rule(
-                topic, "the copy gets both halves; its own status decides which apply")
+                              source_face=of.face), (*self.rule(
+                topic, "the copy gets both halves; its own status decides which apply"),
+                *self.rule("copiable_values", "status, such as being flipped, isn't copied"))
         if len(faces) > 1:
             face = faces[1] if of.face == "back" else faces[0]
             rulings = self.rule("copy_dfc", f"only the face that is up, {face.name}, is copied")
@@ -421,6 +461,18 @@ class Magic(Ruleset):
             if self.is_double_faced(card) and name in card.face_names:
                 return True, self.rule("dfc_naming", "either face's name may be chosen, not both")
         return True, self.rule("naming", "the name of a card may be chosen")
+
+    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+        """A search sees cards as they are in their zone: outside the battlefield and stack
+        a DFC has only its front face (712.8a), a flip card its normal characteristics (710.2),
+        a split card both halves (709.4)."""
+        if name == "search" and zone not in ("battlefield", "stack"):
+            return (*self.rule("dfc_front_outside", f"in the {zone} a double-faced card has only "
+                               "its front face"),
+                    *self.rule("flip_normal", "a flip card has its normal characteristics"),
+                    *self.rule("split_combined", "a split card has both halves' characteristics"),
+                    *self.rule("split_names", "a split card has both names"))
+        return ()
 
     # --- meld (701.42, 712.4, 712.14c) ------------------------------------------------------
 
@@ -477,6 +529,8 @@ class Magic(Ruleset):
                                                               timestamp=ts))
         return Outcome(state, DONE, (*self.rule("flip", "it flips: its alternative "
                                                 "characteristics apply"),
+                                     *self.rule("flip_alt", "the alternative name, text, type "
+                                                "line, power and toughness now apply"),
                                      *self.rule("flip_color_cost", "its color and mana cost "
                                                 "don't change")))
 
