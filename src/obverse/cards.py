@@ -129,7 +129,8 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
             raise InputError(place, str(key), "unknown face field")
         if key == "name":
             if not isinstance(value, str) or not value:
-                raise InputError(place, key, f"a face name must be a non-empty string, got {value!r}")
+                raise InputError(place, key, f"a face name must be a non-empty string, got {value!r}"
+                )
             fields[key] = value
         elif key == "text":
             if not isinstance(value, str):
@@ -179,7 +180,8 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
         faces = (msgspec.structs.replace(faces[0], name=name),)
     melds_from = _tuple_of_str(data.get("melds_from"), place, "melds_from")
     if melds_from and (layout != "meld" or len(melds_from) != 2):
-        raise InputError(place, "melds_from", "melds_from takes two names, on a card of layout meld")
+        raise InputError(place, "melds_from",
+                         "melds_from takes two names, on a card of layout meld")
     two_faced = {"transform", "modal_dfc", "flip", "split", "double_faced", "twin", "transcend"}
     if layout in two_faced and len(faces) < 2:
         raise InputError(place, "faces", f"a {layout} card needs at least two faces")

@@ -174,7 +174,7 @@ def _apply_one(chars: Characteristics, effect: Effect, layer: tuple[str, ...]) -
         elif key in ("power", "toughness"):
             base = _numeric(changes.get(key, getattr(p, key)))
             if base is not None:
-                changes[key] = base + int(value)
+                changes[key] = base + int(value) if isinstance(value, int) else base
     if not changes:
         return chars
     return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))

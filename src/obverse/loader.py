@@ -70,7 +70,7 @@ def load_text(text: str, path: str = "") -> Any:
         if path.endswith(".json"):
             data = json.loads(text, object_pairs_hook=_no_dup_pairs)
         else:
-            data = yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a safe loader
+            data = yaml.load(text, Loader=StrictLoader)
     except InputError as exc:
         raise exc.at(path) from None
     except json.JSONDecodeError as exc:

@@ -16,8 +16,8 @@ from typing import Any, Final
 import msgspec
 
 from obverse import actions, mana
-from obverse.cards import CardDef, parse_card
 from obverse.carddata import CardIndex, CardResolver
+from obverse.cards import CardDef, parse_card
 from obverse.characteristics import applies_to, characteristics
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.loader import load_file
@@ -195,7 +195,8 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
     _check_type(title, str, top, "title", "a string")
     players = data.get("players", ["alice", "bob"])
     if (not isinstance(players, list) or not players or
-            not all(isinstance(x, str) and x for x in players) or len(set(players)) != len(players)):
+            not all(isinstance(x, str) and x for x in players)
+            or len(set(players)) != len(players)):
         raise _err(top, "players", "expected a list of distinct player names")
     pregame = data.get("pregame", False)
     _check_type(pregame, bool, top, "pregame", "true or false")
@@ -523,7 +524,8 @@ class Runner:
             position = entry.get("position", "bottom")
             try:
                 self.state, card_id = actions.add_card(
-                    self.state, PhysicalCard(card=card, owner=owner, token=bool(entry.get("token"))),
+                    self.state,
+                    PhysicalCard(card=card, owner=owner, token=bool(entry.get("token"))),
                     zone, face=face, face_down=face_down, flipped=flipped,
                     controller=entry.get("controller", owner), position=position)
             except ObverseError as exc:
@@ -645,10 +647,10 @@ class Runner:
             self.labels[arg["label"]] = ("obj", melded.id if ok and melded else -1)
             return out
         # game-specific actions: the ruleset's own vocabulary
-        target = arg if isinstance(arg, str) else arg.get("object") or arg.get("hero")
+        main_label = arg if isinstance(arg, str) else arg.get("object") or arg.get("hero")
         objs = {k: self.need(v).id for k, v in (arg.items() if isinstance(arg, dict) else [])
                 if isinstance(v, str) and v in self.labels}
-        main = self.need(target).id if isinstance(target, str) else None
+        main = self.need(main_label).id if isinstance(main_label, str) else None
         return rs.do_action(st, name, main, objs)
 
     # queries
@@ -830,8 +832,8 @@ def _equal(key: str, want: Any, got: Any, rs: Ruleset) -> bool:
         g = [] if got is None else list(got)
         return sorted(map(str, w)) == sorted(map(str, g))
     if key == "counters":
-        w = {k: v for k, v in (want or {}).items() if v}
-        return bool(w == (got or {}))
+        wanted = {k: v for k, v in (want or {}).items() if v}
+        return bool(wanted == (got or {}))
     if key in ("mana_cost",) or (key == "cost" and rs.game == "mtg"):
         if want is None or got is None:
             return want is None and got is None
@@ -840,7 +842,7 @@ def _equal(key: str, want: Any, got: Any, rs: Ruleset) -> bool:
         except ValueError:
             return False
     if isinstance(want, bool) or isinstance(got, bool):
-        return want is got or want == got and type(want) is type(got)
+        return want is got or (want == got and type(want) is type(got))
     return bool(want == got)
 
 

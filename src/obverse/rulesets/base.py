@@ -206,12 +206,14 @@ class Ruleset:
 
     def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
         """Whether ``name`` may be chosen when naming a card; ``cards`` bear that name."""
-        return all(name in c.face_names or name == c.name and len(c.faces) == 1 for c in cards), ()
+        ok = all(name in c.face_names or (name == c.name and len(c.faces) == 1) for c in cards)
+        return ok, ()
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
         """Characteristics a search sees: the card as if face up in its zone."""
-        from obverse.characteristics import apply_effects
         import msgspec
+
+        from obverse.characteristics import apply_effects
 
         up = msgspec.structs.replace(obj, face_down=False)
         return apply_effects(state, up, self.base_characteristics(state, up), self)

@@ -116,11 +116,12 @@ class Magic(Ruleset):
             mv = mana.mana_value(_cost(faces[0]))  # 712.8e: the front face's mana value
         return msgspec.structs.replace(chars, mana_value=mv)
 
-    def _with_colors(self, chars: Characteristics, cost_face: Face | None = None) -> Characteristics:
+    def _with_colors(self, chars: Characteristics,
+                     cost_face: Face | None = None) -> Characteristics:
         src = cost_face or chars.props
         colors = mana.colors_of(_cost(src))
         extra = tuple(c for c in src.colors if c not in colors)
-        merged = tuple(c for c in mana.COLORS if c in colors or c in extra)
+        merged: tuple[str, ...] = tuple(c for c in mana.COLORS if c in colors or c in extra)
         merged += tuple(c for c in extra if c not in mana.COLORS)
         return msgspec.structs.replace(chars, props=msgspec.structs.replace(chars.props,
                                                                             colors=merged))
@@ -346,7 +347,7 @@ class Magic(Ruleset):
         if chosen in ("left", "right", "both") or (chosen == "back" and len(card.faces) < 2):
             return "illegal", obj.zone, obj.face, self.rule("cast_front", f"{card.name} has no "
                                                             f"{chosen} face to cast")
-        rulings: Rulings = ()
+        rulings = ()
         if card.layout == "flip" and chosen == "back":
             return "illegal", obj.zone, obj.face, self.rule("flip_normal", "a flip card is cast "
                                                             "with its normal characteristics")
