@@ -129,8 +129,8 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
             raise InputError(place, str(key), "unknown face field")
         if key == "name":
             if not isinstance(value, str) or not value:
-                raise InputError(place, key, f"a face name must be a non-empty string, got {value!r}"
-                )
+                raise InputError(place, key,
+                                 f"a face name must be a non-empty string, got {value!r}")
             fields[key] = value
         elif key == "text":
             if not isinstance(value, str):
