@@ -241,7 +241,8 @@ def turn_face_down(state: GameState, obj_id: int) -> Outcome:
     state, ts = tick(state)
     state = update(state, replace(obj, face_down=True, set_face_down=True, timestamp=ts))
     knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
-    return Outcome(replace(state, knowledge=knowledge), DONE, rulings,
+    state = rs.after_turn_face_down(replace(state, knowledge=knowledge), obj)
+    return Outcome(state, DONE, rulings,
                    (Event("turn_face_down", obj.id, None, obj.controller),))
 
 
@@ -337,7 +338,8 @@ def reveal(state: GameState, obj_id: int, to: Sequence[str] | None = None) -> Ou
     obj = state.objects[obj_id]
     players = tuple(to) if to else state.players
     known = {(k.player, k.obj) for k in state.knowledge}
-    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id) for p in players
+    lasting = ruleset_of(state).reveal_knowledge_lasts
+    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting) for p in players
                 if (p, obj.id) not in known)
     state = replace(state, knowledge=(*state.knowledge, *new))
     return Outcome(state, DONE, ruleset_of(state).reveal_rulings(state, obj),
@@ -352,7 +354,7 @@ def examine(state: GameState, player: str, obj_id: int) -> Outcome:
     if not ok:
         return Outcome(state, ILLEGAL, rulings)
     knows = any(k.player == player and k.obj == obj.id for k in state.knowledge)
-    if not knows:
+    if not knows and rs.examine_records_knowledge:
         state = replace(state, knowledge=(*state.knowledge,
                                           Knowledge(player=player, card=obj.card, obj=obj.id,
                                                     lasting=rs.knowledge_lasts)))

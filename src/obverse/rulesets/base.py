@@ -243,6 +243,11 @@ class Ruleset:
     forbid_rule: ClassVar[str] = "effect"
     #: Knowledge from examining a card lasts after it turns face down (GA #6.1.1).
     knowledge_lasts: ClassVar[bool] = False
+    #: Knowledge from a reveal lasts after the card moves or turns face down (GA #6.1.1).
+    reveal_knowledge_lasts: ClassVar[bool] = False
+    #: Examining records knowledge of the card; False where looking is only a right that
+    #: lasts while the rules grant it (SCP: the controller of a face-down site card).
+    examine_records_knowledge: ClassVar[bool] = True
 
     def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
         """What copying ``of`` copies: the face(s) that count now (a copy of a copy copies
@@ -295,6 +300,10 @@ class Ruleset:
     def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
         """Rulings for a continuous effect starting."""
         return ()
+
+    def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
+        """Adjust the state after ``obj`` (as it was face up) turned face down (GA #6.1.1)."""
+        return state
 
     def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
         """Adjust knowledge after a control change (GA #7)."""

@@ -1,7 +1,388 @@
-"""ga ruleset (placeholder until implemented)."""
+"""Grand Archive: double-faced cards (seed 000, GA CR "Double-faced Cards" #1-#10), with the
+zone, regalia, object and knowledge rules they lean on.
+
+Rule ids are the seed's bare paragraph numbers ("4.2", "7.2"). Rules the seed only relies on
+are cited by their GA CR page and item, as the research notes do: "Regalia #4",
+"Game Zones #5.1", "Public vs Private Information #6.1.1", "Objects #1", "Tokens #3".
+"""
 
 from __future__ import annotations
 
-from obverse.rulesets.base import Ruleset
+from typing import ClassVar, Final
 
-RULESETS: list[type[Ruleset]] = []
+import msgspec
+
+from obverse.cards import CardDef, Face
+from obverse.characteristics import Characteristics, apply_effects, combine_faces
+from obverse.rulesets.base import Ruleset, Rulings
+from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge
+
+replace = msgspec.structs.replace
+
+FIELD: Final = "field"
+STACK: Final = "stack"
+GRAVEYARD: Final = "graveyard"
+BANISHMENT: Final = "banishment"
+MATERIAL_DECK: Final = "material_deck"
+MAIN_DECK: Final = "main_deck"
+#: Card types whose cards become objects on the field when they resolve (GA Objects #1).
+OBJECT_TYPES: Final = frozenset({"CHAMPION", "ALLY", "WEAPON", "ITEM", "DOMAIN", "PHANTASIA"})
+REGALIA: Final = "REGALIA"
+#: Zones an effect may send a regalia to that return it to the material deck instead.
+REGALIA_RETURNS_FROM: Final = frozenset({"hand", "main_deck", "memory"})
+#: Zones whose cards are private to their owner (the owner may look at them).
+OWNER_PRIVATE: Final = frozenset({"hand", "memory", "material_deck"})
+
+
+class GrandArchive(Ruleset):
+    """Grand Archive (current GA CR): default side / flip side, transform, regalia zones,
+    face-down cards and per-player knowledge."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("ga", "grand_archive")
+    game: ClassVar[str] = "ga"
+    version: ClassVar[str] = "current"
+    title: ClassVar[str] = "Grand Archive (Comprehensive Rules)"
+    zones: ClassVar[frozenset[str]] = frozenset({"main_deck", "material_deck", "hand", "memory",
+                                                 "field", "graveyard", "banishment", "stack"})
+    # Game Zones #2: the field and the effects stack are shared.
+    shared_zones: ClassVar[frozenset[str]] = frozenset({FIELD, STACK})
+    # Public vs Private Information #9: face up by default except main deck, material deck,
+    # memory and hand.
+    public_zones: ClassVar[frozenset[str]] = frozenset({FIELD, GRAVEYARD, BANISHMENT, STACK})
+    # Game Zones #9: order may be changed in every zone but the main deck and effects stack.
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({MAIN_DECK, STACK})
+    play_zone: ClassVar[str] = FIELD
+    stack_zone: ClassVar[str] = STACK
+    discard_zone: ClassVar[str] = GRAVEYARD
+    extra_actions: ClassVar[frozenset[str]] = frozenset({"transform"})
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
+    tokens_cease_outside_play: ClassVar[bool] = True
+    # Public vs Private Information #6.1.1: a player who saw a card keeps that knowledge.
+    knowledge_lasts: ClassVar[bool] = True
+    reveal_knowledge_lasts: ClassVar[bool] = True
+
+    # --- cards and faces (1, 3, 4) ----------------------------------------------------------
+
+    def is_double_faced(self, card: CardDef) -> bool:
+        """1: a card with a default side and a flip side (layout ``double_faced``)."""
+        return card.layout == "double_faced" and len(card.faces) > 1
+
+    def default_face(self, card: CardDef, zone: str) -> str:
+        """1.1, 3, 4: the default side, everywhere unless turned over on the field."""
+        return "front"
+
+    def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
+        """3, 4: only on the field may a double-faced card show its flip side."""
+        if zone == FIELD and self.is_double_faced(card):
+            return frozenset({"front", "back"})
+        return frozenset({"front"})
+
+    def active_faces(self, state: GameState, obj: GameObject, layout: str,
+                     faces: tuple[Face, ...]) -> tuple[Face, ...]:
+        """4: the face-up side counts on the field; off the field only the default side."""
+        if len(faces) > 1 and obj.zone == FIELD and obj.face == "back":
+            return (faces[1],)
+        return (faces[0],)
+
+    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """4, 8: the characteristics of the side that counts; a face-down card has none."""
+        if obj.face_down:
+            return self.face_down_characteristics(state, obj)
+        layout, faces = self.printed_faces(state, obj)
+        active = self.active_faces(state, obj, layout, faces)
+        face = "back" if len(faces) > 1 and active[0] is faces[1] else "front"
+        return combine_faces(face, active)
+
+    def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
+        """4, 8: a search sees the card as if face up in its zone; a face-down card turned
+        face up shows its default side."""
+        up = replace(obj, face_down=False, face="front") if obj.face_down else obj
+        return apply_effects(state, up, self.base_characteristics(state, up), self)
+
+    # --- status (3, 7.2, 8) -----------------------------------------------------------------
+
+    def is_transformed(self, state: GameState, obj: GameObject) -> bool:
+        """3, 8: a double-faced card on its flip side on the field is transformed; a face-down
+        card or a copy never is."""
+        return (obj.zone == FIELD and obj.face == "back" and not obj.face_down
+                and not obj.copies and self.is_double_faced(state.card_def(obj)))
+
+    # --- transform (2, 4, 7.2, 8, 9, 9.1) ----------------------------------------------------
+
+    def can_transform(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """2: transform turns a double-faced object over; 4: only on the field; 8: not face
+        down; 7.2: never a copy. Otherwise nothing happens."""
+        card = state.card_def(obj)
+        if obj.zone != FIELD:
+            return False, (self.ruling("4", f"in the {obj.zone} only its default side exists; "
+                                       "only an object on the field can transform, nothing "
+                                       "happens"),)
+        if obj.face_down:
+            return False, (self.ruling("8", "a face-down card is treated as a non-double-faced "
+                                       "card: it can't transform, nothing happens"),)
+        if obj.copies:
+            return False, (self.ruling("7.2", "a copy of a double-faced card can't transform: "
+                                       "nothing happens and the action is skipped"),)
+        if not self.is_double_faced(card):
+            return False, (self.ruling("2", f"{card.name} is not a double-faced card: it has "
+                                       "no other side to transform to, nothing happens"),)
+        target = card.faces[0] if obj.face == "back" else card.faces[1]
+        return True, (self.ruling("2", f"transform flips it to its other side, {target.name}"),)
+
+    def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """3, 9, 9.1: the result of a transform (``obj`` as it was before)."""
+        now = "front" if obj.face == "back" else "back"
+        out: Rulings = (self.ruling("3", "on its flip side on the field it is transformed")
+                        if now == "back" else
+                        self.ruling("3", "back on its default side it is no longer "
+                                    "transformed"),)
+        out += (self.ruling("9", "transforming doesn't make a new object; newly active static "
+                            "abilities get a new timestamp"),)
+        if any(_bound_to(e, obj.id) for e in state.effects):
+            out += (self.ruling("9.1", "continuous effects that applied to it keep applying "
+                                "to the transformed card"),)
+        return out
+
+    # --- moves (4.1, 4.2, regalia, new objects) ---------------------------------------------
+
+    def destination(self, state: GameState, obj: GameObject, zone: str) -> tuple[str, Rulings]:
+        """4.2: the zone is decided by the default side's rules: a regalia that would go to a
+        graveyard is banished (Regalia #4); one sent to hand, main deck or memory returns to
+        its owner's material deck (Regalia #5)."""
+        default = state.card_def(obj).front
+        if REGALIA not in default.supertypes:
+            return zone, ()
+        if zone == GRAVEYARD:
+            dest, rule, why = BANISHMENT, "Regalia #4", "a regalia that would go to a " \
+                "graveyard is banished instead"
+        elif zone in REGALIA_RETURNS_FROM:
+            dest, rule, why = MATERIAL_DECK, "Regalia #5", "a regalia sent to the hand, main " \
+                "deck or memory returns to its owner's material deck"
+        else:
+            return zone, ()
+        out: Rulings = (self.ruling(rule, why),)
+        if self.is_transformed(state, obj):
+            out = (self.ruling("4.2", f"its default side {default.name} is a regalia, whose "
+                               f"rules send it to the {dest} instead of the {zone}"), *out)
+        return dest, out
+
+    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
+        """Objects #1: only cards on the field are objects; leaving it makes a new one."""
+        if obj.zone == FIELD:
+            return True, (self.ruling("Objects #1", f"leaving the field for the {zone} it is "
+                                      "no longer the same object"),)
+        return True, ()
+
+    def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
+                     transformed: bool | None) -> tuple[str | None, Rulings]:
+        """3, 4, 4.1, 7.2: off the field only the default side; onto the field the flip side
+        only when asked (it is then transformed); a card with no flip side can't enter
+        transformed and stays where it is."""
+        card = state.card_def(obj)
+        out: Rulings = ()
+        if self.is_transformed(state, obj) and zone != FIELD:
+            out += (self.ruling("4.1", "leaving the field it is flipped back to its default "
+                                f"side, {card.front.name}"),)
+        if zone != FIELD:
+            if face == "back" or transformed:
+                out += (self.ruling("4", f"in the {zone} only the default side is considered; "
+                                    "the flip side asked for is ignored"),)
+            return "front", out
+        if transformed or face == "back":
+            if not self.is_double_faced(card) or obj.copies:
+                if not transformed:
+                    return "front", out
+                return None, (self.ruling("7.2", f"{card.name} is not a double-faced card and "
+                                          "can't enter the field transformed: nothing happens, "
+                                          "it stays where it is"),)
+            return "back", (*out, self.ruling("3", "it enters the field on its flip side and "
+                                              "is transformed"))
+        return "front", out
+
+    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
+                          face_down: bool | None) -> tuple[bool, Rulings]:
+        """8: moved face down, a double-faced card is not transformed and has no
+        characteristics; cards in hidden zones stay face up (hiding them is the views' job)."""
+        if face_down:
+            return True, (self.ruling("8", "face down it is not transformed, has no "
+                                      "characteristics but being a card, and is treated as a "
+                                      "single-faced card"),)
+        return False, ()
+
+    def same_zone_rulings(self) -> Rulings:
+        """Game Zones #5.1: moving to the same zone is not a zone change."""
+        return (self.ruling("Game Zones #5.1", "it is already in that zone: no zone change, "
+                            "nothing happens"),)
+
+    def token_ceases_rulings(self) -> Rulings:
+        """Tokens #3: a token moved off the field ceases to exist."""
+        return (self.ruling("Tokens #3", "a token moved off the field ceases to exist"),)
+
+    def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
+        """Public vs Private Information #6.1.1: whoever could identify the card before the
+        move keeps that knowledge (until its zone is shuffled)."""
+        return self._remember(state, old, new.card)
+
+    # --- face down (8) ---------------------------------------------------------------------
+
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """8: a face-down double-faced card is not transformed and has no characteristics
+        but being a card."""
+        if obj.face_down:
+            return False, (self.ruling("8", "it is already face down; nothing happens"),)
+        return True, (self.ruling("8", "face down it is not transformed, has no "
+                                  "characteristics but being a card and is treated as a "
+                                  "single-faced card"),)
+
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """8, 1.1: turned face up, a double-faced card shows its default side."""
+        if not obj.face_down:
+            return False, (self.ruling("8", "it is already face up; nothing happens"),)
+        return True, (self.ruling("8", "turned face up it shows its default side"),)
+
+    # --- playing (3) ------------------------------------------------------------------------
+
+    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
+             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+        """3: double-faced cards are played on their default side; the flip side can't be
+        played."""
+        card = state.card_def(obj)
+        if transformed or (face is not None and face != "front"):
+            why = (f"{card.name} must be played on its default side; its flip side can't be "
+                   "played") if self.is_double_faced(card) else \
+                f"{card.name} has only its default side to play"
+            return "illegal", obj.zone, obj.face, (self.ruling("3", why),)
+        rulings: Rulings = ()
+        if self.is_double_faced(card):
+            rulings = (self.ruling("3", f"played on its default side, {card.front.name}"),)
+        return "done", STACK, "front", rulings
+
+    def is_permanent(self, state: GameState, obj: GameObject) -> bool:
+        """Objects #1: champions, allies, weapons, items, domains and phantasias resolve onto
+        the field."""
+        return bool(OBJECT_TYPES.intersection(self.base_characteristics(state, obj).props.types))
+
+    # --- copies (7, 7.1) --------------------------------------------------------------------
+
+    def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
+        """7: only the present side is copied; 7.1: a transformed card's copy has the
+        transformed side's characteristics (and, 7.2, can't transform)."""
+        values, _ = super().copiable_values(state, of)
+        if self.is_transformed(state, of):
+            return values, (self.ruling("7.1", f"the copy has the characteristics of the "
+                                        f"transformed side, {values.name}"),
+                            self.ruling("7", "only the present side is copied"))
+        return values, (self.ruling("7", f"only the present side, {values.name or 'a card'}, "
+                                    "is copied"),)
+
+    # --- naming, effects, queries (4, 10) ----------------------------------------------------
+
+    def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+        """10: either side's name may be chosen (the transformed one too), never both."""
+        for card in cards:
+            if not self.is_double_faced(card):
+                continue
+            if name == card.name:
+                return False, (self.ruling("10", f"{name} names both sides; choose the name of "
+                                           "one side"),)
+            return True, (self.ruling("10", f"{name} is the name of a side of {card.name} and "
+                                      "may be chosen"),)
+        return True, ()
+
+    def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
+        """10: an effect for a chosen name applies only to cards bearing that name now."""
+        if effect.filter is not None and any(k == "name" for k, _ in effect.filter):
+            return (self.ruling("10", "only cards with the chosen name now are affected, "
+                                "whatever the name on their other side"),)
+        return ()
+
+    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+        """4: a search evaluates the face-up side on the field, the default side elsewhere."""
+        if name not in ("search", "select"):
+            return ()
+        if zone == FIELD:
+            return (self.ruling("4", "on the field only the face-up side's characteristics "
+                                "count"),)
+        return (self.ruling("4", f"in the {zone or 'other zones'} only the default side's "
+                            "characteristics count"),)
+
+    # --- visibility and knowledge (5, 6, 8; Public vs Private Information) ------------------
+
+    def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
+        """Public vs Private Information #6, #6.1, #9: public zones are face up; hand, memory
+        and material deck are private to the owner; the main deck to nobody; a face-down card
+        is private to its controller, except in the main deck or face-down banished."""
+        if obj.face_down:
+            return (viewer is not None and obj.zone not in (MAIN_DECK, BANISHMENT)
+                    and obj.controller == viewer)
+        if self.is_public(obj.zone):
+            return True
+        return viewer is not None and obj.zone in OWNER_PRIVATE and obj.owner == viewer
+
+    def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
+        """Public vs Private Information #6.1.1: kept knowledge follows the physical card."""
+        return any(k.player == viewer and (k.card == obj.card if k.lasting else k.obj == obj.id)
+                   for k in state.knowledge)
+
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+        """5: a player with knowledge permission (the card is public, or private to them) may
+        examine either side; 6: flipping it to look is no transform."""
+        if not (self.may_look(state, player, obj) or self.knows(state, player, obj)):
+            return False, (self.ruling("5", f"{player} has no knowledge permission for this "
+                                       "card: it is neither public nor private to them"),)
+        out: Rulings = (self.ruling("5", f"{player} has knowledge permission and may examine "
+                                    "either side"),)
+        if self.is_double_faced(state.card_def(obj)):
+            out += (self.ruling("6", "flipping it to examine it is not a transformation"),)
+        return True, out
+
+    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
+                           owner: str) -> bool:
+        """Field and effects stack objects are individual objects; elsewhere the viewer tells
+        ``owner``'s cards apart only if each is public, private to them or known to them."""
+        objs = [o for o in (state.objects[i] for i in state.zone_contents(
+            self.zone_key(zone, owner))) if o.owner == owner]
+        if zone in self.shared_zones:
+            return True
+        if self.is_public(zone) and all(not o.face_down for o in objs):
+            return True
+        return bool(objs) and all(self.may_look(state, viewer, o) or (
+            viewer is not None and self.knows(state, viewer, o)) for o in objs)
+
+    def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
+        """Public vs Private Information #6.1.1: who saw it face up keeps that knowledge."""
+        return self._remember(state, obj, obj.card)
+
+    def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
+        """Public vs Private Information #7: when control of a face-down card changes,
+        neither its owner nor its former controller may look at it any more."""
+        if not obj.face_down:
+            return state
+        losers = {obj.owner, obj.controller} - {player}
+        knowledge = tuple(k for k in state.knowledge
+                          if not (k.card == obj.card and k.player in losers))
+        return replace(state, knowledge=knowledge)
+
+    def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
+        """Main Deck: a shuffled zone's cards are no longer known to anyone."""
+        ids = state.zone_contents(self.zone_key(zone, player))
+        cards = {c for i in ids for c in state.objects[i].cards}
+        knowledge = tuple(k for k in state.knowledge if k.card not in cards)
+        return replace(state, knowledge=knowledge)
+
+    def _remember(self, state: GameState, old: GameObject, card: int) -> GameState:
+        """Lasting knowledge of ``card`` for every player who could identify ``old``."""
+        have = {(k.player, k.card) for k in state.knowledge if k.lasting}
+        new_obj = state.card_object.get(card, old.id)
+        extra = tuple(Knowledge(player=p, card=card, obj=new_obj, lasting=True)
+                      for p in state.players
+                      if (p, card) not in have and self.may_look(state, p, old))
+        return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
+
+
+def _bound_to(effect: Effect, obj_id: int) -> bool:
+    """Whether ``effect`` is bound to the object (by label or as a fixed set)."""
+    return effect.target == obj_id or (effect.fixed is not None and obj_id in effect.fixed)
+
+
+RULESETS: list[type[Ruleset]] = [GrandArchive]

@@ -46,6 +46,8 @@ class Magic(Ruleset):
     layouts: ClassVar[frozenset[str]] = frozenset({"normal", "transform", "modal_dfc", "flip",
                                                    "split", "meld", "adventure", "token",
                                                    "reversible_card"})
+    #: 712.1: meld cards are double-faced cards (before 2022 they had rules of their own).
+    meld_is_double_faced: ClassVar[bool] = True
     #: 712.9 since September 2025: modal DFCs can transform.
     modal_can_transform: ClassVar[bool] = True
     #: 701.27g since September 2025: "transformed" = any DFC permanent back face up.
@@ -64,7 +66,9 @@ class Magic(Ruleset):
     # --- cards ------------------------------------------------------------------------------
 
     def is_double_faced(self, card: CardDef) -> bool:
-        """712.1: transforming (nonmodal) and modal DFCs; meld cards are not DFCs here."""
+        """712.1: transforming (nonmodal) and modal DFCs, and since 2022 meld cards."""
+        if card.layout == "meld":
+            return self.meld_is_double_faced
         return card.layout in ("transform", "modal_dfc", "reversible_card") and len(card.faces) > 1
 
     def can_be_transformed_by_layout(self, card: CardDef) -> bool:
@@ -186,8 +190,9 @@ class Magic(Ruleset):
                                       "nothing happens"),
                            *self.rule("transform_not_dfc", "not a double-faced permanent"))
         if not self.can_be_transformed_by_layout(card):
-            return False, self.rule("who_transforms", "a modal double-faced card can't transform "
-                                    "under these rules; nothing happens")
+            kind = "a meld card" if card.layout == "meld" else "a modal double-faced card"
+            return False, self.rule("who_transforms", f"{kind} can't transform under these "
+                                    "rules; nothing happens")
         target = card.faces[0] if obj.face == "back" else card.faces[1]
         if SPELL_ONLY.intersection(target.types):
             return False, (*self.rule("transform_into_instant",
@@ -332,6 +337,12 @@ class Magic(Ruleset):
         if card.is_meld_result:
             return "illegal", obj.zone, obj.face, self.rule("meld", "the back half of a meld "
                                                             "card can't be cast")
+        if card.layout == "meld":
+            if face == "back":
+                return "illegal", obj.zone, obj.face, self.rule("meld_back", "a meld card's back "
+                                                                "face can't be cast")
+            return "done", "stack", "front", self.rule("meld_stack", "a meld card on the stack "
+                                                       "has only its front face")
         if card.layout == "split":
             chosen = face or "left"
             if chosen not in ("left", "right"):
@@ -410,8 +421,9 @@ class Magic(Ruleset):
         if of.meld is not None:
             face = of.meld.faces[0]
             return CopyValues(layout="normal", faces=(face,), name=face.name or "",
-                              source_face="back"), self.rule(
-                "mv_meld", "a copy of a melded permanent copies its back face; its mana value is 0")
+                              source_face="back"), self.ruling_list(
+                ("copy_dfc", "copying a melded permanent copies the face that is up"),
+                ("mv_meld", "a copy of a melded permanent has mana value 0"))
         layout, faces = self.printed_faces(state, of)
         if layout in ("flip", "split") and len(faces) > 1:
             topic = "copy_status" if layout == "flip" else "split_copy"
@@ -424,7 +436,9 @@ class Magic(Ruleset):
             face = faces[1] if of.face == "back" else faces[0]
             rulings = self.rule("copy_dfc", f"only the face that is up, {face.name}, is copied")
             if of.face == "back" and layout == "transform":
-                rulings += self.rule("mv_back_face", "a copy of a back face has mana value 0")
+                rulings += self.ruling_list(
+                    ("mv_back_face", "a copy of a back face has mana value 0"),
+                    ("dfc_back_up", "only the back face uses the front face's mana value"))
             return CopyValues(layout="normal", faces=(face,), name=face.name or "",
                               source_face=of.face), rulings
         return CopyValues(layout="normal", faces=faces, name=faces[0].name or "",
@@ -449,7 +463,9 @@ class Magic(Ruleset):
     def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
         for card in cards:
             if card.is_meld_result:
-                return True, self.rule("naming_meld", "a melded permanent's name may be chosen")
+                return True, self.ruling_list(
+                    ("naming_meld", "a melded permanent's name may be chosen"),
+                    ("dfc_naming", "a front face's name or the combined back face's name"))
             if name == card.name and len(card.faces) > 1:
                 topic = "split_names" if card.layout == "split" else "dfc_naming"
                 return False, self.rule(topic, f"one name may be chosen, not {name}")
@@ -460,7 +476,10 @@ class Magic(Ruleset):
             if card.layout == "split" and name in card.face_names:
                 return True, self.rule("naming_split", "one half's name may be chosen")
             if self.is_double_faced(card) and name in card.face_names:
-                return True, self.rule("dfc_naming", "either face's name may be chosen, not both")
+                topic = "naming_dfc" if name != card.faces[0].name else "naming"
+                return True, self.ruling_list(
+                    ("dfc_naming", "either face's name may be chosen, not both"),
+                    (topic, f"{name} is the name of a card"))
         return True, self.rule("naming", "the name of a card may be chosen")
 
     def query_rulings(self, name: str, zone: str = "") -> Rulings:
@@ -490,10 +509,11 @@ class Magic(Ruleset):
         oa, ob = state.objects[a], state.objects[b]
         names = {state.cards[oa.card].card.name, state.cards[ob.card].card.name}
         result = self.find_meld_result(names, cards)
-        if result is None or oa.zone != "battlefield" or ob.zone != "battlefield" or \
-                oa.meld is not None or ob.meld is not None or oa.id == ob.id:
-            return Outcome(state, NOTHING, self.rule("meld", "these two aren't a meld pair on "
-                                                     "the battlefield; nothing happens"))
+        if result is None or oa.token or ob.token or oa.meld is not None or \
+                ob.meld is not None or oa.id == ob.id or oa.owner != ob.owner:
+            return Outcome(state, NOTHING, self.ruling_list(
+                ("meld_pair", "only two cards of the same meld pair can be melded"),
+                ("meld_stay", "objects that can't be melded stay in their current zone")))
         from obverse import actions
 
         state = actions.forget(actions.remove(actions.remove(state, oa), ob), oa.id)
@@ -518,7 +538,10 @@ class Magic(Ruleset):
             return Outcome(state, NOTHING, self.rule("flip_one_way", "it is already flipped; "
                                                      "flipping is one-way"))
         if o.zone != "battlefield" or o.face_down:
-            return Outcome(state, NOTHING, self.rule("flip_normal", "only a permanent flips"))
+            return Outcome(state, NOTHING, self.ruling_list(
+                ("flip_alt", "the alternative characteristics are used only on the battlefield"),
+                ("flip_normal", "outside the battlefield a flip card has its normal "
+                 "characteristics; nothing happens")))
         layout, _ = self.printed_faces(state, o)
         if layout != "flip" and card.layout != "flip":
             return Outcome(state, NOTHING, self.rule("flip", f"{card.name} isn't a flip card; "
@@ -576,6 +599,7 @@ class Magic2020(Magic2025):
     version: ClassVar[str] = "2020"
     title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
+    meld_is_double_faced: ClassVar[bool] = False
 
 
 class Magic2008(Magic2020):
