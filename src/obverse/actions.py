@@ -296,7 +296,8 @@ def apply_effect(state: GameState, label: str, *, target: int | None = None,
     fixed_ids: tuple[int, ...] | None = None
     if where is not None:
         zone = where.get("zone")
-        filt = tuple((k, v) for k, v in where.items() if k != "zone")
+        filt = tuple((k, tuple(v) if isinstance(v, list) else v)
+                     for k, v in where.items() if k != "zone")
     effect = Effect(label=label, target=target, filter=filt,
                     modify=tuple((k, tuple(v) if isinstance(v, list) else v)
                                  for k, v in modify.items()),

@@ -9,10 +9,12 @@ so no one can follow a hidden card by its handle.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 from obverse.characteristics import Characteristics, apply_effects, characteristics
 from obverse.rulesets import Ruleset, get_ruleset
+from obverse.rulings import Event
 from obverse.state import GameObject, GameState
 
 STAT_KEYS = ("power", "toughness", "loyalty", "defense", "pitch", "life", "intellect",
@@ -74,7 +76,9 @@ def view_object(state: GameState, viewer: str | None, obj: GameObject,
         chars = characteristics(state, obj, rs)
         entry.update(chars_dict(chars, rs))
         entry.update(status_dict(state, obj, rs))
-        if rs.is_double_faced(state.card_def(obj)) or len(state.card_def(obj).faces) > 1:
+        # The identity of the card(s), which a face-down object's characteristics don't show.
+        entry["card"] = state.card_def(obj).name
+        if len(state.card_def(obj).faces) > 1:
             entry["faces"] = [f.name for f in state.card_def(obj).faces]
     else:
         public = rs.public_characteristics(state, viewer, obj)
@@ -124,3 +128,27 @@ def view(state: GameState, viewer: str | None) -> dict[str, Any]:
 from obverse.cards import Face  # noqa: E402  (kept last: only the empty face is needed)
 
 _EMPTY = Face()
+
+
+def view_events(before: GameState, after: GameState, events: Iterable[Event],
+                viewer: str | None) -> list[dict[str, Any]]:
+    """Events as ``viewer`` may see them: a card is named only if the viewer could identify
+    it before or after the event; otherwise it is "a card" under the after-state's handle."""
+    rs = get_ruleset(after.ruleset)
+    out: list[dict[str, Any]] = []
+    for ev in events:
+        entry: dict[str, Any] = {"kind": ev.kind, "player": ev.player,
+                                 "from": ev.zone_from, "to": ev.zone_to}
+        old = before.objects.get(ev.obj) if ev.obj is not None else None
+        new = after.object_of_card(ev.card) if ev.card is not None else (
+            after.objects.get(ev.obj) if ev.obj is not None else None)
+        seen = any(o is not None and is_visible(s, viewer, o, rs)
+                   for s, o in ((before, old), (after, new)))
+        if new is not None:
+            entry["object"] = handle(after, viewer, new)
+        if seen and ev.card is not None and ev.card in after.cards:
+            entry["card"] = after.cards[ev.card].card.name
+        if seen:
+            entry["detail"] = ev.detail
+        out.append(entry)
+    return out

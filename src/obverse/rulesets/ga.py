@@ -114,9 +114,9 @@ class GrandArchive(Ruleset):
         down; 7.2: never a copy. Otherwise nothing happens."""
         card = state.card_def(obj)
         if obj.zone != FIELD:
-            return False, (self.ruling("4", f"in the {obj.zone} only its default side exists; "
-                                       "only an object on the field can transform, nothing "
-                                       "happens"),)
+            return False, (self.ruling("4", f"in the {_words(obj.zone)} only its default side "
+                                       "is considered; only an object on the field can "
+                                       "transform, nothing happens"),)
         if obj.face_down:
             return False, (self.ruling("8", "a face-down card is treated as a non-double-faced "
                                        "card: it can't transform, nothing happens"),)
@@ -163,14 +163,15 @@ class GrandArchive(Ruleset):
         out: Rulings = (self.ruling(rule, why),)
         if self.is_transformed(state, obj):
             out = (self.ruling("4.2", f"its default side {default.name} is a regalia, whose "
-                               f"rules send it to the {dest} instead of the {zone}"), *out)
+                               f"rules send it to the {_words(dest)} instead of the "
+                               f"{_words(zone)}"), *out)
         return dest, out
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
         """Objects #1: only cards on the field are objects; leaving it makes a new one."""
         if obj.zone == FIELD:
-            return True, (self.ruling("Objects #1", f"leaving the field for the {zone} it is "
-                                      "no longer the same object"),)
+            return True, (self.ruling("Objects #1", f"leaving the field for the {_words(zone)} "
+                                      "it becomes a new object"),)
         return True, ()
 
     def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
@@ -182,11 +183,12 @@ class GrandArchive(Ruleset):
         out: Rulings = ()
         if self.is_transformed(state, obj) and zone != FIELD:
             out += (self.ruling("4.1", "leaving the field it is flipped back to its default "
-                                f"side, {card.front.name}"),)
+                                f"side, {card.front.name} (last-known information still sees "
+                                f"{card.faces[1].name})"),)
         if zone != FIELD:
             if face == "back" or transformed:
-                out += (self.ruling("4", f"in the {zone} only the default side is considered; "
-                                    "the flip side asked for is ignored"),)
+                out += (self.ruling("4", f"in the {_words(zone)} only the default side is "
+                                    "considered; the flip side asked for is ignored"),)
             return "front", out
         if transformed or face == "back":
             if not self.is_double_faced(card) or obj.copies:
@@ -303,8 +305,8 @@ class GrandArchive(Ruleset):
         if zone == FIELD:
             return (self.ruling("4", "on the field only the face-up side's characteristics "
                                 "count"),)
-        return (self.ruling("4", f"in the {zone or 'other zones'} only the default side's "
-                            "characteristics count"),)
+        return (self.ruling("4", f"in the {_words(zone) or 'other zones'} only the default "
+                            "side's characteristics count"),)
 
     # --- visibility and knowledge (5, 6, 8; Public vs Private Information) ------------------
 
@@ -378,6 +380,11 @@ class GrandArchive(Ruleset):
                       for p in state.players
                       if (p, card) not in have and self.may_look(state, p, old))
         return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
+
+
+def _words(zone: str) -> str:
+    """A zone name for a reason sentence (``material_deck`` -> ``material deck``)."""
+    return zone.replace("_", " ")
 
 
 def _bound_to(effect: Effect, obj_id: int) -> bool:

@@ -1,7 +1,361 @@
-"""scp ruleset (placeholder until implemented)."""
+"""SCP-TCG-JP-J: face up / face down in every zone (seed 001, 表向き/裏向き).
+
+Rule ids are the seed's section headings, cited exactly as written there (``概要``,
+``領域移動``, ``サイト上`` ...); the few decisions the seed leaves to the community rules cite
+the 購買部版 numbering (research/rules-other-games.md §3).
+
+Model: one sandbox per player (``sandbox``); the public zones keep cards face up and the hidden
+zones (sandbox, Anomalousロッカー) face down unless an instruction says otherwise; a face-down
+card's characteristics and who may look at it depend on its zone only (tables below, data).
+"""
 
 from __future__ import annotations
 
-from obverse.rulesets.base import Ruleset
+from typing import ClassVar, Final
 
-RULESETS: list[type[Ruleset]] = []
+import msgspec
+
+from obverse.cards import CardDef, Face
+from obverse.characteristics import Characteristics
+from obverse.errors import InputError
+from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulings import DONE, ILLEGAL, Event, Outcome
+from obverse.state import Effect, GameObject, GameState
+
+# --- rule ids: the seed's section headings ------------------------------------------------
+OVERVIEW: Final = "概要"
+ZONE_MOVE: Final = "領域移動"
+PREGAME: Final = "ゲーム開始前の表裏の扱い"
+SELECT_SEARCH: Final = "選択と探索"
+SITE: Final = "サイト上"
+SANDBOX_LOCKER: Final = "サンドボックス・Anomalousロッカー"
+TALE_INCIDENT: Final = "Tale・Incident置き場"
+PERSONNEL: Final = "人事ファイル"
+DECOMMISSIONED_ETC: Final = "decommissioned、ゲーム外、内部"
+CANON_HUB: Final = "カノンハブ"
+#: 購買部版 600.1a: actions (a cross test among them) can be forbidden by effects.
+ACTION_FORBIDDEN: Final = "600.1a"
+#: 購買部版 601.2a: a cross test is declared with an object against an opponent's object.
+CROSS_TEST_DECLARE: Final = "601.2a"
+
+SANDBOX: Final = "sandbox"
+SITE_ZONE: Final = "site"
+TALE_ZONE: Final = "tale_incident"
+
+#: 概要: hidden zones keep their cards face down; every other zone keeps them face up
+#: (the seed names the sandbox and the Anomalousロッカー 非公開領域; the contract agrees).
+HIDDEN_ZONES: Final = frozenset({SANDBOX, "anomalous_locker"})
+ALL_ZONES: Final = frozenset({SITE_ZONE, SANDBOX, "anomalous_locker", TALE_ZONE,
+                              "personnel_file", "decommissioned", "canon_hub", "out_of_game",
+                              "internal", "stack"})
+
+
+class ZoneRule(msgspec.Struct, frozen=True):
+    """How a zone treats its face-down cards (the seed's 各領域での裏向きのカードの扱い)."""
+
+    rule: str
+    #: The only characteristics a face-down card there has: its card types.
+    types: tuple[str, ...]
+    #: The cards must be kept distinguishable from one another.
+    distinguishable: bool
+    #: Their controller may look at their fronts at any time.
+    controller_may_look: bool
+
+
+ZONE_RULES: Final[dict[str, ZoneRule]] = {
+    SITE_ZONE: ZoneRule(SITE, ("Object",), True, True),
+    SANDBOX: ZoneRule(SANDBOX_LOCKER, ("Object",), False, False),
+    "anomalous_locker": ZoneRule(SANDBOX_LOCKER, ("Object",), False, False),
+    TALE_ZONE: ZoneRule(TALE_INCIDENT, ("Tale", "Incident"), False, True),
+    "personnel_file": ZoneRule(PERSONNEL, ("Personnel",), True, True),
+    "decommissioned": ZoneRule(DECOMMISSIONED_ETC, (), True, True),
+    "out_of_game": ZoneRule(DECOMMISSIONED_ETC, (), True, True),
+    "internal": ZoneRule(DECOMMISSIONED_ETC, (), True, True),
+    "canon_hub": ZoneRule(CANON_HUB, ("Canon",), True, False),
+    # The seed says nothing of face-down spells; like a public zone whose controller cast it.
+    "stack": ZoneRule(OVERVIEW, (), True, True),
+}
+
+#: Label of the rule-made marker that ends the owner's pre-game reference to the cards of a
+#: sandbox once it is shuffled (ゲーム開始前の表裏の扱い); it changes no characteristic.
+SEALED: Final = PREGAME
+SEALED_KEY: Final = "scp_unreferable"
+
+
+class SCP(Ruleset):
+    """SCP-TCG-JP-J (fan-made): zone-dependent facing, face-down characteristics and looks."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("scp",)
+    game: ClassVar[str] = "scp"
+    version: ClassVar[str] = "seed-001"
+    title: ClassVar[str] = "SCP-TCG-JP-J (表向き/裏向き)"
+    zones: ClassVar[frozenset[str]] = ALL_ZONES
+    shared_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
+    public_zones: ClassVar[frozenset[str]] = ALL_ZONES - HIDDEN_ZONES
+    #: 301.2c: a sandbox breach takes its top card, so the sandbox has an order.
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, "stack"})
+    play_zone: ClassVar[str] = SITE_ZONE
+    discard_zone: ClassVar[str] = "decommissioned"
+    extra_actions: ClassVar[frozenset[str]] = frozenset({"cross_test"})
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
+    forbid_rule: ClassVar[str] = ACTION_FORBIDDEN
+    #: Looking at a card one controls is a right while the rules grant it, not kept knowledge.
+    examine_records_knowledge: ClassVar[bool] = False
+
+    # --- zones and facing (概要, 領域移動) ---------------------------------------------------
+
+    def zone_rule(self, zone: str) -> ZoneRule:
+        """The face-down treatment of ``zone`` (the seed's per-zone sections)."""
+        return ZONE_RULES[zone]
+
+    def is_hidden(self, zone: str) -> bool:
+        """概要: whether ``zone`` is a hidden zone (cards face down by default)."""
+        return zone in HIDDEN_ZONES
+
+    def face_down_on_setup(self, zone: str, face_down: bool | None) -> bool:
+        """概要: without an instruction a card is face up in a public zone, face down in a
+        hidden one; サンドボックス・Anomalousロッカー: a card whose effect works there may be
+        put there face up before the game (``face_down: false``)."""
+        return self.is_hidden(zone) if face_down is None else face_down
+
+    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
+                          face_down: bool | None) -> tuple[bool, Rulings]:
+        """領域移動: a card ends up with its destination's default facing (face up in a public
+        zone, face down in a hidden one), whatever it had; 概要: an instruction overrides."""
+        default = self.is_hidden(zone)
+        if face_down is not None and face_down != default:
+            return face_down, (self.ruling(OVERVIEW, (
+                f"an instruction puts it into the {zone} face {'down' if face_down else 'up'}, "
+                f"overriding the zone's default"),),)
+        if obj.face_down == default:
+            reason = (f"a face-{'down' if default else 'up'} card moving to the "
+                      f"{'hidden' if default else 'public'} {zone} keeps its facing")
+        elif default:
+            reason = f"a face-up card sent to the hidden {zone} travels face up and turns " \
+                     "face down there"
+        else:
+            reason = f"a face-down card sent to the public {zone} travels face down and " \
+                     "turns face up there"
+        return default, (self.ruling(ZONE_MOVE, reason),)
+
+    # --- characteristics (per-zone face-down characteristics) -------------------------------
+
+    def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """サイト上, サンドボックス・Anomalousロッカー, Tale・Incident置き場, 人事ファイル,
+        decommissioned、ゲーム外、内部, カノンハブ: a face-down card has no name, cost, 確保力,
+        object class, effects or tags; its only characteristics are its zone's card types."""
+        return Characteristics(face="none", names=(),
+                               props=Face(types=self.zone_rule(obj.zone).types))
+
+    # --- turning over (領域移動, per-zone sections) -----------------------------------------
+
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """サイト上: a face-up site card turns face down only when instructed (this is the
+        instruction); 領域移動: the controller does not change."""
+        if obj.face_down:
+            return False, (self.ruling(OVERVIEW, "it is already face down; nothing happens"),)
+        rule = self.zone_rule(obj.zone).rule
+        return True, (self.ruling(rule, f"turned face down by an instruction in the {obj.zone}"),
+                      self.ruling(ZONE_MOVE, "changing its facing never changes its controller"))
+
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """サンドボックス・Anomalousロッカー: a face-down card there turns face up only when
+        instructed (this is the instruction); 領域移動: the controller does not change."""
+        if not obj.face_down:
+            return False, (self.ruling(OVERVIEW, "it is already face up; nothing happens"),)
+        rule = self.zone_rule(obj.zone).rule
+        return True, (self.ruling(rule, f"turned face up by an instruction in the {obj.zone}"),
+                      self.ruling(ZONE_MOVE, "changing its facing never changes its controller"))
+
+    def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
+        """Single-faced cards: the front."""
+        return "front"
+
+    # --- the stack (Tale・Incident置き場: manifesting) --------------------------------------
+
+    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
+             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+        """Tale・Incident置き場: a card there is manifested (発現) from face down by the effect
+        on its front; put onto the stack, it is face up (a public zone)."""
+        result, zone, new_face, rulings = super().cast(state, obj, face, transformed, face_down,
+                                                       action)
+        if result == DONE and obj.zone == TALE_ZONE:
+            rulings += (self.ruling(TALE_INCIDENT, "a card in the Tale・Incident置き場 is "
+                                    "manifested by the effect written on its front"),)
+        return result, zone, new_face, rulings
+
+    def is_permanent(self, state: GameState, obj: GameObject) -> bool:
+        """Objects resolve onto the site; Tales, Incidents and the rest do not."""
+        return "Object" in self.searchable(state, obj).props.types
+
+    # --- select and search (選択と探索) -----------------------------------------------------
+
+    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+        """選択と探索: selecting sees a face-down card's back-face characteristics only;
+        referring to its front takes a search."""
+        where = f" in the {zone}" if zone else ""
+        if name == "select":
+            return (self.ruling(SELECT_SEARCH, f"selecting face-down cards{where} sees only "
+                                "the characteristics they have face down"),)
+        if name == "search":
+            return (self.ruling(SELECT_SEARCH, f"searching{where} refers to the fronts of "
+                                "face-down cards"),)
+        return ()
+
+    # --- who may look (per-zone sections, ゲーム開始前の表裏の扱い) --------------------------
+
+    def _sealed(self, state: GameState, obj: GameObject) -> bool:
+        return any(e.label == SEALED and e.fixed is not None and obj.id in e.fixed
+                   for e in state.effects)
+
+    def pregame_reference(self, state: GameState, viewer: str | None,
+                          obj: GameObject) -> bool | None:
+        """ゲーム開始前の表裏の扱い: before the game the owner may refer to the front of a
+        face-down card (a sandbox's cards only until it is shuffled); ``None``: the rule does
+        not apply (the game has begun, or ``viewer`` is not the owner)."""
+        if not state.pregame or viewer is None or viewer != obj.owner or not obj.face_down:
+            return None
+        return not self._sealed(state, obj)
+
+    def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
+        """概要: a face-up card is seen by all. A face-down one: by its controller where its
+        zone's section says so (サイト上, Tale・Incident置き場, 人事ファイル,
+        decommissioned、ゲーム外、内部), by no one in the sandbox, Anomalousロッカー and カノンハブ;
+        before the game by its owner (ゲーム開始前の表裏の扱い)."""
+        if not obj.face_down:
+            return True
+        if viewer is None:
+            return False
+        if self.pregame_reference(state, viewer, obj):
+            return True
+        return self.zone_rule(obj.zone).controller_may_look and viewer == obj.controller
+
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+        """Examining is allowed exactly when ``player`` may look (see :meth:`may_look`); the
+        ruling names the zone's section and, before the game, ゲーム開始前の表裏の扱い."""
+        if not obj.face_down:
+            return True, (self.ruling(OVERVIEW, f"the card is face up in the {obj.zone}"),)
+        pre = self.pregame_reference(state, player, obj)
+        if pre:
+            return True, (self.ruling(PREGAME, "before the game the owner may refer to the "
+                                      "front of a face-down card"),)
+        rulings: Rulings = ()
+        if pre is not None:
+            rulings += (self.ruling(PREGAME, "the sandbox was shuffled before the game: its "
+                                    "owner may no longer refer to its cards"),)
+        zr = self.zone_rule(obj.zone)
+        by_zone = zr.controller_may_look and player == obj.controller
+        if zr.controller_may_look:
+            why = ("its controller may look at it at any time" if by_zone else
+                   "only its controller may look at it")
+        else:
+            why = f"no one may refer to the front of a face-down card in the {obj.zone}"
+        rulings += (self.ruling(zr.rule, why),)
+        return by_zone, rulings
+
+    def public_characteristics(self, state: GameState, viewer: str | None,
+                               obj: GameObject) -> Characteristics | None:
+        """Everyone sees a face-down card's zone characteristics (per-zone sections)."""
+        if obj.face_down:
+            return self.face_down_characteristics(state, obj)
+        return None
+
+    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
+                           owner: str) -> bool:
+        """サイト上, 人事ファイル, decommissioned、ゲーム外、内部, カノンハブ: face-down cards
+        are kept distinguishable; in the sandbox, Anomalousロッカー and Tale・Incident置き場 they
+        are not, unless the viewer can identify every one of them."""
+        if self.zone_rule(zone).distinguishable:
+            return True
+        return all(self.may_look(state, viewer, state.objects[o]) or
+                   (viewer is not None and self.knows(state, viewer, state.objects[o]))
+                   for o in state.zone_contents(self.zone_key(zone, owner)))
+
+    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """A reveal shows the card without turning it face up (an effect's instruction)."""
+        return (self.ruling(self.zone_rule(obj.zone).rule, "revealed by an effect; the card "
+                            "keeps its facing"),)
+
+    def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
+        """ゲーム開始前の表裏の扱い: once a player shuffles their sandbox before the game (the
+        partner taken out), they may no longer refer to the cards in it. Shuffling another
+        zone ends nothing: those cards stay referable until the game starts."""
+        if not state.pregame or zone != SANDBOX:
+            return state
+        ids = tuple(o for o in state.zone_contents(self.zone_key(SANDBOX, player))
+                    if state.objects[o].face_down)
+        marker = Effect(label=SEALED, target=None, filter=None, modify=((SEALED_KEY, player),),
+                        fixed=ids, timestamp=state.clock)
+        return msgspec.structs.replace(state, effects=(*state.effects, marker))
+
+    def on_start_game(self, state: GameState) -> GameState:
+        """ゲーム開始前の表裏の扱い: the owner's pre-game reference ends when the game starts."""
+        effects = tuple(e for e in state.effects if e.label != SEALED)
+        return msgspec.structs.replace(state, effects=effects)
+
+    # --- cross test (サイト上) ---------------------------------------------------------------
+
+    def do_action(self, state: GameState, name: str, obj: int | None,
+                  objs: dict[str, int]) -> Outcome:
+        """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
+        a cross test then found impossible is not stacked but counts as declared, so the
+        same object can't declare again."""
+        if name != "cross_test" or obj is None:
+            raise InputError("", name, f"not an action of {self.name}")
+        return self.cross_test(state, obj, objs.get("target"))
+
+    def cross_test(self, state: GameState, obj_id: int, target: int | None) -> Outcome:
+        """Declare a cross test with ``obj_id`` (against ``target``, an object on a site)."""
+        from obverse.actions import is_forbidden, tick, update
+
+        o = state.objects[obj_id]
+        if o.zone != SITE_ZONE:
+            return Outcome(state, ILLEGAL, (self.ruling(SITE, "only an object on the site "
+                                                        "declares a cross test"),))
+        if o.cross_tested:
+            return Outcome(state, ILLEGAL, (self.ruling(SITE, "this object has already declared "
+                                                        "a cross test; it can't declare again"),))
+        if target is not None:
+            t = state.objects[target]
+            if t.zone != SITE_ZONE or t.controller == o.controller:
+                return Outcome(state, ILLEGAL, (self.ruling(
+                    CROSS_TEST_DECLARE, "a cross test is declared against an opponent's object "
+                    "on the site"),))
+        event = Event("cross_test", o.id, o.card, o.controller, detail=None)
+        if not o.face_down:
+            if is_forbidden(state, o, "cross_test"):
+                return Outcome(state, ILLEGAL, (
+                    self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test"),
+                    self.ruling(SITE, "it is already known that it can't cross test: it "
+                                "can't declare one")))
+            state, ts = tick(state)
+            state = update(state, msgspec.structs.replace(o, cross_tested=True, timestamp=ts))
+            return Outcome(state, DONE, (self.ruling(SITE, "the cross test is declared and "
+                                                     "put on the stack"),), (event,))
+        state, ts = tick(state)
+        up = msgspec.structs.replace(o, face_down=False, set_face_down=False, face="front",
+                                     cross_tested=True, timestamp=ts)
+        state = update(state, up)
+        rulings: Rulings = (self.ruling(SITE, "declaring a cross test turns the face-down "
+                                        "object face up"),
+                            self.ruling(ZONE_MOVE, "turning face up never changes its "
+                                        "controller"))
+        reveal = Event("turn_face_up", o.id, o.card, o.controller)
+        if is_forbidden(state, up, "cross_test"):
+            return Outcome(state, DONE, (*rulings, self.ruling(
+                SITE, "face up, it turns out it can't cross test: the cross test is not put on "
+                "the stack, but it counts as declared"),
+                self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test")),
+                (reveal, event))
+        return Outcome(state, DONE, (*rulings, self.ruling(SITE, "the cross test is declared "
+                                                           "and put on the stack")),
+                       (reveal, event))
+
+    # --- cards --------------------------------------------------------------------------------
+
+    def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
+        """SCP cards are single-faced (layout normal): the front only."""
+        return frozenset({"front"})
+
+
+RULESETS: list[type[Ruleset]] = [SCP]

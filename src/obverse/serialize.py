@@ -1,0 +1,71 @@
+"""States to JSON and back, unchanged: ``loads(dumps(state)) == state``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import immutables
+import msgspec
+
+from obverse.cards import CardDef
+from obverse.state import (CopyValues, Effect, GameObject, GameState, Knowledge,
+                           PhysicalCard)
+
+
+class _Wire(msgspec.Struct, frozen=True):
+    """GameState with its immutable maps as sorted lists of pairs."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    cards: list[tuple[int, PhysicalCard]]
+    objects: list[tuple[int, GameObject]]
+    card_object: list[tuple[int, int]]
+    zones: list[tuple[str, tuple[int, ...]]]
+    effects: tuple[Effect, ...]
+    knowledge: tuple[Knowledge, ...]
+    active: int
+    turn: int
+    next_id: int
+    clock: int
+    seed: int
+    shuffles: int
+    pregame: bool
+
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(_Wire)
+
+
+def dumps(state: GameState) -> bytes:
+    """The state as canonical JSON bytes."""
+    wire = _Wire(
+        ruleset=state.ruleset, players=state.players,
+        cards=sorted(state.cards.items()), objects=sorted(state.objects.items()),
+        card_object=sorted(state.card_object.items()), zones=sorted(state.zones.items()),
+        effects=state.effects, knowledge=state.knowledge, active=state.active, turn=state.turn,
+        next_id=state.next_id, clock=state.clock, seed=state.seed, shuffles=state.shuffles,
+        pregame=state.pregame)
+    return _ENCODER.encode(wire)
+
+
+def _effect_value(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def loads(data: bytes | str) -> GameState:
+    """A state from :func:`dumps` output."""
+    w = _DECODER.decode(data)
+    effects = tuple(
+        msgspec.structs.replace(
+            e, modify=tuple((k, _effect_value(v)) for k, v in e.modify),
+            filter=None if e.filter is None else tuple((k, _effect_value(v)) for k, v in e.filter))
+        for e in w.effects)
+    return GameState(
+        ruleset=w.ruleset, players=w.players, cards=immutables.Map(w.cards),
+        objects=immutables.Map(w.objects), card_object=immutables.Map(w.card_object),
+        zones=immutables.Map(w.zones), effects=effects, knowledge=w.knowledge,
+        active=w.active, turn=w.turn, next_id=w.next_id, clock=w.clock, seed=w.seed,
+        shuffles=w.shuffles, pregame=w.pregame)
+
+
+__all__ = ["CardDef", "CopyValues", "dumps", "loads"]

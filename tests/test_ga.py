@@ -1,0 +1,279 @@
+"""Grand Archive ruleset: hooks beyond the conformance scenarios in examples/ga.
+
+Each test drives the public entry points (a scenario file through the runner, or the actions
+and views) and asserts what a player or judge could observe.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from obverse import actions
+from obverse.carddata import bundled
+from obverse.characteristics import characteristics
+from obverse.rulesets import get_ruleset
+from obverse.scenario import Result, run_scenario, scenario_view
+from obverse.state import GameState, PhysicalCard, new_state
+
+GA = get_ruleset("ga")
+
+
+def _run(tmp_path: Path, body: str, name: str = "s.yaml") -> Result:
+    path = tmp_path / name
+    path.write_text("ruleset: ga\n" + textwrap.dedent(body), encoding="utf-8")
+    return run_scenario(path)
+
+
+def _passes(tmp_path: Path, body: str) -> None:
+    result = _run(tmp_path, body)
+    assert result.status == "PASS", "\n".join([result.line(), *map(str, result.failures)])
+
+
+def _state_with(card: str, zone: str, *, face: str = "front", owner: str = "alice",
+                face_down: bool = False) -> tuple[GameState, int]:
+    found = bundled("ga").get(card)
+    assert found is not None
+    state = new_state("ga", ("alice", "bob"))
+    state, card_id = actions.add_card(state, PhysicalCard(card=found, owner=owner), zone,
+                                      face=face, face_down=face_down)
+    obj = state.object_of_card(card_id)
+    assert obj is not None
+    return state, obj.id
+
+
+def test_aliases_and_zones() -> None:
+    assert GA.name == "ga"
+    assert type(get_ruleset("GA")) is type(GA)
+    assert GA.zones == {"main_deck", "material_deck", "hand", "memory", "field", "graveyard",
+                        "banishment", "stack"}
+    assert GA.is_shared("field") and GA.is_shared("stack") and not GA.is_shared("banishment")
+    assert GA.is_in_play("field") and not GA.is_in_play("banishment")
+
+
+def test_untransformed_regalia_cites_the_regalia_rule_not_4_2(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: stone, card: Fabled Azurite Fatestone, zone: field}
+          - {label: band, card: Stonescale Band, zone: hand}
+        steps:
+          - move: {object: stone, to: graveyard}
+          - expect: {last_result: done, cites: ["Regalia #4", "Objects #1"]}
+          - expect: {object: stone, zone: banishment, name: Fabled Azurite Fatestone}
+          # Regalia #5 applies from any zone, not only from the field.
+          - move: {object: band, to: memory}
+          - expect: {last_result: done, cites: ["Regalia #5"]}
+          - expect: {object: band, zone: material_deck}
+    """)
+    result = _run(tmp_path, """
+        setup:
+          - {label: stone, card: Fabled Azurite Fatestone, zone: field}
+        steps:
+          - move: {object: stone, to: graveyard}
+          - expect: {cites: ["4.2"]}
+    """, "no42.yaml")
+    assert result.status == "FAIL"  # 4.2 is about transformed cards only
+
+
+def test_regalia_to_banishment_or_field_keeps_its_destination(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: scepter, card: Scepter of Lumina, zone: material_deck}
+        steps:
+          - move: {object: scepter, to: banishment}
+          - expect: {last_result: done, object: scepter, zone: banishment}
+          - move: {object: scepter, to: field}
+          - expect: {last_result: done, object: scepter, zone: field, transformed: false}
+    """)
+
+
+def test_single_faced_card_cannot_transform_or_be_played_on_a_back_face(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: band, card: Stonescale Band, zone: field}
+          - {label: amalgam, card: Clockwork Amalgam, zone: hand}
+        steps:
+          - expect: {object: band, can_transform: false}
+          - transform: band
+          - expect: {last_result: nothing_happened, cites: ["2"]}
+          - cast: {object: amalgam, face: back}
+          - expect: {last_result: illegal, cites: ["3"]}
+          - cast: {object: amalgam, transformed: true}
+          - expect: {last_result: illegal, object: amalgam, zone: hand}
+    """)
+
+
+def test_an_action_card_resolves_to_the_graveyard(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        cards:
+          - {name: Test Bolt, types: [ACTION], subtypes: [MAGE, SPELL], element: FIRE,
+             reserve_cost: 1}
+        setup:
+          - {label: bolt, card: Test Bolt, zone: hand}
+          - {label: ally, card: Fatestone of Heaven, zone: hand}
+        steps:
+          - cast: bolt
+          - resolve: bolt
+          - expect: {object: bolt, zone: graveyard, controller: alice}
+          - cast: ally
+          - resolve: ally
+          - expect: {object: ally, zone: field, face: front, transformed: false}
+    """)
+
+
+def test_setup_back_face_off_the_field_is_an_error(tmp_path: Path) -> None:
+    result = _run(tmp_path, """
+        setup:
+          - {label: x, card: Fatestone of Heaven, zone: hand, face: back}
+        steps:
+          - expect: {object: x, zone: hand}
+    """)
+    assert result.status == "ERROR"
+    assert result.error is not None and "setup[1]" in result.error.describe()
+
+
+def test_same_zone_move_and_token_ceasing_cite_their_rules(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: heaven, card: Fatestone of Heaven, zone: field}
+        steps:
+          - move: {object: heaven, to: field}
+          - expect: {last_result: nothing_happened, cites: ["Game Zones #5.1"]}
+          - create_token_copy: {of: heaven, label: tok, controller: bob}
+          - expect: {object: tok, owner: bob, controller: bob, is_token: true}
+          - move: {object: tok, to: hand}
+          - expect: {last_result: done, cites: ["Tokens #3"]}
+          - expect: {object: tok, exists: false}
+    """)
+
+
+def test_copy_of_a_face_down_card_is_a_nameless_card(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: hidden, card: Fatestone of Heaven, zone: field, face_down: true}
+          - {label: amalgam, card: Clockwork Amalgam, zone: field}
+        steps:
+          - become_copy: {object: amalgam, of: hidden}
+          - expect: {last_result: done, cites: ["7"]}
+          - expect: {object: amalgam, name: null, types: [], is_copy: true,
+                     can_transform: false}
+    """)
+
+
+def test_naming_a_single_faced_card_is_valid(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        steps:
+          - name_card: {player: alice, name: Clockwork Amalgam}
+          - expect: {answer: valid}
+          - name_card: {player: bob, name: Firebird Trailblazer}
+          - expect: {answer: valid, cites: ["10"]}
+    """)
+
+
+def test_search_of_a_face_down_transformed_card_sees_its_default_side() -> None:
+    state, oid = _state_with("Fabled Azurite Fatestone", "field", face="back", face_down=True)
+    obj = state.objects[oid]
+    assert characteristics(state, obj).props.name is None  # 8: no characteristics
+    assert GA.searchable(state, obj).props.name == "Fabled Azurite Fatestone"
+    assert not GA.is_transformed(state, obj)
+
+
+def test_transform_keeps_effects_and_cites_9_1_only_when_bound(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: lava, card: Lavaplume Fatestone, zone: field}
+        steps:
+          - transform: lava
+          - expect: {last_result: done, cites: ["2", "3", "9"]}
+          - transform: lava
+          - apply_effect: {label: pump, to: lava, modify: {power: +1}}
+          - transform: lava
+          - expect: {last_result: done, cites: ["9.1"], object: lava, power: 3}
+    """)
+    result = _run(tmp_path, """
+        setup:
+          - {label: lava, card: Lavaplume Fatestone, zone: field}
+        steps:
+          - transform: lava
+          - expect: {cites: ["9.1"]}
+    """, "no91.yaml")
+    assert result.status == "FAIL"
+
+
+def test_face_down_banished_card_is_hidden_from_a_player_who_never_saw_it(
+        tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: secret, card: Lavaplume Fatestone, zone: hand}
+        steps:
+          - move: {object: secret, to: banishment, face_down: true}
+          - expect: {last_result: done, object: secret, face_down: true, name: null}
+          - expect: {viewer: bob, object: secret, visible: false, zone: banishment}
+          # The owner saw it in her hand and keeps that knowledge.
+          - expect: {viewer: alice, object: secret, visible: true}
+          - expect: {viewer: bob, zone: banishment, owner: alice, distinguishable: false}
+          - examine: {player: bob, object: secret}
+          - expect: {last_result: illegal, cites: ["5"]}
+    """)
+
+
+def test_known_card_makes_the_main_deck_distinguishable_until_shuffled(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: heaven, card: Fatestone of Heaven, zone: field}
+        steps:
+          - move: {object: heaven, to: main_deck}
+          - expect: {viewer: bob, zone: main_deck, owner: alice, distinguishable: true}
+          - examine: {player: bob, object: heaven}
+          - expect: {last_result: done, cites: ["5", "6"]}
+          - shuffle: {player: alice, zone: main_deck}
+          - expect: {viewer: bob, zone: main_deck, owner: alice, distinguishable: false}
+          - examine: {player: bob, object: heaven}
+          - expect: {last_result: illegal}
+    """)
+
+
+def test_control_change_of_a_face_down_card_ends_the_owners_knowledge(tmp_path: Path) -> None:
+    _passes(tmp_path, """
+        setup:
+          - {label: heaven, card: Fatestone of Heaven, zone: field}
+        steps:
+          - turn_face_down: heaven
+          - expect: {viewer: alice, object: heaven, visible: true}
+          - change_control: {object: heaven, to: bob}
+          - expect: {viewer: alice, object: heaven, visible: false, name: null}
+          - expect: {viewer: bob, object: heaven, visible: true}
+          - turn_face_up: heaven
+          - expect: {last_result: done, cites: ["8"], object: heaven, face: front}
+          - expect: {viewer: alice, object: heaven, visible: true}
+    """)
+
+
+def test_spectator_sees_public_zones_only() -> None:
+    state, oid = _state_with("Fatestone of Heaven", "hand")
+    assert not GA.may_look(state, None, state.objects[oid])
+    state, oid = _state_with("Fatestone of Heaven", "graveyard")
+    assert GA.may_look(state, None, state.objects[oid])
+    state, oid = _state_with("Fatestone of Heaven", "main_deck")
+    assert not GA.may_look(state, "alice", state.objects[oid])
+
+
+def test_opponent_view_does_not_depend_on_the_hidden_hand_card(tmp_path: Path) -> None:
+    body = """
+        setup:
+          - {label: h, card: CARD, zone: hand}
+          - {label: f, card: Fatestone of Heaven, zone: field, transformed: true}
+        steps:
+          - transform: f
+          - expect: {viewer: bob, object: h, visible: false}
+    """
+    views = []
+    for i, card in enumerate(("Lavaplume Fatestone", "Companion Fatestone")):
+        result = _run(tmp_path, body.replace("CARD", card), f"v{i}.yaml")
+        assert result.status == "PASS"
+        views.append(scenario_view(result, "bob"))
+    assert views[0] == views[1]
+    seen = json.loads(views[0])
+    hand = next(z for z in seen["zones"] if z["zone"] == "hand")
+    assert hand["objects"][0]["name"] is None and hand["objects"][0]["face"] == "none"

@@ -1,0 +1,85 @@
+"""Views: twin scenarios give byte-identical views, handles are unlinkable, and views and
+events carry nothing the viewer may not know."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from obverse import Game, actions
+from obverse.cli import main
+from obverse.views import handle, view, view_events
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+TWINS = sorted(EXAMPLES.rglob("*-twin-a.yaml"))
+
+
+def _view_bytes(path: Path, viewer: str, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["run", str(path), "--view", viewer, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    json.loads(out)
+    return out
+
+
+def test_every_game_has_a_twin_pair() -> None:
+    games = {p.relative_to(EXAMPLES).parts[0] for p in TWINS}
+    assert "mtg" in games
+
+
+@pytest.mark.parametrize("twin_a", TWINS, ids=lambda p: str(p.relative_to(EXAMPLES)))
+@pytest.mark.parametrize("viewer", ["bob", "spectator"])
+def test_twin_views_are_identical(twin_a: Path, viewer: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    twin_b = twin_a.with_name(twin_a.name.replace("-twin-a", "-twin-b"))
+    a = _view_bytes(twin_a, viewer, capsys)
+    b = _view_bytes(twin_b, viewer, capsys)
+    assert a == b
+    # the files must really differ in hidden information
+    assert twin_a.read_text() != twin_b.read_text()
+
+
+def test_view_is_deterministic_json(capsys: pytest.CaptureFixture[str]) -> None:
+    path = TWINS[0]
+    assert _view_bytes(path, "bob", capsys) == _view_bytes(path, "bob", capsys)
+
+
+def test_hidden_hand_card_and_draw_event() -> None:
+    game = Game("mtg")
+    secret = game.add("Delver of Secrets", zone="library", owner="alice")
+    before = game.state
+    out = game.move(secret, "hand")
+    bob = json.dumps(view(out.state, "bob"))
+    assert "Delver" not in bob
+    alice = json.dumps(view(out.state, "alice"))
+    assert "Delver of Secrets" in alice
+    events = view_events(before, out.state, out.events, "bob")
+    assert events and "card" not in events[0]
+    assert view_events(before, out.state, out.events, "alice")[0]["card"].startswith("Delver")
+
+
+def test_face_down_is_a_nameless_2_2_to_the_opponent() -> None:
+    game = Game("mtg")
+    demon = game.add("Grinning Demon", zone="battlefield", face_down=True)
+    obj = view(game.state, "bob")["zones"][0]["objects"][0]
+    assert obj["visible"] is False and obj["name"] is None
+    assert (obj["power"], obj["toughness"], obj["mana_value"]) == (2, 2, 0)
+    mine = view(game.state, "alice")["zones"][0]["objects"][0]
+    assert mine["card"] == "Grinning Demon" and mine["face_down"] is True
+    assert mine["name"] is None  # its characteristics are still those of a face-down 2/2
+    assert game.obj(demon).face_down
+
+
+def test_handles_change_on_shuffle_and_new_object() -> None:
+    game = Game("mtg")
+    cards = [game.add(n, zone="library") for n in ("Clone", "Elite Vanguard", "Moonmist")]
+    obj = game.obj(cards[0])
+    h1 = handle(game.state, "bob", obj)
+    out = actions.shuffle(game.state, "alice", "library")
+    assert handle(out.state, "bob", out.state.objects[obj.id]) != h1
+    game.state = out.state
+    game.move(cards[0], "hand")
+    assert handle(game.state, "bob", game.obj(cards[0])) != h1
+    assert all(not h.startswith(str(obj.id)) for h in [h1])
