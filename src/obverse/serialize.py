@@ -8,8 +8,7 @@ import immutables
 import msgspec
 
 from obverse.cards import CardDef
-from obverse.state import (CopyValues, Effect, GameObject, GameState, Knowledge,
-                           PhysicalCard)
+from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
 
 
 class _Wire(msgspec.Struct, frozen=True):

@@ -321,7 +321,7 @@ class SCP(Ruleset):
                 return Outcome(state, ILLEGAL, (self.ruling(
                     CROSS_TEST_DECLARE, "a cross test is declared against an opponent's object "
                     "on the site"),))
-        event = Event("cross_test", o.id, o.card, o.controller, detail=None)
+        event = Event("cross_test", o.id, o.card, o.controller)
         if not o.face_down:
             if is_forbidden(state, o, "cross_test"):
                 return Outcome(state, ILLEGAL, (
@@ -346,7 +346,7 @@ class SCP(Ruleset):
                 SITE, "face up, it turns out it can't cross test: the cross test is not put on "
                 "the stack, but it counts as declared"),
                 self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test")),
-                (reveal, event))
+                (reveal, msgspec.structs.replace(event, detail="not stacked")))
         return Outcome(state, DONE, (*rulings, self.ruling(SITE, "the cross test is declared "
                                                            "and put on the stack")),
                        (reveal, event))

@@ -1,0 +1,186 @@
+"""Scryfall card objects (https://scryfall.com/docs/api/cards) to :class:`CardDef`.
+
+Layouts: ``normal``, ``transform``, ``modal_dfc``, ``flip``, ``split`` (any number of halves,
+aftermath included), ``adventure``, ``meld`` (each part a single-faced ``meld`` card; the
+result a ``meld`` card whose ``melds_from`` names the parts, from ``all_parts``),
+``reversible_card`` and ``token``. Single-faced layouts whose rules are a normal card's
+(``leveler``, ``saga``, ``class`` ...) import as ``normal``; ``battle`` and
+``double_faced_token`` as ``transform``; anything else imports as its faces with a warning.
+
+A face's ``cost`` is its mana cost string (None when it has none), ``colors`` its color
+indicator (a token's or costless card's own colors when it has no indicator: colors don't come
+from a cost it lacks), ``abilities`` the card's Scryfall ``keywords`` that the face's text uses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from obverse.cards import CardDef, Face
+from obverse.importers import (
+    BadRecord,
+    Problem,
+    Record,
+    Report,
+    iter_json_array,
+    stat,
+    str_list,
+    str_or_none,
+)
+
+SUPERTYPES: Final = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Elite",
+                               "Host"})
+#: Scryfall layouts kept as they are.
+DIRECT: Final = frozenset({"normal", "transform", "modal_dfc", "flip", "split", "meld",
+                           "adventure", "token", "reversible_card"})
+#: Scryfall layouts that are, for faces, another obverse layout.
+ALIASES: Final = {"leveler": "normal", "class": "normal", "case": "normal", "saga": "normal",
+                  "mutate": "normal", "prototype": "normal", "host": "normal",
+                  "augment": "normal", "aftermath": "split", "battle": "transform",
+                  "double_faced_token": "transform", "emblem": "token"}
+_DASH: Final = re.compile(r"\s+[—–-]\s+")
+
+
+def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """``(supertypes, types, subtypes)`` of a type line such as
+    ``Legendary Creature — Human Wizard`` (``Token`` is dropped: the layout says it)."""
+    if not line:
+        return (), (), ()
+    parts = _DASH.split(line, maxsplit=1)
+    head = parts[0]
+    tail = parts[1] if len(parts) > 1 else ""
+    words = [w for w in head.split() if w != "Token"]
+    supertypes = tuple(w for w in words if w in SUPERTYPES)
+    types = tuple(w for w in words if w not in SUPERTYPES)
+    return supertypes, types, tuple(tail.split())
+
+
+def _keywords_for(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
+    low = text.lower()
+    return tuple(k for k in keywords if k.lower() in low)
+
+
+def _face(data: dict[str, Any], keywords: tuple[str, ...], where: str,
+          fallback_colors: tuple[str, ...] = ()) -> Face:
+    if not isinstance(data, dict):
+        raise BadRecord(where, f"expected a card face object, got {data!r}")
+    name = str_or_none(data.get("name"), f"{where}.name")
+    if name is None:
+        raise BadRecord(f"{where}.name", "a face needs a name")
+    supertypes, types, subtypes = parse_type_line(
+        str_or_none(data.get("type_line"), f"{where}.type_line"))
+    text = str_or_none(data.get("oracle_text"), f"{where}.oracle_text") or ""
+    cost = str_or_none(data.get("mana_cost"), f"{where}.mana_cost")
+    colors = str_list(data.get("color_indicator"), f"{where}.color_indicator")
+    if not colors and cost is None:
+        colors = str_list(data.get("colors"), f"{where}.colors") or fallback_colors
+    return Face(name=name, cost=cost, supertypes=supertypes, types=types, subtypes=subtypes,
+                colors=colors, abilities=_keywords_for(text, keywords), text=text,
+                power=stat(data.get("power"), f"{where}.power"),
+                toughness=stat(data.get("toughness"), f"{where}.toughness"),
+                loyalty=stat(data.get("loyalty"), f"{where}.loyalty"),
+                defense=stat(data.get("defense"), f"{where}.defense"))
+
+
+def record_id(obj: Any) -> str:
+    """How a card object is named in messages: ``id`` (and name when it has one)."""
+    if not isinstance(obj, dict):
+        return "?"
+    ident = obj.get("id") if isinstance(obj.get("id"), str) else "?"
+    name = obj.get("name")
+    return f"{ident} ({name})" if isinstance(name, str) else str(ident)
+
+
+def convert(obj: Any) -> tuple[Record, str | None]:
+    """One Scryfall card object as a :class:`Record`, and a warning (or ``None``).
+
+    Raises :class:`BadRecord` for an object that can't be a card.
+    """
+    if not isinstance(obj, dict):
+        raise BadRecord("", f"expected a card object, got {type(obj).__name__}")
+    if obj.get("object", "card") != "card":
+        raise BadRecord("object", f"not a card object: {obj.get('object')!r}")
+    name = str_or_none(obj.get("name"), "name")
+    if name is None:
+        raise BadRecord("name", "a card needs a name")
+    raw_layout = obj.get("layout", "normal")
+    if not isinstance(raw_layout, str):
+        raise BadRecord("layout", f"expected a string, got {raw_layout!r}")
+    keywords = str_list(obj.get("keywords"), "keywords")
+    raw_faces = obj.get("card_faces")
+    warning = None
+    if raw_layout in DIRECT:
+        layout = raw_layout
+    elif raw_layout in ALIASES:
+        layout = ALIASES[raw_layout]
+    else:
+        layout = "normal"
+        warning = (f"layout {raw_layout!r} is not an obverse layout; imported as its faces"
+                   f" ({'normal' if not raw_faces else 'reversible_card'})")
+    colors = str_list(obj.get("colors"), "colors")
+    if raw_faces is not None:
+        if not isinstance(raw_faces, list) or not raw_faces:
+            raise BadRecord("card_faces", "expected a non-empty list of faces")
+        faces = tuple(_face(f, keywords, f"card_faces[{i}]", colors)
+                      for i, f in enumerate(raw_faces))
+        if len(faces) == 1:
+            layout = "normal" if layout not in ("token", "meld") else layout
+        elif layout == "normal":
+            layout = "reversible_card" if warning else "normal"
+        if layout == "normal" and len(faces) > 1:
+            raise BadRecord("card_faces", f"a {raw_layout} card has one face, got {len(faces)}")
+    else:
+        faces = (_face(obj, keywords, "card", colors),)
+        if layout not in ("normal", "token", "meld"):
+            raise BadRecord("card_faces", f"a {raw_layout} card needs card_faces")
+    melds_from: tuple[str, ...] = ()
+    if layout == "meld":
+        parts = obj.get("all_parts") or []
+        if not isinstance(parts, list):
+            raise BadRecord("all_parts", "expected a list")
+        result = [p.get("name") for p in parts
+                  if isinstance(p, dict) and p.get("component") == "meld_result"]
+        if name in result:
+            melds_from = tuple(str(p.get("name")) for p in parts if isinstance(p, dict)
+                               and p.get("component") == "meld_part")
+            if len(melds_from) != 2:
+                raise BadRecord("all_parts", f"a meld result needs two meld_part entries, got "
+                                f"{len(melds_from)}")
+    oracle = obj.get("oracle_id")
+    if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], dict):
+        oracle = raw_faces[0].get("oracle_id")
+    key = f"oracle:{oracle}" if isinstance(oracle, str) and oracle else f"name:{name}"
+    if layout == "reversible_card":
+        key = f"name:{name}"
+    card = CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)
+    ident = obj.get("id")
+    return Record(key=key, card=card, sources=(ident,) if isinstance(ident, str) else ()), \
+        warning
+
+
+def read(path: str | Path, report: Report,
+         progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """The cards of a Scryfall file (a JSON array, a list page ``{"data": [...]}`` or one card
+    object), streamed; bad records are reported and skipped."""
+    p = str(path)
+    try:
+        stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
+        return
+    with stream:
+        try:
+            for obj in iter_json_array(stream, p, report, progress):
+                try:
+                    record, warning = convert(obj)
+                except BadRecord as exc:
+                    report(Problem(p, record_id(obj), exc.key, exc.message))
+                    continue
+                if warning:
+                    report(Problem(p, record_id(obj), "layout", warning, warning=True))
+                yield record
+        except UnicodeDecodeError as exc:
+            report(Problem(p, "", "", f"not UTF-8 text ({exc.reason})"))
