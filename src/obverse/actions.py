@@ -120,9 +120,12 @@ def add_card(state: GameState, card: PhysicalCard, zone: str, *, face: str, face
 
 def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
          face_down: bool | None = None, transformed: bool | None = None,
-         position: str | None = None, controller: str | None = None) -> Outcome:
+         position: str | None = None, controller: str | None = None,
+         face_fixed: str | None = None) -> Outcome:
     """Move an object to a zone (dies, bounce, exile, blink ...). The ruleset decides the
-    destination really reached, the face, the facing and whether it is a new object."""
+    destination really reached, the face, the facing and whether it is a new object.
+
+    ``face_fixed`` is a face the rules already chose (casting, playing, resolving)."""
     rs = ruleset_of(state)
     obj = state.objects[obj_id]
     rulings: list[Ruling] = []
@@ -134,8 +137,11 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
             face_down is None or face_down == obj.face_down) and position is None:
         rulings += rs.same_zone_rulings()
         return Outcome(state, NOTHING, tuple(rulings))
-    new_face, why = rs.face_on_move(state, obj, dest, face, transformed)
-    rulings += why
+    if face_fixed is not None:
+        new_face: str | None = face_fixed
+    else:
+        new_face, why = rs.face_on_move(state, obj, dest, face, transformed)
+        rulings += why
     if new_face is None:
         return Outcome(state, NOTHING, tuple(rulings))
     fd, why = rs.face_down_on_move(state, obj, dest, face_down)
@@ -186,13 +192,9 @@ def cast(state: GameState, obj_id: int, *, face: str | None = None, transformed:
     result, zone, new_face, rulings = rs.cast(state, obj, face, transformed, face_down, action)
     if result != DONE:
         return Outcome(state, result, rulings)
-    out = move(state, obj_id, zone, face=new_face, face_down=face_down,
+    out = move(state, obj_id, zone, face_fixed=new_face, face_down=face_down,
                controller=obj.controller)
-    moved = out.state.object_of_card(obj.card)
-    state = out.state
-    if moved is not None and moved.face != new_face:  # the move's default face must not win
-        state = update(state, replace(moved, face=new_face))
-    return Outcome(state, out.result if out.result != NOTHING else DONE,
+    return Outcome(out.state, out.result if out.result != NOTHING else DONE,
                    (*rulings, *out.rulings), out.events)
 
 
@@ -205,13 +207,9 @@ def resolve(state: GameState, obj_id: int) -> Outcome:
     if obj.zone != rs.stack_zone:
         raise RulesError(f"resolve: the object is in {obj.zone}, not on the stack")
     zone, face, rulings = rs.resolve(state, obj)
-    out = move(state, obj_id, zone, face=face, face_down=obj.face_down,
+    out = move(state, obj_id, zone, face_fixed=face, face_down=obj.face_down,
                controller=obj.controller)
-    moved = out.state.object_of_card(obj.card)
-    state = out.state
-    if moved is not None and moved.face != face and moved.zone == zone:
-        state = update(state, replace(moved, face=face))
-    return Outcome(state, DONE, (*rulings, *out.rulings), out.events)
+    return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
 
 
 def transform(state: GameState, obj_id: int) -> Outcome:

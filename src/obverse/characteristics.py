@@ -77,14 +77,37 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
     return Characteristics(face=face, names=names, props=Face(**fields))
 
 
+#: Characteristics are a pure function of the object, the effects and the cards, all
+#: immutable: cache by their identities (the entry keeps them alive, so ids aren't reused).
+_CACHE: dict[tuple[int, int, int, str], tuple[Any, ...]] = {}
+_CACHE_LIMIT: Final = 200_000
+
+
 def characteristics(state: GameState, obj: GameObject | int,
                     ruleset: Ruleset | None = None) -> Characteristics:
-    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's)."""
+    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's).
+
+    Cached by the identity of the (immutable) object, effects and card table."""
+    o = state.objects[obj] if isinstance(obj, int) else obj
+    effects, cards = state.effects, state.cards
+    key = (id(o), id(effects), id(cards), state.ruleset)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is o and hit[1] is effects and hit[2] is cards:
+        return hit[3]  # type: ignore[no-any-return]
     from obverse.rulesets import get_ruleset
 
     rs = ruleset or get_ruleset(state.ruleset)
-    o = state.objects[obj] if isinstance(obj, int) else obj
-    return apply_effects(state, o, rs.base_characteristics(state, o), rs)
+    chars = apply_effects(state, o, rs.base_characteristics(state, o), rs)
+    if rs.cacheable_characteristics and rs.name == state.ruleset:
+        if len(_CACHE) > _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = (o, effects, cards, chars)
+    return chars
+
+
+def clear_cache() -> None:
+    """Drop cached characteristics (for memory measurements)."""
+    _CACHE.clear()
 
 
 def effect_modifies(effect: Effect, keys: Iterable[str]) -> bool:

@@ -40,6 +40,8 @@ class Ruleset:
     extra_actions: ClassVar[frozenset[str]] = frozenset()
     #: Layouts this game knows.
     layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
+    #: Characteristics depend only on the object, the effects and the cards (cacheable).
+    cacheable_characteristics: ClassVar[bool] = True
     #: A token leaving the play zone ceases to exist.
     tokens_cease_outside_play: ClassVar[bool] = True
 

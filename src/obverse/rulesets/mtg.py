@@ -251,6 +251,9 @@ class Magic(Ruleset):
         return True, rulings
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
+        """708.8 / 712.15a: front face up; a flipped permanent stays flipped (710.4)."""
+        if obj.flipped:
+            return "back"
         return "both" if state.card_def(obj).layout == "split" else "front"
 
     # --- moves (400.7, 712.13-712.14, 708.9) ------------------------------------------------
@@ -273,10 +276,8 @@ class Magic(Ruleset):
         if obj.zone == "stack" and face is not None:
             return face, self.rule("resolve_same_face", "it enters with the same face up it "
                                    "had on the stack")
-        if transformed or (face == "back" and card.layout != "flip"):
-            if not transformed:  # 712.14: a face choice isn't the mover's to make
-                return "front", self.rule("enter_front", "put onto the battlefield from "
-                                          "elsewhere, it enters front face up")
+        if transformed or (face == "back" and card.layout != "flip" and len(card.faces) > 1):
+            # The contract: ``face: back`` and ``transformed: true`` both mean "transformed".
             if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
                 return "back", self.rule("enter_transformed_not_dfc",
                                          "put onto the battlefield transformed, it enters back "
@@ -302,7 +303,8 @@ class Magic(Ruleset):
                 return True, self.rule("dfc_face_down", "a double-faced card entering face down "
                                        "has the face-down characteristics and stays hidden")
             return True, ()
-        if face_down is None and obj.face_down and zone in ("battlefield", "stack"):
+        if face_down is None and obj.face_down and obj.zone in ("battlefield", "stack") and \
+                zone in ("battlefield", "stack"):
             return True, ()
         return False, ()
 
@@ -366,6 +368,9 @@ class Magic(Ruleset):
             if not transformed:
                 return "illegal", obj.zone, obj.face, self.rule(
                     "cast_front", "a transforming double-faced card is cast front face up")
+            rulings = self.rule("cast_transformed", "cast transformed, it is put on the stack "
+                                "back face up")
+        elif transformed and self.can_be_transformed_by_layout(card):
             rulings = self.rule("cast_transformed", "cast transformed, it is put on the stack "
                                 "back face up")
         elif card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
@@ -491,7 +496,8 @@ class Magic(Ruleset):
                                "its front face"),
                     *self.rule("flip_normal", "a flip card has its normal characteristics"),
                     *self.rule("split_combined", "a split card has both halves' characteristics"),
-                    *self.rule("split_names", "a split card has both names"))
+                    *self.rule("split_names", "a split card has both names"),
+                    *self.rule("split_types", "a split card has both halves' card types"))
         return ()
 
     # --- meld (701.42, 712.4, 712.14c) ------------------------------------------------------

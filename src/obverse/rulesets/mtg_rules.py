@@ -53,6 +53,7 @@ NEWEST: Final[dict[str, str]] = {
     "split_combined": "709.4",
     "split_names": "709.4a",
     "split_cost": "709.4b",
+    "split_types": "709.4c",
     "flip_alt": "710.1b",
     "flip_color_cost": "710.1c",
     "flip_normal": "710.2",

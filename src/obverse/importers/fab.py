@@ -1,0 +1,388 @@
+"""The Flesh and Blood card database (the-fab-cube/flesh-and-blood-cards) to :class:`CardDef`.
+
+Reads ``card.csv`` (tab-separated, with ``card-printing.csv`` and ``card-face-association.csv``
+beside it) or ``card.json`` (with ``card-face-association.json`` beside it). One record per
+card (name + pitch). Double-faced cards are paired through the face association (printing ids
+mapped to cards), never through a back face's ``other_face_unique_id``, which upstream writes
+as a self-reference; without an association file only front entries of
+``double_sided_card_info`` are trusted. Kinds (CR 9.1): a front face with subtype Figment,
+Invocation or Construct makes a ``flip`` card (9.1.3), a front with Transcend a ``transcend``
+card (9.1.5), any other pair a ``twin`` card (9.1.4). A back card with a single front is
+stored as part of that card; one shared by several fronts (Inner Chi) also stays a card of its
+own. Meld cards (``A // B``, one record upstream) are ``split`` cards with both halves.
+
+Faces follow the bundled curated data: supertypes are the class and talent words (``Generic``
+means none), types the type keywords, subtypes the words after the dash; ``life`` is health,
+``intellect`` intelligence; ``*`` values are left out (defined by text).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+from obverse.cards import CardDef, Face
+from obverse.importers import BadRecord, Problem, Record, Report, iter_json_array, stat
+
+#: FaB type keywords (CR 2.15.6a); the other words before the dash are supertypes.
+TYPES: Final = frozenset({"Action", "Attack Reaction", "Block", "Companion", "Defense Reaction",
+                          "Demi-Hero", "Equipment", "Event", "Hero", "Instant", "Macro",
+                          "Mentor", "Resource", "Token", "Weapon"})
+MULTI_WORD: Final = ("Attack Reaction", "Defense Reaction", "High Seas", "Placeholder Card")
+FLIP_SUBTYPES: Final = frozenset({"Figment", "Invocation", "Construct"})
+PITCH_COLORS: Final = {"Red": 1, "Yellow": 2, "Blue": 3}
+_DASH: Final = re.compile(r"\s+[-–—]\s+")
+_SPLIT_TEXT: Final = re.compile(r"\n\s*//\s*\n")
+CSV_COLUMNS: Final = ("Unique ID", "Name", "Color", "Pitch", "Cost", "Power", "Defense",
+                      "Health", "Intelligence", "Types", "Card Keywords", "Functional Text",
+                      "Type Text")
+csv.field_size_limit(16 * 1024 * 1024)
+
+
+class Row(NamedTuple):
+    """One card of the database in a neutral form (CSV and JSON alike)."""
+
+    uid: str
+    name: str
+    color: str
+    values: dict[str, Any]
+    keywords: tuple[str, ...]
+    text: str
+    type_text: str
+
+
+def _words(part: str) -> list[str]:
+    out: list[str] = []
+    rest = part.strip()
+    while rest:
+        for multi in MULTI_WORD:
+            if rest.startswith(multi) and (len(rest) == len(multi) or rest[len(multi)] == " "):
+                out.append(multi)
+                rest = rest[len(multi):].strip()
+                break
+        else:
+            word, _, rest = rest.partition(" ")
+            out.append(word)
+            rest = rest.strip()
+    return out
+
+
+def parse_type_text(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """``(supertypes, types, subtypes)`` of a type box such as
+    ``Draconic Illusionist Action - Invocation`` (``Generic`` is no supertype)."""
+    parts = _DASH.split(text.strip(), maxsplit=1)
+    head = _words(parts[0])
+    sub = tuple(_words(parts[1])) if len(parts) > 1 else ()
+    supertypes = tuple(w for w in head if w not in TYPES and w != "Generic")
+    types = tuple(w for w in head if w in TYPES)
+    return supertypes, types, sub
+
+
+def _plain(text: str) -> str:
+    return text.replace("**", "").strip()
+
+
+def _stat(value: Any, key: str) -> int | str | None:
+    out = stat(value, key)
+    return None if out == "*" else out
+
+
+def _face(row: Row, name: str, type_text: str, text: str) -> Face:
+    supertypes, types, subtypes = parse_type_text(type_text)
+    v = row.values
+    return Face(name=name, cost=_stat(v.get("cost"), "cost"),
+                pitch=_stat(v.get("pitch"), "pitch"), power=_stat(v.get("power"), "power"),
+                defense=_stat(v.get("defense"), "defense"), life=_stat(v.get("health"), "health"),
+                intellect=_stat(v.get("intelligence"), "intelligence"),
+                colors=(row.color,) if row.color else (), supertypes=supertypes, types=types,
+                subtypes=subtypes, abilities=row.keywords, text=text)
+
+
+def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
+    """The layout (``normal`` or ``split``) and faces of one database card."""
+    names = row.name.split(" // ")
+    if len(names) == 2 and all(names):
+        types = row.type_text.split(" // ")
+        texts = _SPLIT_TEXT.split(row.text, maxsplit=1)
+        if len(types) != 2:
+            raise BadRecord("type_text", f"a split card needs two type boxes, got "
+                            f"{row.type_text!r}")
+        if len(texts) != 2:
+            texts = [row.text, ""]
+        return "split", tuple(_face(row, n, t, x.strip())
+                              for n, t, x in zip(names, types, texts, strict=True))
+    return "normal", (_face(row, row.name, row.type_text, row.text),)
+
+
+def _keywords(value: Any, key: str) -> tuple[str, ...]:
+    if isinstance(value, list):
+        if not all(isinstance(x, str) for x in value):
+            raise BadRecord(key, f"expected a list of strings, got {value!r}")
+        return tuple(x for x in value if x)
+    if isinstance(value, str):
+        return tuple(x.strip() for x in value.split(",") if x.strip())
+    if value is None:
+        return ()
+    raise BadRecord(key, f"expected a list of keywords, got {value!r}")
+
+
+def _check_str(value: Any, key: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadRecord(key, f"expected a string, got {value!r}")
+    return value
+
+
+def row_from_csv(raw: dict[str, Any]) -> Row:
+    """A :class:`Row` from a ``card.csv`` row (already read by :mod:`csv`)."""
+    uid = _check_str(raw.get("Unique ID"), "Unique ID").strip()
+    name = _check_str(raw.get("Name"), "Name").strip()
+    if not uid:
+        raise BadRecord("Unique ID", "missing")
+    if not name:
+        raise BadRecord("Name", "missing")
+    values = {"cost": raw.get("Cost"), "pitch": raw.get("Pitch"), "power": raw.get("Power"),
+              "defense": raw.get("Defense"), "health": raw.get("Health"),
+              "intelligence": raw.get("Intelligence")}
+    for key, value in values.items():
+        _stat(value, key)
+    return Row(uid, name, _check_str(raw.get("Color"), "Color").strip(), values,
+               _keywords(raw.get("Card Keywords"), "Card Keywords"),
+               _plain(_check_str(raw.get("Functional Text"), "Functional Text")),
+               _check_str(raw.get("Type Text"), "Type Text"))
+
+
+def row_from_json(raw: Any) -> Row:
+    """A :class:`Row` from a ``card.json`` card object."""
+    if not isinstance(raw, dict):
+        raise BadRecord("", f"expected a card object, got {type(raw).__name__}")
+    uid = _check_str(raw.get("unique_id"), "unique_id").strip()
+    name = _check_str(raw.get("name"), "name").strip()
+    if not uid:
+        raise BadRecord("unique_id", "missing")
+    if not name:
+        raise BadRecord("name", "missing")
+    values = {k: raw.get(k) for k in ("cost", "pitch", "power", "defense", "health",
+                                      "intelligence")}
+    for key, value in values.items():
+        _stat(value, key)
+    plain = raw.get("functional_text_plain")
+    text = _check_str(plain, "functional_text_plain") if plain is not None else \
+        _plain(_check_str(raw.get("functional_text"), "functional_text"))
+    return Row(uid, name, _check_str(raw.get("color"), "color").strip(), values,
+               _keywords(raw.get("card_keywords"), "card_keywords"), text.strip(),
+               _check_str(raw.get("type_text"), "type_text"))
+
+
+class Pairing(NamedTuple):
+    """A printing-level face association: front printing, back printing, double-faced."""
+
+    front: str
+    back: str
+    dfc: bool
+
+
+def _read_csv(path: Path, report: Report, required: tuple[str, ...] = ()
+              ) -> Iterator[dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8", newline="") as stream:
+            reader = csv.DictReader(stream, delimiter="\t", quotechar='"')
+            missing = [c for c in required if c not in (reader.fieldnames or [])]
+            if missing:
+                report(Problem(str(path), "header", missing[0], "missing column"))
+                return
+            yield from reader
+    except OSError as exc:
+        report(Problem(str(path), "", "", f"can't read: {exc.strerror or exc}"))
+    except (csv.Error, UnicodeDecodeError) as exc:
+        report(Problem(str(path), "", "", f"bad CSV: {exc}"))
+
+
+def _is_dfc(value: Any) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("yes", "true"))
+
+
+def read_pairings(path: Path, report: Report) -> list[Pairing]:
+    """The face associations in ``card-face-association.csv`` or ``.json``."""
+    out: list[Pairing] = []
+    if path.suffix == ".csv":
+        cols = ("Front Card Printing Unique ID", "Back Card Printing Unique ID", "Is DFC")
+        for i, raw in enumerate(_read_csv(path, report, cols), 1):
+            out.append(Pairing(str(raw[cols[0]]).strip(), str(raw[cols[1]]).strip(),
+                               _is_dfc(raw[cols[2]])))
+            del i
+        return out
+    try:
+        with open(path, encoding="utf-8") as stream:
+            for n, item in enumerate(iter_json_array(stream, str(path), report), 1):
+                if not isinstance(item, dict) or not isinstance(item.get("front_unique_id"), str) \
+                        or not isinstance(item.get("back_unique_id"), str):
+                    report(Problem(str(path), f"item {n}", "front_unique_id",
+                                   "expected front_unique_id and back_unique_id strings"))
+                    continue
+                out.append(Pairing(item["front_unique_id"], item["back_unique_id"],
+                                   _is_dfc(item.get("is_DFC"))))
+    except OSError as exc:
+        report(Problem(str(path), "", "", f"can't read: {exc.strerror or exc}"))
+    return out
+
+
+def kind_of(front: Face) -> str:
+    """The double-faced kind decided by the front face (CR 9.1.3-9.1.5)."""
+    if FLIP_SUBTYPES.intersection(front.subtypes):
+        return "flip"
+    if "Transcend" in front.abilities:
+        return "transcend"
+    return "twin"
+
+
+def read(paths: list[Path], report: Report,
+         progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """The cards of FaB database files (``card.csv`` / ``card.json`` and their siblings)."""
+    rows: dict[str, Row] = {}
+    order: list[str] = []
+    printing_card: dict[str, str] = {}
+    pairings: list[Pairing] = []
+    fallback: list[Pairing] = []
+    have_association = False
+    for path in paths:
+        p = str(path)
+        if path.suffix.lower() == ".csv":
+            for n, raw in enumerate(_read_csv(path, report, CSV_COLUMNS), 1):
+                try:
+                    row = row_from_csv(raw)
+                except BadRecord as exc:
+                    ident = raw.get("Unique ID") or f"row {n + 1}"
+                    report(Problem(p, f"{ident} ({raw.get('Name')})", exc.key, exc.message))
+                    continue
+                if row.uid not in rows:
+                    order.append(row.uid)
+                rows[row.uid] = row
+            sibling = path.with_name("card-printing.csv")
+            if sibling.exists():
+                for raw in _read_csv(sibling, report, ("Unique ID", "Card Unique ID")):
+                    printing_card[str(raw["Unique ID"]).strip()] = str(raw["Card Unique ID"])
+        else:
+            try:
+                stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
+                continue
+            with stream:
+                for n, raw in enumerate(iter_json_array(stream, p, report, progress), 1):
+                    try:
+                        row = row_from_json(raw)
+                    except BadRecord as exc:
+                        ident = raw.get("unique_id") if isinstance(raw, dict) else None
+                        label = f"{ident or f'item {n}'}"
+                        if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+                            label += f" ({raw['name']})"
+                        report(Problem(p, label, exc.key, exc.message))
+                        continue
+                    if row.uid not in rows:
+                        order.append(row.uid)
+                    rows[row.uid] = row
+                    for printing in raw.get("printings") or []:
+                        if not isinstance(printing, dict) or \
+                                not isinstance(printing.get("unique_id"), str):
+                            continue
+                        printing_card[printing["unique_id"]] = row.uid
+                        for info in printing.get("double_sided_card_info") or []:
+                            other = info.get("other_face_unique_id") if isinstance(info, dict) \
+                                else None
+                            # Only a front entry is trusted: upstream writes a back face's
+                            # other_face_unique_id as its own id.
+                            if isinstance(other, str) and info.get("is_front") is True and \
+                                    other != printing["unique_id"]:
+                                fallback.append(Pairing(printing["unique_id"], other,
+                                                        _is_dfc(info.get("is_DFC"))))
+        sibling = path.with_name("card-face-association" + path.suffix.lower())
+        if sibling.exists():
+            have_association = True
+            pairings.extend(read_pairings(sibling, report))
+    yield from _records(rows, order, printing_card,
+                        pairings if have_association else fallback, report)
+
+
+def _records(rows: dict[str, Row], order: list[str], printing_card: dict[str, str],
+             pairings: list[Pairing], report: Report) -> Iterator[Record]:
+    built: dict[str, tuple[str, tuple[Face, ...]]] = {}
+    for uid in list(order):
+        try:
+            built[uid] = faces_of(rows[uid])
+        except BadRecord as exc:
+            report(Problem("card", f"{uid} ({rows[uid].name})", exc.key, exc.message))
+            order.remove(uid)
+    counts: Counter[tuple[str, str]] = Counter()
+    first_seen: dict[tuple[str, str], int] = {}
+    for i, pairing in enumerate(pairings):
+        if not pairing.dfc:
+            continue
+        front = printing_card.get(pairing.front)
+        back = printing_card.get(pairing.back)
+        if front is None or back is None or front not in built or back not in built:
+            continue
+        if front == back:
+            continue
+        counts[(front, back)] += 1
+        first_seen.setdefault((front, back), i)
+    chosen: dict[str, str] = {}
+    for (front, back), n in sorted(counts.items(), key=lambda kv: first_seen[kv[0]]):
+        other = counts.get((back, front), 0)
+        if other > n or (other == n and first_seen[(back, front)] < first_seen[(front, back)]):
+            continue  # the reverse orientation is the card's
+        chosen.setdefault(front, back)
+    fronts_of: dict[str, list[str]] = {}
+    for front, back in chosen.items():
+        fronts_of.setdefault(back, []).append(front)
+    merged = {back for back, fronts in fronts_of.items()
+              if len(fronts) == 1 and back not in chosen}
+    twin_reverse = {front: back for front, back in chosen.items()
+                    if chosen.get(back) is None and (back, front) in counts}
+    for uid in order:
+        if uid in merged:
+            continue
+        row = rows[uid]
+        layout, faces = built[uid]
+        rank = PITCH_COLORS.get(row.color, 0)
+        aliases: tuple[str, ...] = (f"{row.name} ({row.color.lower()})",) if row.color else ()
+        sources: tuple[str, ...] = (uid,)
+        if uid in chosen:
+            back = chosen[uid]
+            back_face = built[back][1][0]
+            faces = (faces[0], back_face)
+            layout = kind_of(faces[0])
+            name = f"{row.name} // {back_face.name}"
+            if back in merged:
+                sources = (uid, back)
+            if uid in twin_reverse:
+                aliases += (f"{back_face.name} // {row.name}",)
+        else:
+            name = row.name
+        yield Record(key=uid, card=CardDef(name=name, layout=layout, faces=faces),
+                     aliases=aliases, rank=rank, sources=sources)
+
+
+def card_files(paths: list[Path]) -> list[Path]:
+    """The card files among ``paths`` (a directory's ``card*.csv`` / ``card*.json``, not the
+    association, printing, flattened or schema files)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for f in sorted(path.iterdir()):
+                if f.suffix.lower() in (".csv", ".json") and _is_card_file(f.name):
+                    out.append(f)
+        else:
+            out.append(path)
+    return out
+
+
+def _is_card_file(name: str) -> bool:
+    low = name.lower()
+    return low.startswith("card") and not any(
+        x in low for x in ("association", "printing", "reference", "flattened", "schema"))
