@@ -64,11 +64,11 @@ def test_face_down_is_a_nameless_2_2_to_the_opponent() -> None:
     game = Game("mtg")
     demon = game.add("Grinning Demon", zone="battlefield", face_down=True)
     obj = view(game.state, "bob")["zones"][0]["objects"][0]
-    assert obj["visible"] is False and obj["name"] is None
+    assert obj["visible"] is False and obj.get("name") is None
     assert (obj["power"], obj["toughness"], obj["mana_value"]) == (2, 2, 0)
     mine = view(game.state, "alice")["zones"][0]["objects"][0]
     assert mine["card"] == "Grinning Demon" and mine["face_down"] is True
-    assert mine["name"] is None  # its characteristics are still those of a face-down 2/2
+    assert "name" not in mine  # its characteristics are still those of a face-down 2/2
     assert game.obj(demon).face_down
 
 

@@ -54,8 +54,10 @@ def place(state: GameState, obj: GameObject, position: str | None = None) -> Gam
 
 def remove(state: GameState, obj: GameObject) -> GameState:
     """Take ``obj`` out of its zone and the object table (its cards keep no object)."""
-    key = state.zone_key_of(obj)
-    contents = tuple(o for o in state.zones[key] if o != obj.id)
+    key = ruleset_of(state).zone_key(obj.zone, obj.owner)
+    contents = state.zones[key]
+    i = contents.index(obj.id)
+    contents = contents[:i] + contents[i + 1:]
     zones = state.zones.set(key, contents) if contents else state.zones.delete(key)
     card_object = state.card_object
     for card in obj.cards:
@@ -72,6 +74,8 @@ def update(state: GameState, obj: GameObject) -> GameState:
 
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects and knowledge bound to an object that ceased to exist."""
+    if not state.effects and not state.knowledge:
+        return state
     effects = tuple(e for e in state.effects if e.target != obj_id)
     knowledge = tuple(k for k in state.knowledge if k.obj != obj_id or k.lasting)
     if len(effects) == len(state.effects) and len(knowledge) == len(state.knowledge):
@@ -81,6 +85,8 @@ def forget(state: GameState, obj_id: int) -> GameState:
 
 def is_forbidden(state: GameState, obj: GameObject, action: str) -> bool:
     """Whether an effect says ``obj`` can't do or undergo ``action``."""
+    if not state.effects:
+        return False
     rs = ruleset_of(state)
     chars = None
     for effect in state.effects:
@@ -133,7 +139,7 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
         return Outcome(state, NOTHING, (rs.ruling("effect", "an effect says it can't move"),))
     dest, why = rs.destination(state, obj, to)
     rulings += why
-    if dest == obj.zone and rs.zone_key(dest, obj.owner) == state.zone_key_of(obj) and (
+    if dest == obj.zone and (
             face_down is None or face_down == obj.face_down) and position is None:
         rulings += rs.same_zone_rulings()
         return Outcome(state, NOTHING, tuple(rulings))
@@ -166,14 +172,16 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
         state = forget(state, obj.id)
         rulings += rs.token_ceases_rulings()
         return Outcome(state, DONE, tuple(rulings), (*events, Event("cease", obj.id, obj.card)))
-    state, ts = tick(state)
+    ts = state.clock + 1
     if is_new:
         state = forget(state, obj.id)
-        state, oid = new_object_id(state)
+        oid = state.next_id
+        state = replace(state, clock=ts, next_id=oid + 1)
         new = GameObject(id=oid, cards=obj.cards, zone=dest, owner=obj.owner,
                          controller=controller or obj.owner, face=new_face, face_down=fd,
                          set_face_down=fd, token=obj.token, timestamp=ts)
     else:
+        state = replace(state, clock=ts)
         new = replace(obj, zone=dest, face=new_face, face_down=fd,
                       set_face_down=fd and (obj.set_face_down or bool(face_down)),
                       controller=controller or obj.controller, timestamp=ts)

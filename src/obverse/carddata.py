@@ -78,8 +78,11 @@ class CardResolver:
         return card
 
     def all_cards(self) -> list[CardDef]:
-        """Inline and bundled cards (for meld results)."""
-        return [*self.inline.cards, *bundled(self.game).cards]
+        """Inline and bundled cards (for meld results), then the lookup's meld results when
+        it offers them (a card database's :meth:`~obverse.carddb.CardLookup.meld_results`)."""
+        extra = getattr(self.extra, "meld_results", None)
+        more: list[CardDef] = list(extra()) if callable(extra) else []
+        return [*self.inline.cards, *bundled(self.game).cards, *more]
 
     def bearing(self, name: str) -> list[CardDef]:
         """Cards bearing ``name``, inline ones first."""

@@ -93,6 +93,11 @@ OBJECT_KEYS: Final = frozenset({
 EXPECT_KEYS: Final = frozenset({"object", "viewer", "distinguishable", "last_result", "cites",
                                 "answer", *OBJECT_KEYS})
 RESULTS: Final = frozenset({"done", "nothing_happened", "illegal"})
+#: What an absent key of an unidentified object's view entry means.
+VIEW_DEFAULTS: Final[dict[str, Any]] = {
+    "face_down": False, "transformed": False, "flipped": False, "is_copy": False,
+    "is_token": False, "marked": False, "counters": {}, "names": [], "types": [],
+    "supertypes": [], "subtypes": [], "colors": [], "abilities": [], "tags": []}
 #: Keys whose value names something and whose check is a yes/no predicate.
 PREDICATE_KEYS: Final = frozenset({"has_name", "has_type", "lacks_type", "has_ability",
                                    "lacks_ability", "new_object_since", "same_object_as",
@@ -747,6 +752,8 @@ class Runner:
         if key in facts:
             return facts[key]
         if not facts["visible"]:
+            if key in VIEW_DEFAULTS:
+                return VIEW_DEFAULTS[key]
             if key in ("has_name", "has_type", "has_ability"):
                 source = {"has_name": "names", "has_type": "types", "has_ability": "abilities"}
                 return want in (facts.get(source[key]) or [])

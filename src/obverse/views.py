@@ -64,10 +64,36 @@ def chars_dict(chars: Characteristics, rs: Ruleset) -> dict[str, Any]:
     return out
 
 
+#: View entries depend only on immutable inputs: cache by their identities (kept alive by the
+#: entry, so ids can't be reused while cached).
+_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_ALWAYS = frozenset({"handle", "visible", "zone", "owner", "controller", "face"})
+
+
 def view_object(state: GameState, viewer: str | None, obj: GameObject,
                 rs: Ruleset | None = None) -> dict[str, Any]:
-    """One object as ``viewer`` sees it."""
-    rs = rs or get_ruleset(state.ruleset)
+    """One object as ``viewer`` sees it (a fresh dict; cached by immutable inputs)."""
+    effects, cards, knowledge = state.effects, state.cards, state.knowledge
+    key = (viewer, id(obj), id(effects), id(cards), id(knowledge), state.shuffles,
+           state.pregame, state.seed, state.ruleset)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        held = hit[0]
+        if held[0] is obj and held[1] is effects and held[2] is cards and held[3] is knowledge:
+            return dict(hit[1])
+    inputs = (obj, effects, cards, knowledge)
+    full = _view_object(state, viewer, obj, rs or get_ruleset(state.ruleset))
+    # Absent means null / empty / false: keeps views small and fast to copy.
+    entry = {k: v for k, v in full.items()
+             if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})}
+    if len(_CACHE) > 100_000:
+        _CACHE.clear()
+    _CACHE[key] = (inputs, entry)
+    return dict(entry)
+
+
+def _view_object(state: GameState, viewer: str | None, obj: GameObject,
+                 rs: Ruleset) -> dict[str, Any]:
     visible = is_visible(state, viewer, obj, rs)
     entry: dict[str, Any] = {"handle": handle(state, viewer, obj), "visible": visible,
                              "zone": obj.zone, "owner": obj.owner,
@@ -117,7 +143,7 @@ def view(state: GameState, viewer: str | None) -> dict[str, Any]:
         owner, _, zone = key.rpartition(":")
         objs = [view_object(state, viewer, state.objects[o], rs) for o in ids]
         if zone not in rs.ordered_zones:
-            objs.sort(key=lambda e: (not e["visible"], e["name"] or "", e["handle"]))
+            objs.sort(key=lambda e: (not e["visible"], e.get("name") or "", e["handle"]))
         zones.append({"zone": zone, "owner": owner or None, "count": len(ids),
                       "objects": objs})
     return {"ruleset": rs.name, "viewer": viewer, "players": list(state.players),
