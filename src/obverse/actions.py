@@ -139,6 +139,11 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
         return Outcome(state, NOTHING, (rs.ruling("effect", "an effect says it can't move"),))
     dest, why = rs.destination(state, obj, to)
     rulings += why
+    if dest == obj.zone:  # a ruleset may give same-zone moves their own meaning (FaB 3.0.7b)
+        within = rs.move_within_zone(state, obj, face_down, position)
+        if within is not None:
+            return Outcome(within.state, within.result, (*rulings, *within.rulings),
+                           within.events)
     if dest == obj.zone and (
             face_down is None or face_down == obj.face_down) and position is None:
         rulings += rs.same_zone_rulings()
@@ -343,6 +348,9 @@ def reveal(state: GameState, obj_id: int, to: Sequence[str] | None = None) -> Ou
     """Reveal a card: the players may identify it until it moves, turns face down or is
     shuffled."""
     obj = state.objects[obj_id]
+    ok, why = ruleset_of(state).can_reveal(state, obj)
+    if not ok:
+        return Outcome(state, NOTHING, why)
     players = tuple(to) if to else state.players
     known = {(k.player, k.obj) for k in state.knowledge}
     lasting = ruleset_of(state).reveal_knowledge_lasts

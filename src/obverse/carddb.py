@@ -183,7 +183,7 @@ class CardDB:
         """Import upstream files (or directories) of ``game`` (``mtg``, ``fab``, ``ga``).
 
         Bad records are reported through ``report`` and skipped; the rest are stored."""
-        from obverse.importers import fab, ga, scryfall
+        from obverse.importers import fab, ga
 
         if game not in GAMES:
             raise InputError("", "game", f"no importer for {game!r} (known: {', '.join(GAMES)})")

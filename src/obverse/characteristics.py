@@ -156,48 +156,60 @@ def _add(values: tuple[str, ...], extra: Any) -> tuple[str, ...]:
     return values + tuple(v for v in extra_t if v not in values)
 
 
-def _numeric(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
+_KEY_LAYER: Final = {key: i for i, layer in enumerate(LAYERS) for key in layer}
 
 
 def apply_effects(state: GameState, obj: GameObject, chars: Characteristics,
                   rs: Ruleset) -> Characteristics:
     """Apply continuous effects to base characteristics, layer by layer in timestamp order;
     a filter effect tests the characteristics as the earlier layers left them."""
-    if not state.effects:
+    effects = state.effects
+    if not effects:
         return chars
-    for layer in LAYERS:
-        todo = [e for e in state.effects if effect_modifies(e, layer)
-                and applies_to(state, e, obj, chars, rs)]
-        for effect in sorted(todo, key=lambda e: e.timestamp):
-            chars = _apply_one(chars, effect, layer)
+    buckets: list[list[Effect]] = [[], [], [], []]
+    for e in effects:
+        seen = -1
+        for key, _ in e.modify:
+            i = _KEY_LAYER.get(key, -1)
+            if i >= 0 and i != seen:
+                if e not in buckets[i]:
+                    buckets[i].append(e)
+                seen = i
+    for i, bucket in enumerate(buckets):
+        if not bucket:
+            continue
+        todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
+        if todo:
+            todo.sort(key=lambda e: e.timestamp)
+            chars = _apply_layer(chars, todo, LAYERS[i])
     return chars
 
 
-def _apply_one(chars: Characteristics, effect: Effect, layer: tuple[str, ...]) -> Characteristics:
+def _apply_layer(chars: Characteristics, effects: list[Effect],
+                 layer: tuple[str, ...]) -> Characteristics:
+    """One layer's effects, in order, folded into a single change of the values."""
     p = chars.props
     changes: dict[str, Any] = {}
-    for key, value in effect.modify:
-        if key not in layer:
-            continue
-        if key == "add_types":
-            changes["types"] = _add(changes.get("types", p.types), value)
-        elif key == "add_supertypes":
-            changes["supertypes"] = _add(changes.get("supertypes", p.supertypes), value)
-        elif key == "add_subtypes":
-            changes["subtypes"] = _add(changes.get("subtypes", p.subtypes), value)
-        elif key == "lose_all_abilities" and value:
-            changes["abilities"] = ()
-        elif key == "set_power":
-            changes["power"] = value
-        elif key == "set_toughness":
-            changes["toughness"] = value
-        elif key in ("power", "toughness"):
-            base = _numeric(changes.get(key, getattr(p, key)))
-            if base is not None:
-                changes[key] = base + int(value) if isinstance(value, int) else base
+    for effect in effects:
+        for key, value in effect.modify:
+            if key not in layer:
+                continue
+            if key == "add_types":
+                changes["types"] = _add(changes.get("types", p.types), value)
+            elif key == "add_supertypes":
+                changes["supertypes"] = _add(changes.get("supertypes", p.supertypes), value)
+            elif key == "add_subtypes":
+                changes["subtypes"] = _add(changes.get("subtypes", p.subtypes), value)
+            elif key == "lose_all_abilities" and value:
+                changes["abilities"] = ()
+            elif key == "set_power":
+                changes["power"] = value
+            elif key == "set_toughness":
+                changes["toughness"] = value
+            elif key == "power" or key == "toughness":
+                base = changes.get(key, p.power if key == "power" else p.toughness)
+                if type(base) is int and type(value) is int:
+                    changes[key] = base + value
     if not changes:
         return chars
     return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))

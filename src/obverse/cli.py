@@ -1,12 +1,15 @@
-"""The ``obverse`` command line: ``obverse run FILE|DIR ... [--explain] [--view P --json]``."""
+"""The ``obverse`` command line: ``obverse run FILE|DIR ... [--explain] [--view P --json]
+[--db PATH]``, ``obverse import mtg|fab|ga PATH...``, ``obverse card NAME``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from obverse.cardcli import add_card_commands
+from obverse.cards import CardDef
 from obverse.scenario import Result, run_scenario, scenario_view
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
@@ -34,7 +37,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("obverse run: no scenario files found", file=sys.stderr)
         return 2
     for path in files:
-        result = run_scenario(path, explain=args.explain)
+        result = run_scenario(path, explain=args.explain, extra_cards=_db_lookup(args, path))
         results.append(result)
         print(result.line(), file=report)
         for failure in result.failures:
@@ -56,6 +59,51 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 2 if errors else 1 if failed else 0
 
 
+def _db_lookup(args: argparse.Namespace, path: str) -> Callable[[str], CardDef | None] | None:
+    """The card database lookup for one scenario file's game (None without a database)."""
+    from obverse.cardcli import scenario_lookup
+
+    return scenario_lookup(args, path)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Print each benchmark figure beside its floor."""
+    from obverse import bench
+
+    print(bench.report(bench.run(quick=args.quick), args.json))
+    return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Fuzz a ruleset; exit 1 and write replayable scenarios if anything broke."""
+    from obverse.errors import ObverseError
+    from obverse.fuzz import fuzz
+
+    if args.histories < 1 or args.workers < 1 or args.steps < 1:
+        print("obverse fuzz: --histories, --workers and --steps must be at least 1",
+              file=sys.stderr)
+        return 2
+    try:
+        rep = fuzz(args.ruleset, args.histories, workers=args.workers, ray_address=args.ray,
+                   steps=args.steps, seed=args.seed)
+    except ObverseError as exc:
+        print(f"obverse fuzz: {exc}", file=sys.stderr)
+        return 2
+    print(f"{rep.ruleset}: {rep.histories} histories (+{rep.histories} twins), {rep.steps} "
+          f"actions in {rep.seconds:.2f} s: {rep.rate:.1f} histories/s, "
+          f"{rep.steps / rep.seconds if rep.seconds else 0:.0f} actions/s")
+    if not rep.failures:
+        print("no counterexample")
+        return 0
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for kind, seed, error, text in rep.failures:
+        path = out / f"{rep.ruleset.replace('@', '-')}-{kind}-{seed}.yaml"
+        path.write_text(text, encoding="utf-8")
+        print(f"COUNTEREXAMPLE {kind} seed {seed}: {error} -> {path}")
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (documents the CLI)."""
     parser = argparse.ArgumentParser(prog="obverse", description="A rules kernel for "
@@ -68,7 +116,24 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--view", metavar="PLAYER",
                      help="with --json: print PLAYER's view of the final state")
     run.add_argument("--json", action="store_true", help="print the view as JSON on stdout")
+    run.add_argument("--db", metavar="PATH", help="card database to resolve card names from "
+                     "(default: the user's data directory, if it exists)")
     run.set_defaults(func=cmd_run)
+    bench = sub.add_parser("bench", help="measure the kernel against plain-Python floors")
+    bench.add_argument("--quick", action="store_true", help="shorter rounds")
+    bench.add_argument("--json", action="store_true", help="one JSON object per figure")
+    bench.set_defaults(func=cmd_bench)
+    fz = sub.add_parser("fuzz", help="random play: invariants and non-interference")
+    fz.add_argument("--ruleset", required=True, help="ruleset alias, e.g. mtg, fab, ga, scp")
+    fz.add_argument("--histories", type=int, default=1000, help="seeded histories to play")
+    fz.add_argument("--workers", type=int, default=1, help="processes (or Ray CPUs)")
+    fz.add_argument("--ray", metavar="ADDRESS", help="run on Ray: a cluster address or 'local'")
+    fz.add_argument("--steps", type=int, default=40, help="actions per history")
+    fz.add_argument("--seed", type=int, default=0, help="first seed")
+    fz.add_argument("--out", default="fuzz-counterexamples",
+                    help="directory for counterexample scenario files")
+    fz.set_defaults(func=cmd_fuzz)
+    add_card_commands(sub)
     return parser
 
 

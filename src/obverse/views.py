@@ -92,6 +92,11 @@ def view_object(state: GameState, viewer: str | None, obj: GameObject,
     return dict(entry)
 
 
+def clear_cache() -> None:
+    """Forget cached view entries."""
+    _CACHE.clear()
+
+
 def _view_object(state: GameState, viewer: str | None, obj: GameObject,
                  rs: Ruleset) -> dict[str, Any]:
     visible = is_visible(state, viewer, obj, rs)

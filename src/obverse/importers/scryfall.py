@@ -67,22 +67,23 @@ def _face(data: dict[str, Any], keywords: tuple[str, ...], where: str,
           fallback_colors: tuple[str, ...] = ()) -> Face:
     if not isinstance(data, dict):
         raise BadRecord(where, f"expected a card face object, got {data!r}")
-    name = str_or_none(data.get("name"), f"{where}.name")
+    where = f"{where}." if where else ""
+    name = str_or_none(data.get("name"), f"{where}name")
     if name is None:
-        raise BadRecord(f"{where}.name", "a face needs a name")
+        raise BadRecord(f"{where}name", "a face needs a name")
     supertypes, types, subtypes = parse_type_line(
-        str_or_none(data.get("type_line"), f"{where}.type_line"))
-    text = str_or_none(data.get("oracle_text"), f"{where}.oracle_text") or ""
-    cost = str_or_none(data.get("mana_cost"), f"{where}.mana_cost")
-    colors = str_list(data.get("color_indicator"), f"{where}.color_indicator")
+        str_or_none(data.get("type_line"), f"{where}type_line"))
+    text = str_or_none(data.get("oracle_text"), f"{where}oracle_text") or ""
+    cost = str_or_none(data.get("mana_cost"), f"{where}mana_cost")
+    colors = str_list(data.get("color_indicator"), f"{where}color_indicator")
     if not colors and cost is None:
-        colors = str_list(data.get("colors"), f"{where}.colors") or fallback_colors
+        colors = str_list(data.get("colors"), f"{where}colors") or fallback_colors
     return Face(name=name, cost=cost, supertypes=supertypes, types=types, subtypes=subtypes,
                 colors=colors, abilities=_keywords_for(text, keywords), text=text,
-                power=stat(data.get("power"), f"{where}.power"),
-                toughness=stat(data.get("toughness"), f"{where}.toughness"),
-                loyalty=stat(data.get("loyalty"), f"{where}.loyalty"),
-                defense=stat(data.get("defense"), f"{where}.defense"))
+                power=stat(data.get("power"), f"{where}power"),
+                toughness=stat(data.get("toughness"), f"{where}toughness"),
+                loyalty=stat(data.get("loyalty"), f"{where}loyalty"),
+                defense=stat(data.get("defense"), f"{where}defense"))
 
 
 def record_id(obj: Any) -> str:
@@ -133,7 +134,7 @@ def convert(obj: Any) -> tuple[Record, str | None]:
         if layout == "normal" and len(faces) > 1:
             raise BadRecord("card_faces", f"a {raw_layout} card has one face, got {len(faces)}")
     else:
-        faces = (_face(obj, keywords, "card", colors),)
+        faces = (_face(obj, keywords, "", colors),)
         if layout not in ("normal", "token", "meld"):
             raise BadRecord("card_faces", f"a {raw_layout} card needs card_faces")
     melds_from: tuple[str, ...] = ()

@@ -279,6 +279,16 @@ class Ruleset:
         face = "both" if values.layout == "split" else "front"
         return card, face, values, rulings
 
+    def move_within_zone(self, state: GameState, obj: GameObject, face_down: bool | None,
+                         position: str | None) -> Outcome | None:
+        """A move to the zone the object is already in; ``None``: the generic handling (FaB
+        3.0.7b: no move occurs, only the visibility changes)."""
+        return None
+
+    def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """Whether revealing the object does anything (FaB 8.5.17d: not a public object)."""
+        return True, ()
+
     def same_zone_rulings(self) -> Rulings:
         """Rulings for a move to the zone the object is already in (nothing happens)."""
         return ()

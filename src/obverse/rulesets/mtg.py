@@ -114,19 +114,21 @@ class Magic(Ruleset):
         if layout == "flip" and len(faces) > 1:
             return self._flip(face if obj.zone == "battlefield" else "front", faces)
         chosen = faces[1] if face == "back" and len(faces) > 1 else faces[0]
-        chars = self._with_colors(combine_faces(obj.face, (chosen,)))
         mv = mana.mana_value(_cost(chosen))
         if face == "back" and layout == "transform" and not obj.copies and len(faces) > 1:
             mv = mana.mana_value(_cost(faces[0]))  # 712.8e: the front face's mana value
-        return msgspec.structs.replace(chars, mana_value=mv)
+        colors = _colors(chosen)
+        props = chosen if colors == chosen.colors else msgspec.structs.replace(chosen,
+                                                                               colors=colors)
+        return Characteristics(face=obj.face, names=(chosen.name,) if chosen.name else (),
+                               props=props, mana_value=mv)
 
     def _with_colors(self, chars: Characteristics,
                      cost_face: Face | None = None) -> Characteristics:
-        src = cost_face or chars.props
-        colors = mana.colors_of(_cost(src))
-        extra = tuple(c for c in src.colors if c not in colors)
-        merged: tuple[str, ...] = tuple(c for c in mana.COLORS if c in colors or c in extra)
-        merged += tuple(c for c in extra if c not in mana.COLORS)
+        """202.2: colors from the mana cost's symbols plus the color indicator."""
+        merged = _colors(cost_face or chars.props)
+        if merged == chars.props.colors:
+            return chars
         return msgspec.structs.replace(chars, props=msgspec.structs.replace(chars.props,
                                                                             colors=merged))
 
@@ -615,6 +617,24 @@ class Magic2008(Magic2020):
     version: ClassVar[str] = "2008"
     title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
+
+
+_COLOR_MEMO: dict[int, tuple[Face, tuple[str, ...]]] = {}
+
+
+def _colors(face: Face) -> tuple[str, ...]:
+    """A face's colors (mana symbols + indicator), memoized per immutable face."""
+    hit = _COLOR_MEMO.get(id(face))
+    if hit is not None and hit[0] is face:
+        return hit[1]
+    colors = mana.colors_of(_cost(face))
+    extra = tuple(c for c in face.colors if c not in colors)
+    merged: tuple[str, ...] = tuple(c for c in mana.COLORS if c in colors or c in extra)
+    merged += tuple(c for c in extra if c not in mana.COLORS)
+    if len(_COLOR_MEMO) > 50_000:
+        _COLOR_MEMO.clear()
+    _COLOR_MEMO[id(face)] = (face, merged)
+    return merged
 
 
 def _cost(face: Face) -> str | None:

@@ -1,0 +1,237 @@
+"""``obverse bench``: each figure beside its floor (a plain Python operation measured in the
+same run), so results read as ratios independent of the machine."""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from obverse import actions
+from obverse.characteristics import apply_effects, characteristics, clear_cache
+from obverse.play import deal, random_action
+from obverse.rulesets import get_ruleset
+from obverse.state import GameState
+from obverse.views import view
+
+
+@dataclass
+class Figure:
+    """One measured figure and its floor."""
+
+    name: str
+    value: float
+    unit: str
+    floor: float
+    floor_name: str
+    goal: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """value / floor."""
+        return self.value / self.floor if self.floor else float("inf")
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``--json`` record."""
+        return {"figure": self.name, "value": round(self.value, 4), "unit": self.unit,
+                "floor": round(self.floor, 4), "floor_name": self.floor_name,
+                "ratio": round(self.ratio, 2), "goal": self.goal}
+
+
+def per_call_us(fn: Callable[[], object], seconds: float) -> float:
+    """Microseconds per call: best of 5 rounds, each about ``seconds / 5`` long."""
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        dt = time.perf_counter() - t0
+        if dt > seconds / 50:
+            break
+        n *= 2
+    best = dt / n
+    for _ in range(4):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / n)
+    return best * 1e6
+
+
+def clear_caches() -> None:
+    """Forget cached characteristics and view entries."""
+    from obverse import views
+
+    clear_cache()
+    views.clear_cache()
+
+
+def board(n: int = 200, seed: int = 1) -> GameState:
+    """An MTG state with ``n`` permanents (bundled cards, DFCs among them)."""
+    from obverse.fuzz import card_pool
+
+    rng = random.Random(seed)
+    pool = card_pool("mtg")
+    dfcs = [c for c in pool if c.layout == "transform"]
+    entries = [(dfcs[0], "alice", "battlefield")]
+    entries += [(rng.choice(pool), rng.choice(("alice", "bob")), "battlefield")
+                for _ in range(n - 1)]
+    return deal("mtg", entries)
+
+
+def run(quick: bool = False) -> list[Figure]:
+    """Measure every figure."""
+    budget = 0.2 if quick else 1.0
+    figures: list[Figure] = []
+    state = board()
+    rs = get_ruleset("mtg")
+    dfc = state.objects[state.zones["battlefield"][0]]
+    plain = {i: i for i in range(200)}
+    dict_us = per_call_us(lambda: plain.get(17), budget)
+    mset_us = per_call_us(lambda: state.objects.set(dfc.id, dfc), budget)
+
+    characteristics(state, dfc)
+    figures.append(Figure("characteristics (cached)",
+                          per_call_us(lambda: characteristics(state, dfc), budget), "us",
+                          dict_us, "dict lookup", "<= 5x"))
+    pumped = state
+    for label in ("a", "b"):
+        pumped = actions.apply_effect(pumped, label, target=dfc.id,
+                                      modify={"power": 1, "toughness": 1}).state
+    flipped = actions.transform(pumped, dfc.id).state
+    back = flipped.objects[dfc.id]
+    figures.append(Figure(
+        "characteristics (uncached, DFC back face, two effects)",
+        per_call_us(lambda: apply_effects(flipped, back, rs.base_characteristics(flipped, back),
+                                          rs), budget), "us", dict_us, "dict lookup",
+        "<= 3 us"))
+    figures.append(Figure("transform (200 objects)",
+                          per_call_us(lambda: actions.transform(state, dfc.id), budget), "us",
+                          mset_us, "immutables.Map.set", "<= 20x"))
+    figures.append(Figure("move to graveyard (200 objects)",
+                          per_call_us(lambda: actions.move(state, dfc.id, "graveyard"), budget),
+                          "us", mset_us, "immutables.Map.set", "<= 40x"))
+    rows = [{"id": i, "name": "x", "power": 1} for i in range(200)]
+    copy_us = per_call_us(lambda: [dict(r) for r in rows], budget)
+    figures.append(Figure("view (200 objects, one changed since the last view)",
+                          per_call_us(lambda: view(actions.transform(state, dfc.id).state,
+                                                   "bob"), budget),
+                          "us", copy_us, "copy 200 small dicts", "<= 300 us"))
+
+    def cold() -> None:
+        clear_caches()
+        view(state, "bob")
+
+    figures.append(Figure("view (200 objects, caches cleared)", per_call_us(cold, budget),
+                          "us", copy_us, "copy 200 small dicts"))
+    figures.append(_branching(state, dfc.id))
+    figures.append(_scenario(budget))
+    figures.append(_random_play(budget))
+    imp = _import(quick)
+    if imp is not None:
+        figures.append(imp)
+    return figures
+
+
+def _branching(state: GameState, oid: int) -> Figure:
+    gc.collect()
+    ids = list(state.objects.keys())
+    tracemalloc.start()
+    base = tracemalloc.take_snapshot()
+    branches = [actions.add_counters(state, ids[i % len(ids)], "+1/+1").state
+                for i in range(1000)]
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    used = sum(s.size_diff for s in after.compare_to(base, "filename")) / 1e6
+    tracemalloc.start()
+    base = tracemalloc.take_snapshot()
+    one = state.objects[ids[0]]
+    floor_maps = [state.objects.set(ids[i % len(ids)], one) for i in range(1000)]
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    floor = sum(s.size_diff for s in after.compare_to(base, "filename")) / 1e6
+    del branches, floor_maps
+    return Figure("1,000 branches of a 200-object state (memory)", used, "MB", floor,
+                  "1,000 immutables.Map.set", "<= 5 MB")
+
+
+def _scenario(budget: float) -> Figure:
+    from obverse.scenario import Runner, load_scenario
+
+    path = Path(__file__).parent / "data" / "bench-50-steps.yaml"
+    scn = load_scenario(path)
+
+    def once() -> None:
+        Runner(scn).run()
+
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    return Figure("run a 50-step scenario", per_call_us(once, budget) / 1000, "ms",
+                  per_call_us(lambda: yaml.safe_load(text), budget) / 1000,
+                  "yaml.safe_load of the same file")
+
+
+def _random_play(budget: float) -> Figure:
+    from obverse.fuzz import random_deal, try_apply
+
+    rng = random.Random(5)
+    state = random_deal("mtg", rng, 30)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < budget:
+        for _ in range(200):
+            out = try_apply(state, random_action(state, rng))
+            if out is not None:
+                state = out.state
+            n += 1
+    rate = n / (time.perf_counter() - t0)
+    floor_rng = random.Random(5)
+    choices = list(range(30))
+    floor = 1e6 / per_call_us(lambda: floor_rng.choice(choices), budget)
+    return Figure("random play", rate, "actions/s", floor, "random.choice calls/s",
+                  ">= 20,000/s")
+
+
+def _import(quick: bool) -> Figure | None:
+    try:
+        from obverse.importers import scryfall
+    except ImportError:
+        return None
+    import tempfile
+
+    sample = Path(__file__).resolve().parents[3] / "shared" / "data" / "mtg" / \
+        "scryfall-mtgjson-cassette-subset.json"
+    if not sample.exists():
+        return None
+    cards = json.loads(sample.read_text(encoding="utf-8"))
+    n = 2000 if quick else 20000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bulk.json"
+        path.write_text(json.dumps([cards[i % len(cards)] for i in range(n)]), encoding="utf-8")
+        t0 = time.perf_counter()
+        json.loads(path.read_text(encoding="utf-8"))
+        floor = n / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        count = sum(1 for _ in scryfall.read(path, lambda *a: None))
+        rate = count / (time.perf_counter() - t0)
+    return Figure("import Scryfall cards", rate, "cards/s", floor, "json.loads cards/s",
+                  ">= 20,000/s")
+
+
+def report(figures: list[Figure], as_json: bool) -> str:
+    """The figures as text lines or JSON lines."""
+    if as_json:
+        return "\n".join(json.dumps(f.as_json(), sort_keys=True) for f in figures)
+    lines = []
+    for f in figures:
+        goal = f" (goal {f.goal})" if f.goal else ""
+        lines.append(f"{f.name}: {f.value:,.2f} {f.unit}; floor {f.floor_name} "
+                     f"{f.floor:,.3f} {f.unit}; ratio {f.ratio:,.1f}x{goal}")
+    return "\n".join(lines)

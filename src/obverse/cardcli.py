@@ -1,0 +1,156 @@
+"""The card-data commands of the CLI: ``obverse import mtg|fab|ga PATH... [--db PATH]`` and
+``obverse card NAME [--game G] [--zone Z] [--face F] [--transformed] [--json] [--db PATH]``,
+and the card database lookup ``obverse run --db`` uses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from obverse.carddb import CardDB, default_path, open_db
+from obverse.cards import CardDef
+from obverse.errors import ObverseError
+from obverse.importers import GAMES, Problem
+
+
+def add_card_commands(sub: Any) -> None:
+    """Add ``import`` and ``card`` to the CLI's subcommands."""
+    imp = sub.add_parser("import", help="import upstream card data into the card database")
+    imp.add_argument("game", choices=GAMES, help="mtg: Scryfall JSON; fab: the FaB card "
+                     "database (csvs/english/ or json/english/); ga: Grand Archive API JSON")
+    imp.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    imp.add_argument("--db", metavar="PATH", help=f"card database (default: {default_path()})")
+    imp.add_argument("--quiet", action="store_true", help="report only the counts")
+    imp.set_defaults(func=cmd_import)
+    card = sub.add_parser("card", help="show a card's faces and its characteristics in a zone")
+    card.add_argument("name", metavar="NAME", help="the card's full name or any face's name")
+    card.add_argument("--game", choices=("mtg", "fab", "ga", "scp"))
+    card.add_argument("--ruleset", metavar="ALIAS", help="rules version (e.g. mtg@2020)")
+    card.add_argument("--zone", metavar="Z", help="zone (default: the play zone)")
+    card.add_argument("--face", choices=("front", "back", "left", "right", "both"))
+    card.add_argument("--transformed", action="store_true", help="back face up")
+    card.add_argument("--json", action="store_true", help="print JSON")
+    card.add_argument("--db", metavar="PATH", help=f"card database (default: {default_path()})")
+    card.set_defaults(func=cmd_card)
+
+
+class _Progress:
+    """Progress on a terminal: one line rewritten at most five times a second."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, path: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        pct = f"{min(100, 100 * done // total)}%" if total else f"{done // 1024} KiB"
+        print(f"\rimporting {Path(path).name}: {pct}   ", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import files; exit 0 if every record imported, 1 if some were skipped, 2 on failure."""
+    progress = _Progress() if sys.stderr.isatty() else None
+    shown = 0
+
+    def report(problem: Problem) -> None:
+        nonlocal shown
+        if progress is not None:
+            progress.clear()
+        if args.quiet and problem.warning:
+            return
+        shown += 1
+        if shown <= 200:
+            print(str(problem), file=sys.stderr)
+        elif shown == 201:
+            print("... (more problems not shown)", file=sys.stderr)
+
+    try:
+        with CardDB(args.db) as db:
+            summary = db.import_files(args.game, args.paths, report, progress)
+            total = db.count(args.game)
+    except ObverseError as exc:
+        print(f"obverse import: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"obverse import: {exc}", file=sys.stderr)
+        return 2
+    if progress is not None:
+        progress.clear()
+    rate = summary.stored / summary.seconds if summary.seconds > 0 else 0.0
+    print(summary.line())
+    print(f"{args.game}: {total} cards in {db.path} ({rate:,.0f} records/s)")
+    if summary.files == 0 or (summary.stored == 0 and summary.skipped):
+        return 2
+    return 1 if summary.skipped else 0
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    """Show a card; exit 1 (with suggestions) when no card has the name, 2 on bad input."""
+    from obverse.cardinfo import CardNotFound, describe, find_card, render
+
+    try:
+        db = open_db(args.db, must_exist=True)
+        try:
+            game, card, others = find_card(args.name, args.game, db)
+        finally:
+            if db is not None:
+                db.close()
+        if others:
+            print(f"obverse card: {args.name!r} is also a card of {', '.join(others)} "
+                  "(use --game)", file=sys.stderr)
+        info = describe(game, card, zone=args.zone, face=args.face,
+                        transformed=args.transformed, ruleset=args.ruleset)
+    except CardNotFound as exc:
+        print(f"obverse card: {exc}", file=sys.stderr)
+        return 1
+    except ObverseError as exc:
+        print(f"obverse card: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(info.to_json(), ensure_ascii=False))
+    else:
+        print(render(info))
+    return 0
+
+
+def _peek_game(path: str) -> str | None:
+    from obverse.loader import load_file
+    from obverse.rulesets import get_ruleset
+
+    try:
+        data = load_file(path)
+        alias = data.get("ruleset") if isinstance(data, dict) else None
+        return get_ruleset(alias).game if isinstance(alias, str) else None
+    except (ObverseError, OSError, ValueError):
+        return None
+
+
+def scenario_lookup(args: argparse.Namespace,
+                    path: str) -> Callable[[str], CardDef | None] | None:
+    """The card database lookup for the game of scenario ``path`` (``--db`` or the default
+    database if it exists); ``None`` when there is no database."""
+    db: CardDB | None = getattr(args, "_carddb", None)
+    if db is None:
+        try:
+            db = open_db(getattr(args, "db", None), must_exist=True)
+        except ObverseError as exc:
+            print(f"obverse run: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        if db is None:
+            return None
+        args._carddb = db
+    game = _peek_game(path)
+    return None if game is None else db.lookup(game)

@@ -1,0 +1,354 @@
+"""Random play at scale: invariants and non-interference over many seeded histories.
+
+Each history is reproducible from ``(ruleset, seed)``; a failing one is written out as a
+scenario file that ``obverse run`` replays. Histories run in a process pool, or on a Ray
+cluster (``pip install obverse[ray]``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import yaml
+
+from obverse.carddata import bundled
+from obverse.cards import CardDef
+from obverse.characteristics import characteristics
+from obverse.errors import ObverseError
+from obverse.play import Action, apply, deal, random_action, replay
+from obverse.rulesets import get_ruleset
+from obverse.rulings import Outcome
+from obverse.serialize import dumps, loads
+from obverse.state import GameState
+from obverse.views import view, view_events
+
+PLAYERS = ("alice", "bob")
+
+
+class InvariantError(AssertionError):
+    """A rule invariant broke during random play."""
+
+
+def card_pool(alias: str) -> list[CardDef]:
+    """The bundled cards a ruleset's random games are dealt from (no meld results)."""
+    cards = [c for c in bundled(get_ruleset(alias).game).cards if not c.is_meld_result]
+    if not cards:
+        raise ObverseError(f"no bundled cards for {alias}")
+    return cards
+
+
+def random_deal(alias: str, rng: random.Random, n: int = 10) -> GameState:
+    """``n`` random bundled cards in random zones of two players."""
+    rs = get_ruleset(alias)
+    pool = card_pool(alias)
+    zones = sorted(z for z in rs.zones if z != rs.stack_zone)
+    entries = [(rng.choice(pool), rng.choice(PLAYERS), rng.choice(zones)) for _ in range(n)]
+    return deal(alias, entries, PLAYERS, seed=rng.randrange(1 << 30))
+
+
+def try_apply(state: GameState, action: Action) -> Outcome | None:
+    """Apply an action; ``None`` when the kernel refuses it as impossible."""
+    try:
+        return apply(state, action)
+    except ObverseError:
+        return None
+
+
+def check_invariants(state: GameState, physical_cards: int) -> None:
+    """Every card in exactly one zone, counts preserved, faces valid for the zone, and no
+    copy able to transform where the rules forbid it."""
+    rs = get_ruleset(state.ruleset)
+    seen: dict[int, str] = {}
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise InvariantError(message)
+
+    for key, ids in state.zones.items():
+        need(len(ids) == len(set(ids)), f"duplicate object in {key}")
+        for oid in ids:
+            need(oid not in seen, f"object {oid} in {seen.get(oid)} and {key}")
+            seen[oid] = key
+            obj = state.objects[oid]
+            need(rs.zone_key(obj.zone, obj.owner) == key, f"object {oid} filed under {key}")
+    need(set(seen) == set(state.objects.keys()), "an object is in no zone")
+    for card_id, oid in state.card_object.items():
+        need(card_id in state.objects[oid].cards, f"card {card_id} points at a wrong object")
+    physical = [c for c, pc in state.cards.items() if not pc.token]
+    need(len(physical) == physical_cards, "a card appeared or vanished")
+    for c in physical:
+        need(c in state.card_object, f"card {c} is in no zone")
+    for obj in state.objects.values():
+        chars = characteristics(state, obj, rs)
+        need(obj.face in ("front", "back", "left", "right", "both"), f"bad face {obj.face}")
+        if rs.game == "mtg":
+            if obj.zone not in ("battlefield", "stack"):
+                need(obj.face in ("front", "both"), "712.8a: front face only outside play")
+            if obj.face_down:
+                need(chars.names == () and chars.mana_value == 0, "708.2a: face-down 2/2")
+            if not rs.is_double_faced(state.cards[obj.card].card):
+                need(not rs.can_transform(state, obj)[0], "712.9: only DFCs transform")
+        if rs.game == "ga" and obj.copies:
+            need(not rs.can_transform(state, obj)[0], "GA 7.2: copies can't transform")
+
+
+@dataclass
+class History:
+    """One random history: where it started, what was done, and what went wrong."""
+
+    alias: str
+    seed: int
+    initial: GameState
+    log: list[Action] = field(default_factory=list)
+    error: str | None = None
+
+
+def play_history(alias: str, seed: int, steps: int = 40) -> History:
+    """Random play from a seeded deal, checking invariants, serialization and replay."""
+    rng = random.Random(seed)
+    state = random_deal(alias, rng)
+    hist = History(alias, seed, state)
+    cards = sum(1 for pc in state.cards.values() if not pc.token)
+    try:
+        for _ in range(steps):
+            action = random_action(state, rng)
+            out = try_apply(state, action)
+            if out is None:
+                continue
+            hist.log.append(action)
+            state = out.state
+            check_invariants(state, cards)
+            for viewer in (*PLAYERS, None):
+                view(state, viewer)
+        if loads(dumps(state)) != state:
+            raise InvariantError("serialization changed the state")
+        if replay(hist.initial, hist.log) != state:
+            raise InvariantError("replaying the log gave another state")
+    except (InvariantError, ObverseError, KeyError, ValueError, TypeError) as exc:
+        hist.error = f"{type(exc).__name__}: {exc}"
+    return hist
+
+
+def _hidden_zones(alias: str) -> list[str]:
+    rs = get_ruleset(alias)
+    return sorted(z for z in rs.zones if not rs.is_public(z) and not rs.is_shared(z)
+                  and z != rs.stack_zone)
+
+
+def twin_history(alias: str, seed: int, steps: int = 20) -> History:
+    """Two games differing only in one hidden card of alice's: bob's views and events must
+    be byte-identical at every step, and the hidden card's names must never reach bob."""
+    rng = random.Random(seed)
+    rs = get_ruleset(alias)
+    pool = card_pool(alias)
+    a, b = rng.sample(pool, 2)
+    zones = sorted(z for z in rs.zones if z != rs.stack_zone)
+    public = [(rng.choice(pool), rng.choice(PLAYERS), rng.choice(zones)) for _ in range(6)]
+    spot = rng.choice(_hidden_zones(alias))
+    twins = [deal(alias, [*public[:3], (secret, "alice", spot), *public[3:]], PLAYERS,
+                  seed=seed) for secret in (a, b)]
+    hist = History(alias, seed, twins[0])
+    secret_card = 4
+    canaries = {*a.face_names, a.name, *b.face_names, b.name}
+    canaries -= {n for c, _, _ in public for n in (*c.face_names, c.name)}
+    verbs = ["move", "turn_face_down", "turn_face_up", "end_turn", "examine"]
+    if "transform" in rs.extra_actions:
+        verbs.append("transform")
+    for _ in range(steps):
+        action = _twin_action(twins[0], rng, secret_card, alias, verbs)
+        maybe = [try_apply(t, action) for t in twins]
+        outs = [o for o in maybe if o is not None]
+        if len(outs) < 2:
+            if outs:
+                hist.error = f"the twins disagree on whether {action} is possible"
+                return hist
+            continue
+        hist.log.append(action)
+        where = [(o.zone, o.owner) if (o := out.state.object_of_card(secret_card)) else None
+                 for out in outs]
+        if where[0] != where[1]:
+            return hist  # the rules themselves told the cards apart (GA regalia): stop
+        seen = [json.dumps({"view": view(out.state, "bob"),
+                            "events": view_events(before, out.state, out.events, "bob"),
+                            "result": out.result}, sort_keys=True, ensure_ascii=False)
+                for before, out in zip(twins, outs, strict=True)]
+        if seen[0] != seen[1]:
+            hist.error = f"bob can tell the twins apart after {action}"
+            return hist
+        leaked = [n for n in canaries if n in seen[0]]
+        if leaked:
+            hist.error = f"{leaked[0]!r} leaks to bob after {action}"
+            return hist
+        twins = [out.state for out in outs]
+    return hist
+
+
+def _twin_action(state: GameState, rng: random.Random, secret_card: int, alias: str,
+                 verbs: Sequence[str]) -> Action:
+    rs = get_ruleset(alias)
+    secret = state.object_of_card(secret_card)
+    if secret is not None and rng.random() < 0.3:
+        return Action("move", secret.id, (("to", rng.choice(_hidden_zones(alias))),))
+    if rng.random() < 0.15:
+        return Action("shuffle", None, (("player", "alice"),
+                                        ("zone", rng.choice(_hidden_zones(alias)))))
+    action = random_action(state, rng, rs, verbs=verbs)
+    if action.obj is not None and secret is not None and action.obj == secret.id:
+        return Action("end_turn")
+    return action
+
+
+# --- counterexamples as scenarios ------------------------------------------------------------
+
+
+def _card_yaml(card: CardDef) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": card.name, "layout": card.layout,
+                            "faces": [msgspec.to_builtins(f) for f in card.faces]}
+    if card.melds_from:
+        data["melds_from"] = list(card.melds_from)
+    return data
+
+
+def to_scenario(hist: History) -> str:
+    """The history as a scenario file (contract format) that replays it."""
+    state = hist.initial
+    rs = get_ruleset(hist.alias)
+    label = {cid: f"c{cid}" for cid in state.cards}
+    cards: dict[str, dict[str, Any]] = {}
+    setup = []
+    for key in sorted(state.zones.keys()):
+        for oid in state.zones[key]:
+            obj = state.objects[oid]
+            card = state.cards[obj.card].card
+            cards.setdefault(card.name, _card_yaml(card))
+            entry: dict[str, Any] = {"label": label[obj.card], "card": card.name,
+                                     "owner": obj.owner, "zone": obj.zone, "position": "bottom"}
+            if obj.face_down:
+                entry["face_down"] = True
+            setup.append(entry)
+    steps: list[dict[str, Any]] = []
+    for action in hist.log:
+        acted = state.objects.get(action.obj) if action.obj is not None else None
+        lab = label.get(acted.card) if acted is not None else None
+        args = dict(action.args)
+        if action.verb in ("end_turn", "start_game"):
+            steps.append({action.verb: None})
+        elif action.verb == "shuffle":
+            steps.append({"shuffle": args})
+        elif action.verb == "move":
+            steps.append({"move": {"object": lab, "to": args["to"],
+                                   **({"face_down": args["face_down"]}
+                                      if args.get("face_down") is not None else {})}})
+        elif action.verb == "become_copy":
+            of = state.objects[args["of"]]
+            steps.append({"become_copy": {"object": lab, "of": label[of.card]}})
+        elif action.verb == "reveal":
+            steps.append({"reveal": {"object": lab, "to": list(args.get("to") or [])}})
+        elif action.verb == "examine":
+            steps.append({"examine": {"player": args["player"], "object": lab}})
+        elif action.verb == "add_counters":
+            steps.append({"add_counters": {"object": lab, "counter": args["counter"],
+                                           "count": args.get("count", 1)}})
+        elif action.verb == "change_control":
+            steps.append({"change_control": {"object": lab, "to": args["to"]}})
+        else:
+            steps.append({action.verb: lab})
+        state = apply(state, action).state
+    doc = {"ruleset": rs.name, "title": f"fuzz counterexample {hist.alias} seed {hist.seed}: "
+           f"{hist.error}", "players": list(PLAYERS), "seed": state.seed,
+           "cards": list(cards.values()), "setup": setup,
+           "steps": steps or [{"end_turn": None}]}
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+
+
+# --- running many ------------------------------------------------------------------------
+
+
+@dataclass
+class FuzzReport:
+    """What a fuzz run measured and found."""
+
+    ruleset: str
+    histories: int
+    steps: int
+    seconds: float
+    failures: list[tuple[str, int, str, str]] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        """Histories per second."""
+        return self.histories / self.seconds if self.seconds else 0.0
+
+
+def run_one(alias: str, seed: int, steps: int) -> tuple[int, list[tuple[str, int, str, str]]]:
+    """One seed: a random-play history and a twin history; returns steps and failures."""
+    failures = []
+    done = 0
+    for kind, make in (("play", play_history), ("twin", twin_history)):
+        hist = make(alias, seed, steps)
+        done += len(hist.log)
+        if hist.error is not None:
+            failures.append((kind, seed, hist.error, to_scenario(hist)))
+    return done, failures
+
+
+def _run_batch(args: tuple[str, list[int], int]) -> tuple[int, list[tuple[str, int, str, str]]]:
+    alias, seeds, steps = args
+    total, failures = 0, []
+    for seed in seeds:
+        n, f = run_one(alias, seed, steps)
+        total += n
+        failures += f
+    return total, failures
+
+
+def fuzz(alias: str, histories: int, workers: int = 1, ray_address: str | None = None,
+         steps: int = 40, seed: int = 0,
+         progress: Callable[[int], None] | None = None) -> FuzzReport:
+    """Run ``histories`` seeded histories (and as many twin histories) for a ruleset."""
+    get_ruleset(alias)
+    seeds = list(range(seed, seed + histories))
+    chunk = max(1, len(seeds) // max(1, workers * 4))
+    batches = [(alias, seeds[i:i + chunk], steps) for i in range(0, len(seeds), chunk)]
+    start = time.perf_counter()
+    total = 0
+    failures: list[tuple[str, int, str, str]] = []
+    results: list[tuple[int, list[tuple[str, int, str, str]]]]
+    if ray_address is not None:
+        results = _run_on_ray(batches, ray_address, workers)
+    elif workers <= 1:
+        results = [_run_batch(b) for b in batches]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(_run_batch, batches))
+    for n, f in results:
+        total += n
+        failures += f
+        if progress is not None:
+            progress(total)
+    return FuzzReport(alias, histories, total, time.perf_counter() - start, failures)
+
+
+def _run_on_ray(batches: list[tuple[str, list[int], int]], address: str,
+                workers: int) -> list[tuple[int, list[tuple[str, int, str, str]]]]:
+    try:
+        import ray  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as exc:
+        raise ObverseError("--ray needs Ray: pip install 'obverse[ray]'") from exc
+    if address == "local":
+        ray.init(num_cpus=max(1, workers), include_dashboard=False, ignore_reinit_error=True,
+                 log_to_driver=False)
+    else:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        task = ray.remote(_run_batch)
+        return list(ray.get([task.remote(b) for b in batches]))
+    finally:
+        ray.shutdown()

@@ -1,0 +1,525 @@
+"""A web table: a stored game replayed through the scenario runner, and what each seat sees.
+
+The game a table holds *is* a scenario in the contract's form (inline cards, setup entries
+with labels, action steps): every request validates it with the scenario validator and
+replays it with the scenario runner, so what the browser shows is exactly what ``obverse run``
+computes from the exported file. Labels are the judge's names for cards; a player or
+spectator only ever gets handles from :func:`obverse.views.view` and names the objects it
+acts on by those handles, which are mapped back to labels here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from obverse import scenario as scn_mod
+from obverse.cards import CardDef
+from obverse.characteristics import characteristics
+from obverse.errors import InputError, ObverseError, RulesError
+from obverse.rulesets import Ruleset, get_ruleset
+from obverse.rulings import Event, Outcome, Ruling
+from obverse.state import GameObject, GameState
+from obverse.views import chars_dict, handle, is_visible, status_dict, view, view_events
+from obverse.web.store import JUDGE, SPECTATOR, GameRecord
+
+CardLookup = Callable[[str], CardDef | None]
+
+#: Verbs that take one object and nothing else (a bare label in the contract).
+LABEL_VERBS = frozenset({"resolve", "transform", "flip", "awaken", "transcend",
+                         "turn_face_down", "turn_face_up", "mark"})
+#: Verbs that need no object.
+TABLE_VERBS = frozenset({"end_turn", "start_game", "shuffle"})
+#: Verbs every ruleset accepts (the game-specific ones come from ``extra_actions``).
+SHARED_OBJECT_VERBS = ("move", "cast", "play", "resolve", "turn_face_down", "turn_face_up",
+                       "become_copy", "create_token_copy", "apply_effect", "add_counters",
+                       "change_control", "reveal", "examine")
+#: Game-specific verbs the page knows how to ask for, by the ruleset's extra actions.
+GAME_VERBS = ("transform", "flip", "meld", "awaken", "transcend", "mark", "hit", "cross_test")
+FACES = ("front", "back", "left", "right", "both")
+MODIFY_KEYS = ("power", "toughness", "set_power", "set_toughness", "add_types",
+               "add_supertypes", "add_subtypes", "lose_all_abilities", "prevent_damage_from",
+               "forbid")
+
+
+class TableError(Exception):
+    """A request the table refuses: ``status`` is the HTTP status, ``message`` what to say
+    to the seat (never a hidden card's name, label or id for a player or spectator)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class StepRecord:
+    """One replayed step: the states around it and what the kernel said."""
+
+    step: dict[str, Any]
+    actor: str
+    before: GameState
+    after: GameState
+    result: str
+    rulings: tuple[Ruling, ...]
+    events: tuple[Event, ...]
+    main: int | None
+
+
+class _Recorder(scn_mod.Runner):
+    """The scenario runner, also keeping the events of the last action."""
+
+    last_events: tuple[Event, ...] = ()
+
+    def record(self, out: Outcome) -> None:
+        super().record(out)
+        self.last_events = out.events
+
+
+def scenario_data(rec: GameRecord, steps: Iterable[dict[str, Any]] | None = None,
+                  setup: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The scenario (contract form, without expectations) a stored game consists of."""
+    data: dict[str, Any] = {"ruleset": rec.ruleset}
+    if rec.title:
+        data["title"] = rec.title
+    data["players"] = list(rec.players)
+    if rec.seed:
+        data["seed"] = rec.seed
+    if rec.pregame:
+        data["pregame"] = True
+    if rec.cards:
+        data["cards"] = list(rec.cards)
+    data["setup"] = list(rec.setup if setup is None else setup)
+    data["steps"] = list(s for s, _ in rec.steps) if steps is None else list(steps)
+    return data
+
+
+def validate(data: Mapping[str, Any], extra: CardLookup | None,
+             path: str = "table") -> scn_mod.Scenario:
+    """Validate scenario data with the contract's validator (steps may be empty here)."""
+    raw = dict(data)
+    sentinel = not raw.get("steps")
+    if sentinel:
+        raw["steps"] = [{"expect": {"last_result": "done"}}]
+    try:
+        scn = scn_mod._validate(path, raw, extra)
+    except (InputError, RulesError) as exc:
+        raise exc if isinstance(exc, InputError) else InputError("", "", str(exc)) from None
+    if sentinel:
+        scn.steps = []
+    return scn
+
+
+class Table:
+    """A stored game replayed: the current state, labels, and every step's record."""
+
+    def __init__(self, rec: GameRecord, extra: CardLookup | None = None) -> None:
+        self.rec = rec
+        self.extra = extra
+        self.scn = validate(scenario_data(rec), extra)
+        self.rs: Ruleset = self.scn.ruleset
+        self.runner = _Recorder(self.scn)
+        self.runner.run_setup()
+        self.history: list[StepRecord] = []
+        self.broken: str | None = None
+        actors = [a for _, a in rec.steps]
+        for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
+            try:
+                self._run(name, arg, actor)
+            except (ObverseError, KeyError, ValueError, TypeError, AssertionError) as exc:
+                self.broken = f"step {len(self.history) + 1} ({name}) no longer replays: {exc}"
+                break
+
+    # --- running --------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current state."""
+        return self.runner.state
+
+    def _main_card(self, name: str, arg: Any) -> int | None:
+        if isinstance(arg, str):
+            label: Any = arg
+        elif isinstance(arg, dict):
+            label = arg.get("object") or arg.get("hero") or arg.get("of")
+            if label is None and isinstance(arg.get("objects"), list) and arg["objects"]:
+                label = arg["objects"][0]
+        else:
+            label = None
+        if not isinstance(label, str) or label not in self.runner.labels:
+            return None
+        kind, ident = self.runner.labels[label]
+        if kind == "card":
+            return ident
+        obj = self.state.objects.get(ident)
+        return None if obj is None else obj.card
+
+    def _run(self, name: str, arg: Any, actor: str) -> StepRecord:
+        before = self.state
+        main = self._main_card(name, arg)
+        self.runner.last_events = ()
+        self.runner.act(name, arg)
+        result = self.runner.last_result or "done"
+        rec = StepRecord(step={name: arg}, actor=actor, before=before, after=self.state,
+                         result=result, rulings=self.runner.last_rulings,
+                         events=self.runner.last_events, main=main)
+        self.history.append(rec)
+        return rec
+
+    def label_of(self, obj: GameObject) -> str | None:
+        """The label standing for ``obj`` (its card's label; a meld label as a fallback)."""
+        for label, (kind, ident) in self.runner.labels.items():
+            if kind == "card" and ident in obj.cards and self.state.object_of_card(ident) == obj:
+                return label
+        for label, (kind, ident) in self.runner.labels.items():
+            if kind == "obj" and ident == obj.id:
+                return label
+        return None
+
+    def object_of_label(self, label: str) -> GameObject | None:
+        """The object a label stands for now."""
+        if label not in self.runner.labels:
+            return None
+        return self.runner.obj(label)
+
+    def used_labels(self) -> set[str]:
+        """Every label in use (cards, tokens, melds and effects share one namespace)."""
+        return {*self.runner.labels, *self.runner.effects,
+                *(e["label"] for e in self.rec.setup)}
+
+    def new_label(self, base: str) -> str:
+        """A fresh label from ``base`` (a card name or a kind)."""
+        words = re.findall(r"[a-z0-9]+", base.lower())
+        stem = words[0] if words else "card"
+        used = self.used_labels()
+        if stem not in used:
+            return stem
+        n = 2
+        while f"{stem}{n}" in used:
+            n += 1
+        return f"{stem}{n}"
+
+    # --- what a seat sees -------------------------------------------------------------------
+
+    def viewer(self, seat: str) -> str | None:
+        """The kernel's viewer for a seat (``None``: a spectator)."""
+        return None if seat == SPECTATOR else seat
+
+    def handles(self, seat: str) -> dict[str, GameObject]:
+        """The seat's handles, each mapped to the object it stands for."""
+        v = self.viewer(seat)
+        return {handle(self.state, v, o): o for o in self.state.objects.values()}
+
+    def printed(self, obj: GameObject) -> dict[str, Any]:
+        """The printed (or copied) faces an identified object shows, for drawing."""
+        layout, faces = self.rs.printed_faces(self.state, obj)
+        return {"layout": layout,
+                "printed": [msgspec.to_builtins(f) for f in faces]}
+
+    def judge_view(self) -> dict[str, Any]:
+        """Everything: the true characteristics and status of every object, with labels."""
+        st, rs = self.state, self.rs
+        zones = []
+        seats: list[str | None] = [*st.players, None]
+        for key in sorted(st.zones.keys()):
+            ids = st.zones[key]
+            if not ids:
+                continue
+            owner, _, zone = key.rpartition(":")
+            objs = []
+            for oid in ids:
+                o = st.objects[oid]
+                entry: dict[str, Any] = {
+                    "ref": self.label_of(o), "visible": True, "zone": o.zone, "owner": o.owner,
+                    "controller": o.controller}
+                entry.update(chars_dict(characteristics(st, o, rs), rs))
+                entry.update(status_dict(st, o, rs))
+                card = st.card_def(o)
+                entry["card"] = card.name
+                if len(card.faces) > 1:
+                    entry["faces"] = [f.name for f in card.faces]
+                entry.update(self.printed(o))
+                entry["hidden_from"] = [s or SPECTATOR for s in seats
+                                        if not is_visible(st, s, o, rs)]
+                objs.append(entry)
+            zones.append({"zone": zone, "owner": owner or None, "count": len(ids),
+                          "objects": objs})
+        return {"ruleset": rs.name, "viewer": JUDGE, "players": list(st.players),
+                "active": st.active_player, "turn": st.turn, "pregame": st.pregame,
+                "zones": zones}
+
+    def seat_view(self, seat: str) -> dict[str, Any]:
+        """The seat's view: :func:`obverse.views.view`, with the printed faces of the
+        objects it can identify (nothing is added to the others)."""
+        if seat == JUDGE:
+            return self.judge_view()
+        v = self.viewer(seat)
+        out = view(self.state, v)
+        objs = self.handles(seat)
+        for zone in out["zones"]:
+            for entry in zone["objects"]:
+                entry["ref"] = entry["handle"]
+                if entry["visible"]:
+                    entry.update(self.printed(objs[entry["handle"]]))
+        return out
+
+    def hidden_names(self, seat: str, states: Iterable[GameState]) -> set[str]:
+        """Names of cards the seat can't identify in any of ``states`` and sees nowhere."""
+        v = self.viewer(seat)
+        hidden: set[str] = set()
+        shown: set[str] = set()
+        for st in states:
+            for o in st.objects.values():
+                card = st.card_def(o)
+                names = {card.name, *card.face_names,
+                         *(c.name for c in o.copies if c.name),
+                         *(f.name for c in o.copies for f in c.faces if f.name)}
+                (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+        return {n for n in hidden - shown if n}
+
+    def scrub(self, text: str, secret: Iterable[str]) -> str:
+        """``text`` with every secret name and every label replaced."""
+        for name in sorted(secret, key=len, reverse=True):
+            text = text.replace(name, "a hidden card")
+        return text
+
+    def log_entry(self, n: int, rec: StepRecord, seat: str) -> dict[str, Any]:
+        """One step as the seat may know it: the verb, the actor, the events it may see,
+        and the result and rulings only if it could identify the object acted on."""
+        (verb, arg), = rec.step.items()
+        entry: dict[str, Any] = {"n": n, "actor": rec.actor, "verb": verb}
+        if seat == JUDGE:
+            entry.update(step=rec.step, result=rec.result,
+                         rulings=[{"rule": r.rule, "reason": r.reason} for r in rec.rulings],
+                         events=[self._judge_event(rec, ev) for ev in rec.events])
+            return entry
+        v = self.viewer(seat)
+        seen = rec.main is None
+        for st in (rec.before, rec.after):
+            o = st.object_of_card(rec.main) if rec.main is not None else None
+            if o is not None and is_visible(st, v, o, self.rs):
+                seen = True
+        entry["events"] = view_events(rec.before, rec.after, rec.events, v)
+        if seen:
+            secret = self.hidden_names(seat, (rec.before, rec.after))
+            entry["result"] = rec.result
+            entry["rulings"] = [{"rule": r.rule, "reason": self.scrub(r.reason, secret)}
+                                for r in rec.rulings]
+        else:
+            entry["withheld"] = True
+        return entry
+
+    def _judge_event(self, rec: StepRecord, ev: Event) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": ev.kind, "player": ev.player, "from": ev.zone_from,
+                               "to": ev.zone_to}
+        if ev.card is not None and ev.card in rec.after.cards:
+            out["card"] = rec.after.cards[ev.card].card.name
+        if ev.detail is not None:
+            out["detail"] = ev.detail
+        return out
+
+    def log(self, seat: str) -> list[dict[str, Any]]:
+        """The whole log as the seat may know it."""
+        return [self.log_entry(i, r, seat) for i, r in enumerate(self.history, 1)]
+
+
+@dataclass
+class Request:
+    """An action a seat asks for, before it is turned into a contract step."""
+
+    verb: str
+    ref: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise TableError(400, message)
+
+
+def _ref(table: Table, seat: str, ref: Any, what: str) -> tuple[str, GameObject]:
+    """The label and object a seat's reference stands for (a label for the judge, a handle
+    from the seat's own view otherwise)."""
+    _need(isinstance(ref, str) and 0 < len(ref) <= 200, f"{what}: expected an object reference")
+    if seat == JUDGE:
+        obj = table.object_of_label(ref)
+        if obj is None:
+            raise TableError(404, f"{what}: no object is labelled {ref!r}")
+        return ref, obj
+    obj = table.handles(seat).get(ref)
+    if obj is None:
+        raise TableError(404, f"{what}: unknown object (not a handle of your view)")
+    label = table.label_of(obj)
+    if label is None:  # pragma: no cover - every object has a card label
+        raise TableError(404, f"{what}: unknown object")
+    return label, obj
+
+
+def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
+    """Turn a seat's request into a contract step, checking the seat may ask for it."""
+    rs = table.rs
+    verb, args = req.verb, req.args
+    players = table.state.players
+    known = {*ruleset_info(rs.name)["verbs"], *TABLE_VERBS}
+    _need(isinstance(verb, str), "verb: expected a string")
+    if verb not in known:
+        raise TableError(400, f"verb: {verb!r} is not an action of {rs.name}")
+    if seat == SPECTATOR:
+        raise TableError(403, "a spectator can't act")
+    if verb in TABLE_VERBS:
+        if verb == "shuffle":
+            player = args.get("player", seat)
+            _need(player in players, "player: unknown player")
+            _need(seat in (JUDGE, player), "player: you may shuffle only your own zones")
+            zone = args.get("zone")
+            _need(isinstance(zone, str) and rs.is_zone(zone), "zone: unknown zone")
+            return {"shuffle": {"player": player, "zone": zone}}
+        if verb == "start_game":
+            _need(seat == JUDGE, "only the judge starts the game")
+        return {verb: None}
+    label, obj = _ref(table, seat, req.ref, "object")
+    if seat != JUDGE:
+        visible = is_visible(table.state, seat, obj, rs)
+        if not visible or seat not in (obj.owner, obj.controller):
+            raise TableError(403, "object: you may act only on objects you own or control and "
+                             "can see (the judge may act on any)")
+    if verb in LABEL_VERBS:
+        return {verb: label}
+    step: dict[str, Any] = {"object": label}
+    if verb == "move":
+        to = args.get("to")
+        _need(isinstance(to, str) and rs.is_zone(to), f"to: unknown zone {to!r} for {rs.name}")
+        step["to"] = to
+        for key in ("face_down", "transformed"):
+            if args.get(key) is not None:
+                _need(isinstance(args[key], bool), f"{key}: expected true or false")
+                step[key] = args[key]
+        if args.get("position") is not None:
+            _need(args["position"] in ("top", "bottom"), "position: expected top or bottom")
+            step["position"] = args["position"]
+    if verb in ("move", "cast", "play") and args.get("face") not in (None, ""):
+        _need(args["face"] in FACES, f"face: expected one of {', '.join(FACES)}")
+        step["face"] = args["face"]
+    if verb in ("cast", "play"):
+        for key in ("face_down", "transformed"):
+            if args.get(key):
+                _need(isinstance(args[key], bool), f"{key}: expected true or false")
+                step[key] = True
+    if verb in ("become_copy", "create_token_copy", "meld", "hit", "cross_test"):
+        other_key = {"become_copy": "of", "create_token_copy": None, "meld": "with",
+                     "hit": "source", "cross_test": "target"}[verb]
+        other = None
+        if other_key is not None and (verb != "cross_test" or args.get(other_key)):
+            other, _ = _ref(table, seat, args.get(other_key), other_key)
+        if verb == "become_copy":
+            step["of"] = other
+        elif verb == "create_token_copy":
+            step = {"of": label, "label": table.new_label("token")}
+            if args.get("controller") is not None:
+                _need(args["controller"] in players, "controller: unknown player")
+                step["controller"] = args["controller"]
+        elif verb == "meld":
+            step = {"objects": [label, other], "label": table.new_label("meld")}
+        elif verb == "hit":
+            step = {"hero": label, "source": other}
+        elif other is not None:
+            step["target"] = other
+    if verb == "apply_effect":
+        modify = args.get("modify")
+        _need(isinstance(modify, dict) and bool(modify), "modify: expected a mapping")
+        assert isinstance(modify, dict)
+        for key, value in modify.items():
+            _need(key in MODIFY_KEYS, f"modify: unknown key {key!r}")
+            ok = (isinstance(value, bool) or (isinstance(value, int) and abs(value) < 1000)
+                  or (isinstance(value, list) and all(isinstance(x, str) and len(x) < 60
+                                                      for x in value)))
+            _need(ok, f"modify.{key}: expected a number, true/false or a list of words")
+        step = {"label": table.new_label("effect"), "to": label, "modify": modify}
+        if args.get("until") == "end_of_turn":
+            step["until"] = "end_of_turn"
+    if verb == "add_counters":
+        counter = args.get("counter", "+1/+1")
+        count = args.get("count", 1)
+        _need(isinstance(counter, str) and 0 < len(counter) <= 40, "counter: expected a name")
+        _need(isinstance(count, int) and not isinstance(count, bool) and 0 < count < 100,
+              "count: expected a number from 1 to 99")
+        step.update(counter=counter, count=count)
+    if verb == "change_control":
+        _need(args.get("to") in players, "to: unknown player")
+        step["to"] = args["to"]
+    if verb == "reveal" and args.get("to") is not None:
+        to = args["to"]
+        to = [to] if isinstance(to, str) else to
+        _need(isinstance(to, list) and all(p in players for p in to), "to: unknown player")
+        step["to"] = to
+    if verb == "examine":
+        player = args.get("player", seat)
+        _need(player in players, "player: unknown player")
+        _need(seat in (JUDGE, player), "player: you may examine only as yourself")
+        step["player"] = player
+    return {verb: step}
+
+
+def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:
+    """A kernel error as the seat may read it: the judge gets the message; a player or a
+    spectator only the offending key (messages may name labels or cards)."""
+    if seat == JUDGE:
+        text = exc.describe() if isinstance(exc, InputError) else str(exc)
+        return TableError(422, f"{verb}: {text}")
+    key = exc.key if isinstance(exc, InputError) else ""
+    safe = key if re.fullmatch(r"[a-z_.]{1,40}", key or "") else ""
+    return TableError(422, f"{verb}: the rules engine refused it" +
+                      (f" (argument {safe})" if safe else ""))
+
+
+def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
+    """The table with ``step`` appended by ``seat``, replayed; raises :class:`TableError`
+    (and changes nothing) if the step is invalid, errors, or is ``illegal``."""
+    (verb, _), = step.items()
+    rec = table.rec
+    trial = GameRecord(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
+                       seed=rec.seed, pregame=rec.pregame, cards=rec.cards, setup=rec.setup,
+                       steps=[*rec.steps, (step, seat)], version=rec.version + 1)
+    try:
+        new = Table(trial, table.extra)
+    except InputError as exc:
+        raise seat_error(table, seat, exc, verb) from None
+    if new.broken is not None or len(new.history) != len(trial.steps):
+        if seat == JUDGE:
+            raise TableError(422, new.broken or f"{verb}: could not be carried out")
+        raise TableError(422, f"{verb}: the rules engine could not carry it out")
+    last = new.history[-1]
+    if last.result == "illegal":
+        secret = new.hidden_names(seat, (last.before, last.after)) if seat != JUDGE else set()
+        why = "; ".join(f"{r.rule}: {new.scrub(r.reason, secret)}" for r in last.rulings)
+        raise TableError(409, f"{verb}: illegal under {new.rs.name}" + (f" ({why})" if why
+                                                                        else ""))
+    return new
+
+
+def card_builtins(card: CardDef) -> dict[str, Any]:
+    """A card definition in the contract's inline form."""
+    data: dict[str, Any] = msgspec.to_builtins(card)
+    return data
+
+
+def ruleset_info(alias: str) -> dict[str, Any]:
+    """What the page needs to know of a ruleset: zones, verbs, faces."""
+    rs = get_ruleset(alias)
+    verbs = [*SHARED_OBJECT_VERBS, *(v for v in GAME_VERBS if v in rs.extra_actions)]
+    if rs.game == "fab":
+        verbs += [v for v in ("awaken", "transcend", "mark", "hit") if v not in verbs]
+    return {"name": rs.name, "title": rs.title, "game": rs.game, "version": rs.version,
+            "zones": sorted(rs.zones), "play_zone": rs.play_zone, "stack_zone": rs.stack_zone,
+            "shared_zones": sorted(z for z in rs.zones if rs.is_shared(z)),
+            "public_zones": sorted(z for z in rs.zones if rs.is_public(z)),
+            "verbs": verbs, "table_verbs": sorted(TABLE_VERBS)}
+
+
+__all__ = ["GAME_VERBS", "Request", "StepRecord", "Table", "TableError", "build_step",
+           "card_builtins", "ruleset_info", "scenario_data", "seat_error", "try_step",
+           "validate"]

@@ -1,0 +1,100 @@
+"""The SQLite card database: idempotent imports, name lookups, and scenarios run against it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from obverse.carddb import CardDB, default_path
+from obverse.importers import Problem
+from obverse.scenario import run_scenario
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SCENARIOS = Path(__file__).resolve().parent / "db_scenarios"
+
+
+def _fill(db: CardDB) -> list[Problem]:
+    problems: list[Problem] = []
+    db.import_files("mtg", [DATA / "mtg"], problems.append)
+    db.import_files("fab", [DATA / "fab" / "csvs" / "english"], problems.append)
+    db.import_files("ga", [DATA / "ga" / "api-cards-search"], problems.append)
+    return problems
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> CardDB:
+    database = CardDB(tmp_path_factory.mktemp("db") / "cards.sqlite3")
+    problems = _fill(database)
+    assert [p for p in problems if not p.warning] == []
+    return database
+
+
+def test_counts_per_game(db: CardDB) -> None:
+    assert db.source_count("fab") == 3878  # every card.csv card is findable by its id
+    assert db.count("fab") == 3848  # 30 back-only cards live inside their double-faced card
+    assert db.layouts("fab") == {"normal": 3795, "flip": 29, "transcend": 12, "split": 11,
+                                 "twin": 1}
+    assert db.count("ga") == 60 and db.layouts("ga")["double_faced"] == 1
+    assert db.count("mtg") == 95  # 133 card objects, prints of one card stored once
+
+
+def test_import_is_idempotent(tmp_path: Path) -> None:
+    database = CardDB(tmp_path / "x.sqlite3")
+    _fill(database)
+    before = (database.count(), len(database.names()))
+    again = database.import_files("fab", [DATA / "fab" / "json" / "english"], print)
+    _fill(database)
+    assert again.stored == 90 and again.layouts["flip"] == 29
+    assert (database.count(), len(database.names())) == before
+
+
+def test_lookups(db: CardDB) -> None:
+    assert db.get("mtg", "Insectile Aberration") == db.get(
+        "mtg", "Delver of Secrets // Insectile Aberration")
+    tomeltai = db.get("fab", "Tomeltai")
+    assert tomeltai is not None and tomeltai.name == "Invoke Tomeltai // Tomeltai"
+    snatch = db.get("fab", "Snatch")
+    blue = db.get("fab", "Snatch (blue)")
+    assert snatch is not None and snatch.front.pitch == 1
+    assert blue is not None and blue.front.pitch == 3
+    chi = db.get("fab", "Inner Chi")
+    assert chi is not None and chi.layout == "normal"
+    stir = db.get("fab", "Stir the Pot")
+    assert stir is not None and stir.layout == "transcend"
+    levia = db.get("fab", "Levia, Redeemed // Blasmophet, Levia Consumed")
+    assert levia is not None and levia.layout == "twin"
+    seiryuu = db.get("ga", "Seiryuu, Azure Dragon")
+    assert seiryuu is not None and seiryuu.layout == "double_faced"
+    assert db.get("mtg", "insectile aberration") is None  # exact names for scenarios
+    assert db.find("insectile aberration")[0][0] == "mtg"
+    assert db.get("mtg", "Tomeltai") is None
+    assert "Delver of Secrets" in db.suggest("Delver of Secrts")
+    assert [c.name for c in db.meld_results("mtg")] == ["Brisela, Voice of Nightmares"]
+
+
+def test_default_location_is_the_user_data_directory(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    monkeypatch.delenv("OBVERSE_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    if default_path().parent.parent == tmp_path:
+        assert default_path() == tmp_path / "obverse" / "cards.sqlite3"
+    monkeypatch.setenv("OBVERSE_DB", str(tmp_path / "elsewhere.sqlite3"))
+    assert default_path() == tmp_path / "elsewhere.sqlite3"
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.name)
+def test_scenarios_naming_imported_cards_run_against_the_db(db: CardDB, path: Path) -> None:
+    game = "ga" if path.name.startswith("ga-") else "mtg"
+    without = run_scenario(path)
+    assert without.status == "ERROR" and "unknown card" in without.line() + "".join(
+        map(str, without.failures))
+    result = run_scenario(path, extra_cards=db.lookup(game))
+    assert result.status == "PASS", "\n".join([result.line(), *map(str, result.failures)])
+
+
+def test_bad_database_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "notadb.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(Exception, match="not a card database"):
+        CardDB(bad)
