@@ -32,6 +32,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     results: list[Result] = []
     out = sys.stdout
     report = sys.stderr if args.json else sys.stdout
+    if args.db is not None and not Path(args.db).is_file():
+        print(f"obverse run: --db: {args.db}: no such card database", file=sys.stderr)
+        return 2
     files = list(iter_scenarios(args.paths))
     if not files:
         print("obverse run: no scenario files found", file=sys.stderr)
@@ -104,6 +107,18 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 1
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web sandbox (needs the ``web`` extra)."""
+    try:
+        from obverse.web.app import serve
+    except ImportError as exc:
+        print(f"obverse serve: the web sandbox needs the web extra ({exc.name} is missing): "
+              "pip install 'obverse[web]'", file=sys.stderr)
+        return 2
+    serve(args.host, args.port, args.db, args.store)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (documents the CLI)."""
     parser = argparse.ArgumentParser(prog="obverse", description="A rules kernel for "
@@ -133,6 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--out", default="fuzz-counterexamples",
                     help="directory for counterexample scenario files")
     fz.set_defaults(func=cmd_fuzz)
+    srv = sub.add_parser("serve", help="the web sandbox: build a board, see each seat's view")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    srv.add_argument("--port", type=int, default=8000, help="port to listen on")
+    srv.add_argument("--db", metavar="PATH", help="card database for card names and autocomplete")
+    srv.add_argument("--store", metavar="PATH", default="obverse-web.sqlite3",
+                     help="SQLite file the tables are kept in")
+    srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)
     return parser
 

@@ -1,0 +1,65 @@
+"""``obverse fuzz`` (process pool and a local two-CPU Ray instance) and ``obverse bench``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from obverse import fuzz
+from obverse.cli import main
+from obverse.scenario import run_scenario
+
+
+def test_fuzz_process_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--ruleset", "mtg", "--histories", "40", "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "mtg: 40 histories (+40 twins)" in out and "no counterexample" in out
+
+
+def test_fuzz_on_local_ray_with_two_cpus(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    assert main(["fuzz", "--ruleset", "ga", "--histories", "20", "--workers", "2",
+                 "--ray", "local"]) == 0
+    assert "ga: 20 histories" in capsys.readouterr().out
+
+
+def test_fuzz_writes_replayable_counterexamples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    calls = {"n": 0}
+    real = fuzz.check_invariants
+
+    def broken(state: object, cards: int) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise fuzz.InvariantError("planted failure")
+        real(state, cards)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fuzz, "check_invariants", broken)
+    out_dir = tmp_path / "cx"
+    code = main(["fuzz", "--ruleset", "mtg", "--histories", "2", "--out", str(out_dir)])
+    assert code == 1
+    assert "COUNTEREXAMPLE play seed 0: InvariantError: planted failure" in \
+        capsys.readouterr().out
+    files = sorted(out_dir.glob("*.yaml"))
+    assert files
+    assert run_scenario(files[0]).status == "PASS"
+
+
+def test_fuzz_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--ruleset", "chess", "--histories", "1"]) == 2
+    assert "unknown ruleset" in capsys.readouterr().err
+    assert main(["fuzz", "--ruleset", "mtg", "--histories", "0"]) == 2
+
+
+def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    names = " | ".join(r["figure"] for r in rows)
+    for part in ("characteristics (cached)", "characteristics (uncached", "transform",
+                 "move", "view", "branches", "50-step scenario", "random play"):
+        assert part in names
+    for r in rows:
+        assert {"value", "unit", "floor", "ratio"} <= set(r)
+        assert r["value"] > 0 and r["floor"] > 0
