@@ -19,7 +19,7 @@ FILES = list(iter_scenarios([str(EXAMPLES)]))
 
 def test_examples_exist() -> None:
     games = {Path(f).relative_to(EXAMPLES).parts[0] for f in FILES}
-    assert {"mtg", "ga", "scp"} <= games
+    assert {"mtg", "fab", "ga", "scp"} <= games
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(Path(p).relative_to(EXAMPLES)))

@@ -354,7 +354,8 @@ def reveal(state: GameState, obj_id: int, to: Sequence[str] | None = None) -> Ou
     players = tuple(to) if to else state.players
     known = {(k.player, k.obj) for k in state.knowledge}
     lasting = ruleset_of(state).reveal_knowledge_lasts
-    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting) for p in players
+    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting,
+                          since=state.clock) for p in players
                 if (p, obj.id) not in known)
     state = replace(state, knowledge=(*state.knowledge, *new))
     return Outcome(state, DONE, ruleset_of(state).reveal_rulings(state, obj),
@@ -371,7 +372,7 @@ def examine(state: GameState, player: str, obj_id: int) -> Outcome:
     knows = any(k.player == player and k.obj == obj.id for k in state.knowledge)
     if not knows and rs.examine_records_knowledge:
         state = replace(state, knowledge=(*state.knowledge,
-                                          Knowledge(player=player, card=obj.card, obj=obj.id,
+                                          Knowledge(player=player, card=obj.card, obj=obj.id, since=state.clock,
                                                     lasting=rs.knowledge_lasts)))
     return Outcome(state, DONE, rulings)
 

@@ -85,12 +85,15 @@ class Effect(msgspec.Struct, frozen=True):
 
 class Knowledge(msgspec.Struct, frozen=True):
     """``player`` may identify physical ``card`` while object ``obj`` exists (reveal/examine);
-    ``lasting`` knowledge survives turning face down (GA public/private #6.1.1)."""
+    ``lasting`` knowledge survives turning face down (GA public/private #6.1.1). ``since`` is
+    the state clock when it was gained; it ends when the object stops existing (unless
+    lasting), when the card's zone is shuffled, or when a ruleset hook drops it."""
 
     player: str
     card: int
     obj: int
     lasting: bool = False
+    since: int = 0
 
 
 class GameState(msgspec.Struct, frozen=True):

@@ -217,7 +217,8 @@ class FleshAndBlood(Ruleset):
             if same and obj.face in ("front", "back") and self.stays_same_object(obj.zone):
                 return obj.face, ()
             chosen = face if face in ("front", "back") else "front"
-            return chosen, self.one("9.1.4b", f"in the {zone} only one face is active: the "
+            return chosen, self.one("9.1.4b", f"in the {zone_name(zone)} only one face is "
+                                    f"active: the "
                                     f"{chosen} face, chosen by the effect that put it there")
         if card.layout == "transcend":
             if self.is_transcended(state, obj):
@@ -277,10 +278,11 @@ class FleshAndBlood(Ruleset):
         out = self.one("3.0.9", f"entering the {zone_name(zone)}, outside the arena and not the "
                        "stack, it becomes a new object with no relation to its previous existence")
         if any(e.target == obj.id for e in state.effects):
-            out += (*self.one("1.2.3c", "effects on the old object don't apply to the new one; "
-                              "only last known information remains"),
-                    *self.one("9.1.2c", "an effect stops applying once the card ceases to "
-                              "exist"))
+            out += self.one("1.2.3c", "effects on the old object don't apply to the new one; "
+                            "only last known information remains")
+            if self.is_double_faced(state.card_def(obj)):
+                out += self.one("9.1.2c", "an effect on a double-faced card stops applying "
+                                "once the card ceases to exist")
         if obj.marked:
             out += self.one("9.3.2b", "the marked hero ceased to exist: the new object is not "
                             "marked")
