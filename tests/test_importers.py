@@ -121,7 +121,8 @@ def test_fab_bad_row_is_reported_and_skipped(tmp_path: Path) -> None:
     rows = (FAB_CSV / "card.csv").read_text("utf-8").split("\n")
     header = rows[0]
     good = [r for r in rows[1:40] if r.startswith(("dTKDHwdcrLNPPb6ktczmR",))]
-    bad = "BADid123\t\tRed\t1\t1\t\t3\t\t\t\tWizard, Action\t\t\t\t\t\t\t\tText\tWizard Action\t\t\t\t\t"
+    bad = "\t".join(["BADid123", "", "Red", "1", "1", "", "3", "", "", "", "Wizard, Action",
+                     *[""] * 7, "Text", "Wizard Action", *[""] * 5])
     (tmp_path / "card.csv").write_text("\n".join([header, bad, *good]) + "\n", "utf-8")
     problems: list[Problem] = []
     records = list(fab.read([tmp_path / "card.csv"], problems.append))

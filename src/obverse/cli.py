@@ -165,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run" and args.json and args.view is None:
         args.view = "spectator"
+    if args.command == "run" and args.view is not None:
+        args.json = True  # a view is always printed as JSON
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -218,8 +218,8 @@ class FleshAndBlood(Ruleset):
                 return obj.face, ()
             chosen = face if face in ("front", "back") else "front"
             return chosen, self.one("9.1.4b", f"in the {zone_name(zone)} only one face is "
-                                    f"active: the "
-                                    f"{chosen} face, chosen by the effect that put it there")
+                                    f"active: the {chosen} face, chosen by the effect that "
+                                    "put it there")
         if card.layout == "transcend":
             if self.is_transcended(state, obj):
                 return "back", (self.one("9.1.5b", "it has transcended: its back face stays "
@@ -272,8 +272,8 @@ class FleshAndBlood(Ruleset):
         if obj.token and not self.is_in_play(zone):
             return True, ()
         if self.stays_same_object(zone):
-            where = "onto the stack" if zone == self.stack_zone else \
-                f"into the {zone_name(zone)}, in the arena,"
+            where = ("onto the stack" if zone == self.stack_zone else "into the arena"
+                     if zone == self.play_zone else f"into the {zone_name(zone)} (in the arena)")
             return False, self.one("3.0.9", f"put {where} it stays the same object")
         out = self.one("3.0.9", f"entering the {zone_name(zone)}, outside the arena and not the "
                        "stack, it becomes a new object with no relation to its previous existence")
@@ -428,8 +428,10 @@ class FleshAndBlood(Ruleset):
             for subtype, (face, rule) in RESOLVE_FACE.items():
                 if subtype not in subtypes:
                     continue
-                rulings = self.one(rule, f"a {subtype.lower()} resolving enters the arena "
-                                   f"with its {face} face active")
+                rulings = (*self.one(rule, f"{article(subtype.lower())} resolving enters the "
+                                     f"arena with its {face} face active"),
+                           *self.one("1.3.3", f"a deck-card with the {subtype} subtype becomes "
+                                     "a permanent in the arena"))
                 if subtype == "Figment":
                     rulings += self.one("8.2.16", "figment: it becomes a permanent")
                 if face != obj.face:
@@ -446,7 +448,8 @@ class FleshAndBlood(Ruleset):
             return self.play_zone, obj.face, rulings
         dest = self.discard_zone
         face, rulings = self._face_after_move(state, obj, dest, None)
-        return dest, face, rulings
+        return dest, face, (*self.one("1.3.3", "it is not a permanent: resolved, it goes to its "
+                                      "owner's graveyard"), *rulings)
 
     # --- awaken, transcend, mark, hit (8.5.43, 8.5.48, 9.3) ----------------------------------
 

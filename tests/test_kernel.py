@@ -1,0 +1,133 @@
+"""Unit tests of the kernel: cards, mana, the characteristics function, actions and the
+registry. Each asserts an observable outcome of one rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from obverse import Game, actions, get_ruleset, mana, rulesets
+from obverse.cards import parse_card
+from obverse.characteristics import characteristics
+from obverse.errors import InputError, RulesError
+from obverse.state import GameState
+
+
+def test_registry_lists_every_game_and_version() -> None:
+    names = {cls.aliases[0] for cls in rulesets()}
+    assert {"mtg", "mtg@2025-06", "mtg@2020", "mtg@2008", "fab", "ga", "scp"} <= names
+    assert get_ruleset("MTG").name == "mtg"
+    with pytest.raises(InputError, match="unknown ruleset"):
+        get_ruleset("chess")
+
+
+@pytest.mark.parametrize(("cost", "mv", "colors"), [
+    ("{3}{R}{G}", 5, ("R", "G")), ("{X}{U}", 1, ("U",)), ("{2/W}", 2, ("W",)),
+    ("{W/U}{B}", 2, ("W", "U", "B")), (None, 0, ()), ("", 0, ())])
+def test_mana_value_and_colors(cost: str | None, mv: int, colors: tuple[str, ...]) -> None:
+    assert mana.mana_value(cost) == mv
+    assert mana.colors_of(cost) == colors
+
+
+def test_mana_cost_comparison_ignores_order() -> None:
+    assert mana.normalize("{3}{R}{G}") == mana.normalize("{R}{1}{2}{G}")
+    assert mana.combine("{2}{R}", "{3}{G}") == "{5}{R}{G}"
+    with pytest.raises(ValueError):
+        mana.symbols("2R")
+
+
+def test_parse_card_rejects_unknown_fields_and_layouts() -> None:
+    with pytest.raises(InputError) as err:
+        parse_card({"name": "X", "pwr": 1}, "cards[1]", "mtg")
+    assert (err.value.place, err.value.key) == ("cards[1]", "pwr")
+    with pytest.raises(InputError, match="unknown layout"):
+        parse_card({"name": "X", "layout": "twin"}, "cards[1]", "mtg")
+    card = parse_card({"name": "A // B", "layout": "transform",
+                       "faces": [{"name": "A", "cost": "{1}"}, {"name": "B"}]}, "c", "mtg")
+    assert card.face_names == ("A", "B") and card.is_double_faced
+
+
+def test_back_face_mana_value_comes_from_the_front_but_not_its_mana_cost() -> None:
+    # 712.8e, 202.3b: Ravager of the Fells has mana value 4 and no mana cost.
+    game = Game("mtg")
+    hunt = game.add("Huntmaster of the Fells", zone="battlefield")
+    assert game.transform(hunt).result == "done"
+    chars = game.characteristics(hunt)
+    assert chars.props.name == "Ravager of the Fells"
+    assert chars.mana_value == 4 and chars.props.cost is None
+
+
+def test_transform_is_not_a_new_object_but_a_move_is() -> None:
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    before = game.obj(delver).id
+    game.transform(delver)
+    assert game.obj(delver).id == before  # 712.18
+    game.move(delver, "hand")
+    assert game.obj(delver).id != before  # 400.7
+    assert game.obj(delver).face == "front"  # 712.8a
+
+
+def test_effects_bound_to_an_object_end_when_it_becomes_new() -> None:
+    game = Game("mtg")
+    smith = game.add("Village Ironsmith", zone="battlefield")
+    obj = game.obj(smith)
+    out = actions.apply_effect(game.state, "pump", target=obj.id,
+                               modify={"power": 2, "toughness": 2})
+    game.state = out.state
+    base = game.characteristics(smith).props.power
+    game.transform(smith)
+    assert game.characteristics(smith).props.power == 5  # Ironfang 3/1 +2/+2 (712.18)
+    game.move(smith, "graveyard")
+    game.move(smith, "battlefield")
+    assert game.characteristics(smith).props.power == 1
+    assert base == 3
+
+
+def test_filter_effects_test_earlier_layers() -> None:
+    # 508.2 example: "legendary creatures get +2/+2" affects Tok-Tok only.
+    game = Game("mtg")
+    akki = game.add("Akki Lavarunner", zone="battlefield")
+    game.state = actions.apply_effect(game.state, "anthem",
+                                      where={"supertypes": ["Legendary"], "types": ["Creature"]},
+                                      modify={"power": 2, "toughness": 2}).state
+    assert game.characteristics(akki).props.power == 1
+    out = get_ruleset("mtg").do_action(game.state, "flip", game.obj(akki).id, {})
+    game.state = out.state
+    assert game.characteristics(akki).props.name == "Tok-Tok, Volcano Born"
+    assert game.characteristics(akki).props.power == 4
+
+
+def test_resolve_requires_the_stack() -> None:
+    game = Game("mtg")
+    clone = game.add("Clone", zone="hand")
+    with pytest.raises(RulesError):
+        game.resolve(clone)
+    assert game.cast(clone).result == "done"
+    assert game.obj(clone).zone == "stack"
+    game.resolve(clone)
+    assert game.obj(clone).zone == "battlefield"
+
+
+def test_state_is_immutable_and_actions_return_new_states() -> None:
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    first: GameState = game.state
+    out = actions.transform(first, game.obj(delver).id)
+    assert out.state is not first
+    assert characteristics(first, game.obj(delver)).props.name == "Delver of Secrets"
+    assert characteristics(out.state, out.state.objects[game.obj(delver).id]).props.name == \
+        "Insectile Aberration"
+
+
+def test_rulings_cite_the_selected_versions_numbering() -> None:
+    for alias, rule in (("mtg", "712.10"), ("mtg@2020", "711.6")):
+        game = Game(alias, cards=[parse_card(
+            {"name": "Invasion of Alara // Awaken the Maelstrom", "layout": "transform",
+             "faces": [{"name": "Invasion of Alara", "cost": "{W}{U}{B}{R}{G}",
+                        "types": ["Battle"], "subtypes": ["Siege"], "defense": 7},
+                       {"name": "Awaken the Maelstrom", "types": ["Sorcery"],
+                        "colors": ["W", "U", "B", "R", "G"]}]}, "c", "mtg")])
+        inv = game.add("Invasion of Alara", zone="battlefield")
+        out = game.transform(inv)
+        assert out.result == "nothing_happened"
+        assert rule in out.cites
