@@ -371,9 +371,9 @@ def examine(state: GameState, player: str, obj_id: int) -> Outcome:
         return Outcome(state, ILLEGAL, rulings)
     knows = any(k.player == player and k.obj == obj.id for k in state.knowledge)
     if not knows and rs.examine_records_knowledge:
-        state = replace(state, knowledge=(*state.knowledge,
-                                          Knowledge(player=player, card=obj.card, obj=obj.id, since=state.clock,
-                                                    lasting=rs.knowledge_lasts)))
+        seen = Knowledge(player=player, card=obj.card, obj=obj.id, since=state.clock,
+                         lasting=rs.knowledge_lasts)
+        state = replace(state, knowledge=(*state.knowledge, seen))
     return Outcome(state, DONE, rulings)
 
 
