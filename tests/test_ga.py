@@ -276,4 +276,4 @@ def test_opponent_view_does_not_depend_on_the_hidden_hand_card(tmp_path: Path) -
     assert views[0] == views[1]
     seen = json.loads(views[0])
     hand = next(z for z in seen["zones"] if z["zone"] == "hand")
-    assert hand["objects"][0]["name"] is None and hand["objects"][0]["face"] == "none"
+    assert hand["objects"][0].get("name") is None and hand["objects"][0]["face"] == "none"

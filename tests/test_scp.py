@@ -198,4 +198,4 @@ def test_manifesting_from_tale_incident_puts_it_face_up_on_the_stack() -> None:
 def test_view_hides_sandbox_cards_but_shows_zone_types() -> None:
     state, _ = _add(_game(), "sandbox")
     entry = view(state, "alice")["zones"][0]["objects"][0]
-    assert entry["visible"] is False and entry["types"] == ["Object"] and entry["name"] is None
+    assert entry["visible"] is False and entry["types"] == ["Object"] and entry.get("name") is None

@@ -290,7 +290,7 @@ class Table:
     def log_entry(self, n: int, rec: StepRecord, seat: str) -> dict[str, Any]:
         """One step as the seat may know it: the verb, the actor, the events it may see,
         and the result and rulings only if it could identify the object acted on."""
-        (verb, arg), = rec.step.items()
+        (verb, _arg), = rec.step.items()
         entry: dict[str, Any] = {"n": n, "actor": rec.actor, "verb": verb}
         if seat == JUDGE:
             entry.update(step=rec.step, result=rec.result,

@@ -1,0 +1,375 @@
+"""The web sandbox's JSON API: tables, seats, actions, persistence, export, bad requests,
+and no leak of a hidden card's name, label or id to a player's or spectator's seat."""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from obverse.scenario import run_scenario
+from obverse.web.app import MAX_BODY, create_app
+from obverse.web.store import Store
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+#: Cards bob holds hidden from alice and the spectator for the whole game (no other copy of
+#: these names is ever visible to them).
+SECRET = {"Serra Angel", "Fire // Ice", "Fire", "Ice", "Grinning Demon", "Air Elemental"}
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Store(":memory:"))) as c:
+        yield c
+
+
+def new_table(c: TestClient, ruleset: str = "mtg") -> dict[str, str]:
+    r = c.post("/api/tables", json={"ruleset": ruleset, "title": "test table"})
+    assert r.status_code == 201, r.text
+    seats: dict[str, str] = r.json()["seats"]
+    return seats
+
+
+def add(c: TestClient, judge: str, card: str, owner: str, zone: str, **kw: Any) -> str:
+    r = c.post(f"/api/t/{judge}/setup", json={"card": card, "owner": owner, "zone": zone, **kw})
+    assert r.status_code == 200, r.text
+    label: str = r.json()["label"]
+    return label
+
+
+def act(c: TestClient, token: str, verb: str, obj: str | None = None,
+        **args: Any) -> dict[str, Any]:
+    r = c.post(f"/api/t/{token}/act", json={"verb": verb, "object": obj, "args": args})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def objects(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [o for z in view["zones"] for o in z["objects"]]
+
+
+def board(c: TestClient) -> tuple[dict[str, str], dict[str, str]]:
+    """A board with hidden cards: bob's hand, bob's library, a face-down permanent."""
+    seats = new_table(c)
+    j = seats["judge"]
+    labels = {
+        "delver": add(c, j, "Delver of Secrets", "alice", "battlefield"),
+        "fire": add(c, j, "Fire // Ice", "bob", "hand"),
+        "serra": add(c, j, "Serra Angel", "bob", "library"),
+        "air": add(c, j, "Air Elemental", "bob", "library"),
+        "demon": add(c, j, "Grinning Demon", "bob", "battlefield", face_down=True),
+        "clone": add(c, j, "Clone", "alice", "hand"),
+        "vanguard": add(c, j, "Elite Vanguard", "alice", "battlefield"),
+    }
+    return seats, labels
+
+
+def test_table_transform_and_views_differ(client: TestClient) -> None:
+    seats, labels = board(client)
+    out = act(client, seats["judge"], "transform", labels["delver"])
+    assert out["last"]["result"] == "done"
+    assert any(r["rule"] == "701.27a" for r in out["last"]["rulings"])
+    views = {s: client.get(f"/api/t/{t}").json()["view"] for s, t in seats.items()}
+    names = {s: {o.get("name") for o in objects(v) if o["visible"]} for s, v in views.items()}
+    assert "Insectile Aberration" in names["alice"] and "Insectile Aberration" in names["bob"]
+    assert "Fire // Ice" in names["bob"] and "Fire // Ice" not in names["alice"]
+    assert "Clone" in names["alice"] and "Clone" not in names["bob"]
+    assert "Grinning Demon" not in json.dumps(views["alice"])
+    assert views["spectator"]["viewer"] is None
+    # The judge sees everything, with labels.
+    judge = views["judge"]
+    assert all(o["visible"] for o in objects(judge))
+    assert {o["ref"] for o in objects(judge)} == set(labels.values())
+    # Both faces of a double-faced card are there for whoever may look at it.
+    delver = next(o for o in objects(views["bob"]) if o.get("name") == "Insectile Aberration")
+    assert [f["name"] for f in delver["printed"]] == ["Delver of Secrets",
+                                                      "Insectile Aberration"]
+    assert delver["transformed"] is True
+
+
+def test_players_act_by_their_handles(client: TestClient) -> None:
+    seats, labels = board(client)
+    alice = client.get(f"/api/t/{seats['alice']}").json()
+    delver = next(o for o in objects(alice["view"]) if o.get("name") == "Delver of Secrets")
+    out = act(client, seats["alice"], "transform", delver["ref"])
+    assert out["last"]["actor"] == "alice" and out["last"]["result"] == "done"
+    # A label is not a handle: a seat can't name objects by the judge's labels.
+    r = client.post(f"/api/t/{seats['alice']}/act",
+                    json={"verb": "transform", "object": labels["delver"]})
+    assert r.status_code == 404
+    # Alice can't act on bob's cards, nor with bob's handles.
+    bob = client.get(f"/api/t/{seats['bob']}").json()
+    fire = next(o for o in objects(bob["view"]) if o.get("name") == "Fire // Ice")
+    r = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "cast", "object": fire["ref"]})
+    assert r.status_code == 404
+    hidden = next(o for o in objects(alice["view"]) if o["zone"] == "hand" and
+                  o["owner"] == "bob")
+    r = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "cast",
+                                                          "object": hidden["ref"]})
+    assert r.status_code == 403
+    r = client.post(f"/api/t/{seats['spectator']}/act", json={"verb": "end_turn"})
+    assert r.status_code == 403
+    # Bob casts his own card.
+    out = act(client, seats["bob"], "cast", fire["ref"], face="left")
+    assert out["last"]["result"] == "done"
+
+
+def scan(text: str, seat: str, secret_labels: set[str]) -> None:
+    """No hidden card's name, label or id in a response to ``seat``."""
+    for name in SECRET:
+        assert name not in text, f"{seat} got {name!r}: {text[:300]}"
+    for label in secret_labels:
+        assert f'"{label}"' not in text and f"'{label}'" not in text, (seat, label)
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                assert key not in ("id", "obj", "card_id", "object_id", "label", "labels",
+                                   "seats", "step"), (seat, key)
+                if key == "card":
+                    assert isinstance(item, str | type(None))
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    if text.startswith("{"):
+        walk(json.loads(text))
+
+
+def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
+    seats, labels = board(client)
+    j = seats["judge"]
+    secret_labels = {labels[k] for k in ("fire", "serra", "air", "demon")}
+    responses: dict[str, list[str]] = {"alice": [], "spectator": []}
+
+    def collect() -> None:
+        for seat in responses:
+            responses[seat].append(client.get(f"/api/t/{seats[seat]}").text)
+
+    # The judge acts on hidden cards: bob's hand, library and face-down permanent.
+    act(client, j, "transform", labels["delver"])
+    collect()
+    act(client, j, "move", labels["fire"], to="library")
+    act(client, j, "shuffle", None, player="bob", zone="library")
+    act(client, j, "move", labels["serra"], to="hand")
+    act(client, j, "transform", labels["serra"])       # nothing happens: not a DFC
+    act(client, j, "become_copy", labels["demon"], of=labels["vanguard"])
+    act(client, j, "add_counters", labels["demon"], counter="+1/+1", count=2)
+    act(client, j, "apply_effect", labels["demon"], modify={"power": 1})
+    act(client, j, "examine", labels["serra"], player="bob")
+    act(client, j, "reveal", labels["air"], to=["bob"])  # revealed to bob only
+    act(client, j, "cast", labels["serra"], face_down=True)
+    act(client, j, "move", labels["serra"], to="hand")
+    collect()
+    # Bob acts on his hidden cards through his own handles.
+    bob = client.get(f"/api/t/{seats['bob']}").json()
+    serra = next(o for o in objects(bob["view"]) if o.get("name") == "Serra Angel")
+    act(client, seats["bob"], "move", serra["ref"], to="library", position="bottom")
+    collect()
+    # Players and spectators poke at hidden cards and get errors, which must not leak either.
+    for seat in responses:
+        token = seats[seat]
+        view = client.get(f"/api/t/{token}").json()
+        for o in objects(view["view"]):
+            if o["visible"]:
+                continue
+            for verb in ("transform", "cast", "move", "turn_face_up", "examine"):
+                r = client.post(f"/api/t/{token}/act",
+                                json={"verb": verb, "object": o["ref"], "args": {"to": "hand"}})
+                assert r.status_code in (403, 404), r.text
+                responses[seat].append(r.text)
+        for label in secret_labels:
+            r = client.post(f"/api/t/{token}/act", json={"verb": "transform", "object": label})
+            assert r.status_code in (403, 404)
+            responses[seat].append(r.text)
+        for path in ("/export", "/undo", "/remove", "/setup"):
+            r = (client.get(f"/api/t/{token}{path}") if path == "/export"
+                 else client.post(f"/api/t/{token}{path}", json={"object": labels["serra"]}))
+            assert r.status_code == 403
+            responses[seat].append(r.text)
+    # Alice's own actions answer with her view and her log.
+    alice = client.get(f"/api/t/{seats['alice']}").json()
+    mine = next(o for o in objects(alice["view"]) if o.get("name") == "Clone")
+    out = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "become_copy",
+                                                            "object": mine["ref"],
+                                                            "args": {"of": next(
+                                                                o["ref"] for o in
+                                                                objects(alice["view"])
+                                                                if o.get("face_down"))}})
+    assert out.status_code == 200, out.text
+    responses["alice"].append(out.text)
+    collect()
+    # Every response to alice and the spectator is clean; the judge's are not (sanity).
+    for seat, texts in responses.items():
+        assert texts
+        for text in texts:
+            scan(text, seat, secret_labels)
+    judge = client.get(f"/api/t/{j}").text
+    assert "Serra Angel" in judge and "Grinning Demon" in judge
+    # The log tells alice that something happened to a card, not which.
+    log = json.loads(responses["alice"][-1])["log"]
+    assert [e["verb"] for e in log][:3] == ["transform", "move", "shuffle"]
+    assert any(e.get("withheld") for e in log)
+
+
+def test_alice_cannot_tell_which_card_bob_holds() -> None:
+    """Non-interference: two tables that differ only in bob's hidden hand card, the same
+    public script; every response to alice is byte-identical."""
+    texts: list[list[str]] = []
+    for secret in ("Serra Angel", "Air Elemental"):
+        with TestClient(create_app(Store(":memory:"))) as c:
+            seats = new_table(c)
+            j = seats["judge"]
+            add(c, j, "Delver of Secrets", "alice", "battlefield")
+            hand = add(c, j, secret, "bob", "hand")
+            add(c, j, "Clone", "bob", "library")
+            out: list[str] = []
+            for step in (("transform", "delver", {}), ("move", hand, {"to": "library"}),
+                         ("shuffle", None, {"player": "bob", "zone": "library"}),
+                         ("transform", hand, {}), ("end_turn", None, {})):
+                verb, obj, args = step
+                r = c.post(f"/api/t/{j}/act", json={"verb": verb, "object": obj,
+                                                    "args": args})
+                assert r.status_code == 200, r.text
+                out.append(c.get(f"/api/t/{seats['alice']}").text)
+                out.append(c.get(f"/api/t/{seats['spectator']}").text)
+            texts.append(out)
+    assert texts[0] == texts[1]
+
+
+def test_bad_requests_change_nothing(client: TestClient) -> None:
+    seats, labels = board(client)
+    j = seats["judge"]
+    before = client.get(f"/api/t/{j}").json()
+
+    def bad(method: str, path: str, status: int, **kw: Any) -> str:
+        r = client.request(method, path, **kw)
+        assert r.status_code == status, (path, r.status_code, r.text)
+        assert "error" in r.json() and r.json()["error"]
+        message: str = r.json()["error"]
+        return message
+
+    assert "malformed JSON" in bad("POST", f"/api/t/{j}/act", 400, content=b"{not json",
+                                   headers={"content-type": "application/json"})
+    bad("POST", f"/api/t/{j}/act", 400, json=["a", "list"])
+    bad("POST", f"/api/t/{j}/act", 413, content=b"{" + b" " * (MAX_BODY + 10) + b"}",
+        headers={"content-type": "application/json"})
+    assert "unknown table" in bad("GET", "/api/t/nosuchtoken123", 404)
+    assert "no object" in bad("POST", f"/api/t/{j}/act", 404,
+                              json={"verb": "transform", "object": "nosuchlabel"})
+    assert "not an action" in bad("POST", f"/api/t/{j}/act", 400,
+                                  json={"verb": "explode", "object": labels["delver"]})
+    assert "unknown zone" in bad("POST", f"/api/t/{j}/act", 400,
+                                 json={"verb": "move", "object": labels["delver"],
+                                       "args": {"to": "moon"}})
+    # An illegal choice under the rules: Delver of Secrets cast back face up (712.8).
+    assert "illegal" in bad("POST", f"/api/t/{j}/act", 409,
+                            json={"verb": "cast", "object": labels["clone"],
+                                  "args": {"face": "back"}})
+    bad("POST", f"/api/t/{j}/setup", 404, json={"card": "No Such Card", "owner": "alice",
+                                                  "zone": "hand"})
+    bad("POST", f"/api/t/{j}/setup", 400, json={"card": "Clone", "owner": "carol",
+                                                  "zone": "hand"})
+    bad("POST", f"/api/t/{j}/undo", 409, json={})
+    bad("POST", "/api/tables", 400, json={"ruleset": "chess"})
+    bad("POST", "/api/tables/import", 422, json={"scenario": "ruleset: mtg\nsteps: 3\n"})
+    bad("POST", f"/api/t/{j}/act", 400, json={"verb": "transform", "object": labels["delver"],
+                                              "extra": 1})
+    after = client.get(f"/api/t/{j}").json()
+    assert after == before
+
+
+def test_persistence_across_restart(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db)) as c:
+        seats = new_table(c)
+        delver = add(c, seats["judge"], "Delver of Secrets", "alice", "battlefield")
+        add(c, seats["judge"], "Fire // Ice", "bob", "hand")
+        act(c, seats["judge"], "transform", delver)
+        views = {s: c.get(f"/api/t/{t}").json() for s, t in seats.items()}
+    with TestClient(create_app(db)) as c:  # a new server on the same file
+        again = {s: c.get(f"/api/t/{t}").json() for s, t in seats.items()}
+    assert again == views
+
+
+def test_export_runs_and_reopens(client: TestClient, tmp_path: Path) -> None:
+    seats, labels = board(client)
+    j = seats["judge"]
+    act(client, j, "transform", labels["delver"])
+    act(client, j, "cast", labels["fire"], face="right")
+    act(client, j, "become_copy", labels["clone"], of=labels["vanguard"])
+    act(client, j, "apply_effect", labels["vanguard"], modify={"power": 2},
+        until="end_of_turn")
+    r = client.get(f"/api/t/{j}/export")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    path = tmp_path / "exported.yaml"
+    path.write_text(r.text, encoding="utf-8")
+    result = run_scenario(path)
+    assert result.status == "PASS", (result.line(), [str(f) for f in result.failures])
+    # Reopened as a game, the board is the same for every seat but the judge's labels.
+    r = client.post("/api/tables/import", json={"scenario": r.text})
+    assert r.status_code == 201, r.text
+    seats2 = r.json()["seats"]
+    for seat in ("judge", "alice", "bob", "spectator"):
+        a = client.get(f"/api/t/{seats[seat]}").json()["view"]
+        b = client.get(f"/api/t/{seats2[seat]}").json()["view"]
+        assert a == b, seat
+
+
+def test_open_an_example_scenario(client: TestClient) -> None:
+    examples = sorted(Path(__file__).parent.parent.glob("examples/mtg/*.yaml"))
+    if not examples:
+        pytest.skip("no example scenarios")
+    r = client.post("/api/tables/import", json={"scenario": examples[0].read_text("utf-8")})
+    assert r.status_code == 201, r.text
+    judge = client.get(f"/api/t/{r.json()['seats']['judge']}").json()
+    assert judge["view"]["zones"]
+
+
+def test_other_rulesets_and_autocomplete(client: TestClient) -> None:
+    r = client.get("/api/rulesets")
+    names = {x["name"] for x in r.json()}
+    assert {"mtg", "ga", "scp"} <= names
+    r = client.get("/api/cards", params={"ruleset": "mtg", "q": "delv"})
+    assert r.json()["names"][0].startswith("Delver of Secrets")
+    seats = new_table(client, "ga")
+    j = seats["judge"]
+    fatestone = add(client, j, "Fabled Azurite Fatestone", "alice", "field")
+    out = act(client, j, "transform", fatestone)
+    assert out["last"]["result"] == "done"
+    assert "Seiryuu, Azure Dragon" in json.dumps(out["view"])
+
+
+def test_page_is_self_contained(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "<script src=\"/static/app.js\"" in r.text
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    for path in ("/static/app.js", "/static/style.css"):
+        text = client.get(path).text
+        assert "https://" not in text and "//cdn" not in text
+    assert "http://" not in r.text and "https://" not in r.text
+
+
+def test_serve_without_the_extra(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from obverse.cli import main
+
+    monkeypatch.setitem(sys.modules, "obverse.web.app", None)
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "pip install 'obverse[web]'" in err
