@@ -183,6 +183,10 @@ def test_build_transform_compare_export_reopen(page: Page, server: str,
     expect(bob.locator(".card[title='Grinning Demon']")).to_have_count(1)
     expect(alice.locator(".card[title='Grinning Demon']")).to_have_count(0)
 
+    # Alice looks at both faces of her transformed card.
+    alice.locator(".card[data-name='Insectile Aberration']").click()
+    expect(page.locator("#inspector .face-big")).to_have_count(2)
+    expect(page.locator("#inspector button[data-verb='transform']")).to_be_visible()
     page.wait_for_timeout(300)
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "web-board.png"

@@ -28,11 +28,6 @@ from obverse.state import PhysicalCard, new_state
 GAMES: Final = ("mtg", "fab", "ga", "scp")
 PLAYER: Final = "you"
 #: Words that tie a query ruling to a layout (rulesets phrase them per layout).
-_LAYOUT_WORDS: Final = {"transform": "double-faced", "modal_dfc": "double-faced",
-                        "reversible_card": "double-faced", "flip": "flip card",
-                        "split": "split card", "double_faced": "double-faced",
-                        "twin": "twin", "transcend": "transcend"}
-
 
 class CardNotFound(ObverseError):
     """No card has this name; ``suggestions`` are the closest names."""
@@ -176,12 +171,9 @@ def describe(game: str, card: CardDef, zone: str | None = None, face: str | None
                      "up")
     info.face = obj.face
     info.chars = characteristics(state, obj, rs)
-    if len(card.faces) > 1:
-        word = _LAYOUT_WORDS.get(card.layout)
-        for ruling in rs.query_rulings("search", obj.zone):
-            if word and word in ruling.reason and \
-                    all(r.rule != ruling.rule for r in info.rulings):
-                info.rulings.append(ruling)
+    for ruling in rs.explain_characteristics(state, obj):
+        if all(r.rule != ruling.rule for r in info.rulings):
+            info.rulings.append(ruling)
     return info
 
 

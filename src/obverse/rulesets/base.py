@@ -139,6 +139,10 @@ class Ruleset:
         """A face-down object's characteristics: by default none but being a card."""
         return Characteristics(face="none", names=(), props=Face())
 
+    def explain_characteristics(self, state: GameState, obj: GameObject) -> Rulings:
+        """The rules that decide which face(s) count for ``obj`` where it is now."""
+        return ()
+
     # --- status -----------------------------------------------------------------------------
 
     def is_transformed(self, state: GameState, obj: GameObject) -> bool:

@@ -162,6 +162,52 @@ class Magic(Ruleset):
         props = msgspec.structs.replace(chars.props, cost=None)
         return msgspec.structs.replace(chars, props=props, mana_value=total)  # 712.8g
 
+    def explain_characteristics(self, state: GameState, obj: GameObject) -> Rulings:
+        """712.8a-g, 710.1b/710.2, 709.3b/709.4, 708.2a, 707.2: why these values count."""
+        if obj.face_down:
+            return self.rule("face_down_chars", "face down: a nameless 2/2 creature with no "
+                             "mana cost")
+        if obj.meld is not None:
+            return self.rule("meld_chars", "a melded permanent has only its combined back "
+                             "face; its mana value is the sum of its front faces'")
+        layout, faces = self.printed_faces(state, obj)
+        out: Rulings = self.rule("copiable_values", "its values are the copied ones") \
+            if obj.copies else ()
+        where = obj.zone
+        if layout == "split":
+            if obj.face in ("left", "right"):
+                return out + self.rule("split_stack", "on the stack only the chosen half exists")
+            return out + self.ruling_list(
+                ("split_combined", "off the stack it has both halves' characteristics"),
+                ("mv_split", "its mana value comes from the combined cost"))
+        if layout == "flip" and len(faces) > 1:
+            if where == "battlefield" and obj.face == "back":
+                return out + self.ruling_list(
+                    ("flip_alt", "flipped on the battlefield: the alternative characteristics"),
+                    ("flip_color_cost", "color and mana cost stay the normal ones"))
+            return out + self.rule("flip_normal", "unflipped or off the battlefield: its normal "
+                                   "characteristics")
+        card = state.cards[obj.card].card
+        if not (self.is_double_faced(card) or len(faces) > 1):
+            return out
+        if where not in ("battlefield", "stack"):
+            return out + self.rule("dfc_front_outside", f"in the {where} it has only its front "
+                                   "face")
+        if layout == "modal_dfc":
+            return out + self.rule("mdfc_face_up", "a modal double-faced card has the face that "
+                                   "is up, mana value included")
+        if layout == "meld":
+            return out + self.rule("meld_stack" if where == "stack" else "dfc_front_up",
+                                   "an unmelded meld card has only its front face")
+        if where == "stack":
+            return out + self.rule("dfc_spell", "a spell has the face it was cast with")
+        if obj.face == "back":
+            return out + self.ruling_list(
+                ("dfc_back_up", "back face up: the back face's characteristics; mana value "
+                 "from the front face" + (" (a copy's is 0)" if obj.copies else "")),
+                ("mv_back_face", "the back face has no mana cost of its own"))
+        return out + self.rule("dfc_front_up", "front face up: only the front face counts")
+
     # --- status -----------------------------------------------------------------------------
 
     def is_transformed(self, state: GameState, obj: GameObject) -> bool:

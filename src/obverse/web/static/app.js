@@ -101,7 +101,10 @@ const CLASS = { Safe: ["#4faa6f", "#1f5c36"], Euclid: ["#d8b23e", "#7c6010"],
 const PITCH = { 1: ["#d9413a", "#7e1712"], 2: ["#e6c64a", "#826812"], 3: ["#3c82d4", "#173f7a"] };
 
 function frameColors(f) {
-  const colors = f.colors || [];
+  let colors = f.colors || [];
+  if (!colors.length && typeof f.cost === "string") {
+    colors = [...new Set((f.cost.match(/[WUBRG]/g) || []))];
+  }
   if (colors.length > 1) return ["#e0c25e", "#8a6d14"];
   if (colors.length === 1 && FRAME[colors[0]]) return FRAME[colors[0]];
   const elem = typeof f.element === "string" ? f.element.toLowerCase() : "";
@@ -433,6 +436,7 @@ function describe(o) {
 }
 
 async function act(token, verb, ref, args) {
+  status(`${verb.replace(/_/g, " ")}…`, true);
   try {
     const out = await api("POST", `/api/t/${token}/act`, { verb, object: ref, args });
     const last = out.last || {};
@@ -770,6 +774,7 @@ async function start() {
   });
   $("add-card").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    status("adding…", true);
     try {
       const out = await api("POST", `/api/t/${app.key}/setup`, {
         card: $("card-name").value, owner: $("card-owner").value, zone: $("card-zone").value,
