@@ -79,7 +79,7 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
 
 #: Characteristics are a pure function of the object, the effects and the cards, all
 #: immutable: cache by their identities (the entry keeps them alive, so ids aren't reused).
-_CACHE: dict[tuple[int, int, int, str], tuple[Any, ...]] = {}
+_CACHE: dict[int, tuple[Any, ...]] = {}
 _CACHE_LIMIT: Final = 200_000
 
 
@@ -89,11 +89,10 @@ def characteristics(state: GameState, obj: GameObject | int,
 
     Cached by the identity of the (immutable) object, effects and card table."""
     o = state.objects[obj] if isinstance(obj, int) else obj
-    effects, cards = state.effects, state.cards
-    key = (id(o), id(effects), id(cards), state.ruleset)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is o and hit[1] is effects and hit[2] is cards:
-        return hit[3]  # type: ignore[no-any-return]
+    hit = _CACHE.get(id(o))
+    if hit is not None and hit[0] is o and hit[1] is state.effects and \
+            hit[2] is state.cards and hit[3] == state.ruleset:
+        return hit[4]  # type: ignore[no-any-return]
     from obverse.rulesets import get_ruleset
 
     rs = ruleset or get_ruleset(state.ruleset)
@@ -101,7 +100,7 @@ def characteristics(state: GameState, obj: GameObject | int,
     if rs.cacheable_characteristics and rs.name == state.ruleset:
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
-        _CACHE[key] = (o, effects, cards, chars)
+        _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars)
     return chars
 
 

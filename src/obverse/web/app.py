@@ -17,6 +17,7 @@ objects it names are its own handles; errors to those seats never quote labels o
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import OrderedDict
 from pathlib import Path
@@ -35,7 +36,7 @@ from obverse.cards import CardDef
 from obverse.errors import InputError
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, parse_scenario
-from obverse.web.store import JUDGE, SPECTATOR, Store
+from obverse.web.store import JUDGE, SPECTATOR, GameRecord, Store
 from obverse.web.table import (
     Request as ActRequest,
 )
@@ -183,10 +184,16 @@ class Sandbox:
     def state_json(self, game: str, seat: str, table: Table) -> dict[str, Any]:
         """What the page gets for a seat: the view, the log, the ruleset."""
         out: dict[str, Any] = {
-            "seat": seat, "version": table.rec.version, "ruleset": ruleset_info(table.rs.name),
+            "seat": seat, "version": "", "ruleset": ruleset_info(table.rs.name),
             "title": table.rec.title, "players": list(table.state.players),
             "view": table.seat_view(seat), "log": table.log(seat)}
-        if seat == JUDGE:
+        if seat != JUDGE:
+            # The version a seat polls with is a digest of what it sees, so not even the
+            # number of stored events (a hidden card's definition is one) reaches it.
+            digest = hashlib.blake2b(json.dumps(out, sort_keys=True).encode(), digest_size=8)
+            out["version"] = digest.hexdigest()
+        else:
+            out["version"] = str(table.rec.version)
             out["game"] = game
             out["seats"] = self.store.tokens(game)
             out["labels"] = [e["label"] for e in table.rec.setup]
@@ -282,6 +289,16 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
                 head = parse_scenario(text, sandbox.lookup(game_name), "upload")
             except InputError as exc2:
                 raise TableError(422, f"not a valid scenario: {exc2.describe()}") from None
+        trial = GameRecord(id="import", ruleset=head["ruleset"], title=head["title"],
+                           players=tuple(head["players"]), seed=head["seed"],
+                           pregame=head["pregame"], cards=head["cards"], setup=head["setup"],
+                           steps=[(step, JUDGE) for step in head["steps"]])
+        try:
+            broken = Table(trial, sandbox.lookup(get_ruleset(head["ruleset"]).game)).broken
+        except InputError as exc:
+            raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
+        if broken:
+            raise TableError(422, f"the scenario does not replay: {broken}")
         store = sandbox.store
         game, seats = store.create(get_ruleset(head["ruleset"]).name, tuple(head["players"]),
                                    head["title"], head["seed"], head["pregame"])
@@ -291,18 +308,15 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
             store.append(game, "setup", JUDGE, entry)
         for step in head["steps"]:
             store.append(game, "step", JUDGE, step)
-        table = sandbox.table(game)
-        if table.broken:
-            raise TableError(422, f"the scenario does not replay: {table.broken}")
         return JSONResponse({"game": game, "seats": seats}, status_code=201)
 
     async def seat_state(request: Request) -> Response:
         game, seat = sandbox.seat(request.path_params["token"])
         since = request.query_params.get("since")
-        table = sandbox.table(game)
-        if since is not None and since == str(table.rec.version):
-            return JSONResponse({"unchanged": True, "version": table.rec.version})
-        return JSONResponse(sandbox.state_json(game, seat, table))
+        out = sandbox.state_json(game, seat, sandbox.table(game))
+        if since is not None and since == out["version"]:
+            return JSONResponse({"unchanged": True, "version": out["version"]})
+        return JSONResponse(out)
 
     async def act(request: Request) -> Response:
         game, seat = sandbox.seat(request.path_params["token"])
@@ -364,7 +378,7 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         new_card = inline and not any(c.get("name") == card.name for c in cards)
         if new_card:
             cards.append(card_builtins(card))
-        trial = type(rec)(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
+        trial = GameRecord(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
                           seed=rec.seed, pregame=rec.pregame, cards=cards,
                           setup=[*rec.setup, entry], steps=rec.steps, version=rec.version + 1)
         try:
@@ -386,7 +400,7 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         rec = table.rec
         if not any(e["label"] == label for e in rec.setup):
             raise TableError(404, f"object: {label!r} is not a setup entry")
-        trial = type(rec)(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
+        trial = GameRecord(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
                           seed=rec.seed, pregame=rec.pregame, cards=rec.cards,
                           setup=[e for e in rec.setup if e["label"] != label], steps=rec.steps,
                           version=rec.version + 1)
