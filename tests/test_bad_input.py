@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from obverse.cli import main
-from obverse.scenario import run_scenario
+from obverse.runner import run_scenario
 
 GOOD_SETUP = "setup:\n  - {label: d, card: Delver of Secrets, zone: battlefield}\n"
 

@@ -8,7 +8,7 @@ import pytest
 
 from obverse.carddb import CardDB, default_path
 from obverse.importers import Problem
-from obverse.scenario import run_scenario
+from obverse.runner import run_scenario
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SCENARIOS = Path(__file__).resolve().parent / "db_scenarios"

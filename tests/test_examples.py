@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from obverse.cli import iter_scenarios
-from obverse.scenario import run_scenario
+from obverse.runner import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -13,7 +13,7 @@ from pathlib import Path
 from obverse import actions
 from obverse.carddata import bundled
 from obverse.rulesets import get_ruleset
-from obverse.scenario import Result, run_scenario, scenario_view
+from obverse.runner import Result, run_scenario, scenario_view
 from obverse.state import GameState, PhysicalCard, new_state
 
 FAB = get_ruleset("fab")

@@ -9,7 +9,7 @@ import pytest
 
 from obverse import fuzz
 from obverse.cli import main
-from obverse.scenario import run_scenario
+from obverse.runner import run_scenario
 
 
 def test_fuzz_process_pool(capsys: pytest.CaptureFixture[str]) -> None:

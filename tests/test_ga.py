@@ -14,7 +14,7 @@ from obverse import actions
 from obverse.carddata import bundled
 from obverse.characteristics import characteristics
 from obverse.rulesets import get_ruleset
-from obverse.scenario import Result, run_scenario, scenario_view
+from obverse.runner import Result, run_scenario, scenario_view
 from obverse.state import GameState, PhysicalCard, new_state
 
 GA = get_ruleset("ga")

@@ -65,7 +65,7 @@ def test_same_seed_same_game(alias: str) -> None:
 def test_history_exports_as_a_runnable_scenario(alias: str, tmp_path: object) -> None:
     from pathlib import Path
 
-    from obverse.scenario import run_scenario
+    from obverse.runner import run_scenario
 
     hist = play_history(alias, 3, 15)
     path = Path(str(tmp_path)) / "history.yaml"

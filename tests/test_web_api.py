@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from obverse.scenario import run_scenario
+from obverse.runner import run_scenario
 from obverse.web.app import MAX_BODY, create_app
 from obverse.web.store import Store
 

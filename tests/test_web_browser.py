@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from obverse.scenario import run_scenario
+from obverse.runner import run_scenario
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"

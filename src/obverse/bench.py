@@ -162,7 +162,8 @@ def _branching(state: GameState, oid: int) -> Figure:
 
 
 def _scenario(budget: float) -> Figure:
-    from obverse.scenario import Runner, load_scenario
+    from obverse.runner import Runner
+    from obverse.scenario import load_scenario
 
     path = Path(__file__).parent / "data" / "bench-50-steps.yaml"
     scn = load_scenario(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from obverse.cardcli import add_card_commands
 from obverse.cards import CardDef
-from obverse.scenario import Result, run_scenario, scenario_view
+from obverse.runner import Result, run_scenario, scenario_view
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 

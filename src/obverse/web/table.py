@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -26,6 +26,14 @@ from obverse.rulings import Event, Outcome, Ruling
 from obverse.state import GameObject, GameState
 from obverse.views import chars_dict, handle, is_visible, status_dict, view, view_events
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
+
+if TYPE_CHECKING:
+    from obverse.runner import Runner
+else:  # the runner moved out of obverse.scenario; accept either layout
+    try:
+        from obverse.runner import Runner
+    except ImportError:
+        from obverse.scenario import Runner
 
 CardLookup = Callable[[str], CardDef | None]
 
@@ -70,7 +78,7 @@ class StepRecord:
     main: int | None
 
 
-class _Recorder(scn_mod.Runner):
+class _Recorder(Runner):
     """The scenario runner, also keeping the events of the last action."""
 
     last_events: tuple[Event, ...] = ()
