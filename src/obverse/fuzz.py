@@ -182,7 +182,8 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
         if seen[0] != seen[1]:
             hist.error = f"bob can tell the twins apart after {action}"
             return hist
-        leaked = [n for n in canaries if n in seen[0]]
+        # A name leaks as a JSON string value (quoted), not as a substring of another name.
+        leaked = [n for n in canaries if json.dumps(n, ensure_ascii=False) in seen[0]]
         if leaked:
             hist.error = f"{leaked[0]!r} leaks to bob after {action}"
             return hist
