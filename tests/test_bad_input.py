@@ -96,3 +96,24 @@ def test_failure_and_error_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixt
     broken.write_text("{\"ruleset\": \"mtg\", \"ruleset\": \"mtg\"}")
     assert main(["run", str(tmp_path)]) == 2
     assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed, 1 errors"
+
+
+def test_enormous_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    with path.open("w", encoding="utf-8") as f:
+        f.write("ruleset: mtg\nsteps:\n")
+        line = "  - end_turn: null\n"
+        f.write(line * (9 * 1024 * 1024 // len(line)))
+    result = run_scenario(path)
+    assert result.status == "ERROR" and result.error is not None
+    assert "larger than" in result.error.message
+
+
+def test_a_wrong_zone_action_is_an_error_naming_the_step(tmp_path: Path) -> None:
+    path = tmp_path / "wrong-zone.yaml"
+    path.write_text("ruleset: fab\nsetup:\n  - {label: s, card: Snatch, zone: hand}\n"
+                    "steps:\n  - move: {object: s, to: stack}\n  - resolve: s\n"
+                    "  - resolve: s\n", encoding="utf-8")
+    result = run_scenario(path)
+    assert result.status == "ERROR" and result.error is not None
+    assert result.error.place == "step 3" and result.error.key == "resolve"

@@ -14,6 +14,7 @@ it for long local runs) and printed by ``test_report_budget``.
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 import yaml
@@ -81,3 +82,88 @@ def test_report_budget(capsys: pytest.CaptureFixture[str]) -> None:
         print(f"\nproperty tests: {HISTORIES} histories x {STEPS} steps per ruleset "
               f"({len(RULESETS)} rulesets), as many twin histories; "
               f"OBVERSE_FUZZ_SCALE={SCALE}")
+
+
+# --- a hypothesis stateful machine per ruleset -----------------------------------------------
+
+
+def _machine(alias: str) -> type:
+    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+    from obverse.fuzz import check_invariants, random_deal, try_apply
+    from obverse.play import Action
+    from obverse.rulesets import get_ruleset
+
+    rs = get_ruleset(alias)
+    zones = sorted(rs.zones)
+
+    class Machine(RuleBasedStateMachine):
+        """Random actions chosen by hypothesis; the invariants hold after every one."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.state = random_deal(alias, random.Random(0))
+            self.cards = sum(1 for pc in self.state.cards.values() if not pc.token)
+
+        @initialize(seed=SEEDS)
+        def deal(self, seed: int) -> None:
+            self.state = random_deal(alias, random.Random(seed))
+            self.cards = sum(1 for pc in self.state.cards.values() if not pc.token)
+
+        def _obj(self, pick: int) -> int | None:
+            ids = sorted(self.state.objects.keys())
+            return ids[pick % len(ids)] if ids else None
+
+        def _do(self, action: Action) -> None:
+            out = try_apply(self.state, action)
+            if out is not None:
+                self.state = out.state
+
+        @rule(pick=st.integers(0, 50), zone=st.sampled_from(zones),
+              face_down=st.sampled_from([None, True, False]))
+        def move(self, pick: int, zone: str, face_down: bool | None) -> None:
+            oid = self._obj(pick)
+            if oid is not None and zone != rs.stack_zone:
+                self._do(Action("move", oid, (("to", zone), ("face_down", face_down))))
+
+        @rule(pick=st.integers(0, 50),
+              verb=st.sampled_from(["cast", "play", "turn_face_down", "turn_face_up",
+                                    *sorted(rs.extra_actions & {"transform"})]))
+        def act(self, pick: int, verb: str) -> None:
+            oid = self._obj(pick)
+            if oid is not None:
+                self._do(Action(verb, oid))
+
+        @rule(pick=st.integers(0, 50), of=st.integers(0, 50))
+        def copy(self, pick: int, of: int) -> None:
+            a, b = self._obj(pick), self._obj(of)
+            if a is not None and b is not None:
+                self._do(Action("become_copy", a, (("of", b),)))
+
+        @rule()
+        def resolve_top(self) -> None:
+            stack = self.state.zones.get(rs.stack_zone, ())
+            if stack:
+                self._do(Action("resolve", stack[0]))
+
+        @rule(player=st.sampled_from(["alice", "bob"]), zone=st.sampled_from(zones))
+        def shuffle(self, player: str, zone: str) -> None:
+            self._do(Action("shuffle", None, (("player", player), ("zone", zone))))
+
+        @invariant()
+        def rules_hold(self) -> None:
+            check_invariants(self.state, self.cards)
+
+    Machine.__name__ = f"Machine_{alias.replace('@', '_').replace('-', '_')}"
+    return Machine
+
+
+@pytest.mark.parametrize("alias", RULESETS)
+def test_stateful_machine(alias: str) -> None:
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(
+        _machine(alias),
+        settings=settings(max_examples=max(10, HISTORIES // 5), stateful_step_count=STEPS,
+                          deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow]))
