@@ -87,6 +87,23 @@ def _incomplete(exc: json.JSONDecodeError, size: int) -> bool:
     return exc.msg.startswith("Unterminated string") or exc.pos >= size - 8
 
 
+def read_json_file(path: str | Path, report: Report,
+                   progress: Callable[[int], None] | None = None) -> Iterator[Any]:
+    """The items of a JSON file, streamed (:func:`iter_json_array`); a file that can't be read
+    or isn't UTF-8 is reported, never raised."""
+    p = str(path)
+    try:
+        stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
+        return
+    with stream:
+        try:
+            yield from iter_json_array(stream, p, report, progress)
+        except UnicodeDecodeError as exc:
+            report(Problem(p, "", "", f"not UTF-8 text ({exc.reason})"))
+
+
 def iter_json_array(stream: IO[str], path: str, report: Report,
                     progress: Callable[[int], None] | None = None) -> Iterator[Any]:
     """The items of a JSON document one at a time without holding the file in memory.
@@ -234,4 +251,4 @@ def stat(value: Any, key: str) -> int | str | None:
 
 
 __all__ = ["GAMES", "BadRecord", "Problem", "Progress", "Record", "Report", "expand_paths",
-           "ignore", "iter_json_array", "stat", "str_list", "str_or_none"]
+           "ignore", "iter_json_array", "read_json_file", "stat", "str_list", "str_or_none"]

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from obverse.cards import CardDef, Face
-from obverse.importers import BadRecord, Problem, Record, Report, iter_json_array, stat
+from obverse.importers import BadRecord, Problem, Record, Report, read_json_file, stat
 
 #: FaB type keywords (CR 2.15.6a); the other words before the dash are supertypes.
 TYPES: Final = frozenset({"Action", "Attack Reaction", "Block", "Companion", "Defense Reaction",
@@ -212,23 +212,18 @@ def read_pairings(path: Path, report: Report) -> list[Pairing]:
     out: list[Pairing] = []
     if path.suffix == ".csv":
         cols = ("Front Card Printing Unique ID", "Back Card Printing Unique ID", "Is DFC")
-        for i, raw in enumerate(_read_csv(path, report, cols), 1):
+        for raw in _read_csv(path, report, cols):
             out.append(Pairing(str(raw[cols[0]]).strip(), str(raw[cols[1]]).strip(),
                                _is_dfc(raw[cols[2]])))
-            del i
         return out
-    try:
-        with open(path, encoding="utf-8") as stream:
-            for n, item in enumerate(iter_json_array(stream, str(path), report), 1):
-                if not isinstance(item, dict) or not isinstance(item.get("front_unique_id"), str) \
-                        or not isinstance(item.get("back_unique_id"), str):
-                    report(Problem(str(path), f"item {n}", "front_unique_id",
-                                   "expected front_unique_id and back_unique_id strings"))
-                    continue
-                out.append(Pairing(item["front_unique_id"], item["back_unique_id"],
-                                   _is_dfc(item.get("is_DFC"))))
-    except OSError as exc:
-        report(Problem(str(path), "", "", f"can't read: {exc.strerror or exc}"))
+    for n, item in enumerate(read_json_file(path, report), 1):
+        if not isinstance(item, dict) or not isinstance(item.get("front_unique_id"), str) \
+                or not isinstance(item.get("back_unique_id"), str):
+            report(Problem(str(path), f"item {n}", "front_unique_id",
+                           "expected front_unique_id and back_unique_id strings"))
+            continue
+        out.append(Pairing(item["front_unique_id"], item["back_unique_id"],
+                           _is_dfc(item.get("is_DFC"))))
     return out
 
 
@@ -268,39 +263,33 @@ def read(paths: list[Path], report: Report,
                 for raw in _read_csv(sibling, report, ("Unique ID", "Card Unique ID")):
                     printing_card[str(raw["Unique ID"]).strip()] = str(raw["Card Unique ID"])
         else:
-            try:
-                stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
-            except OSError as exc:
-                report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
-                continue
-            with stream:
-                for n, raw in enumerate(iter_json_array(stream, p, report, progress), 1):
-                    try:
-                        row = row_from_json(raw)
-                    except BadRecord as exc:
-                        ident = raw.get("unique_id") if isinstance(raw, dict) else None
-                        label = f"{ident or f'item {n}'}"
-                        if isinstance(raw, dict) and isinstance(raw.get("name"), str):
-                            label += f" ({raw['name']})"
-                        report(Problem(p, label, exc.key, exc.message))
+            for n, raw in enumerate(read_json_file(path, report, progress), 1):
+                try:
+                    row = row_from_json(raw)
+                except BadRecord as exc:
+                    ident = raw.get("unique_id") if isinstance(raw, dict) else None
+                    label = f"{ident or f'item {n}'}"
+                    if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+                        label += f" ({raw['name']})"
+                    report(Problem(p, label, exc.key, exc.message))
+                    continue
+                if row.uid not in rows:
+                    order.append(row.uid)
+                rows[row.uid] = row
+                for printing in raw.get("printings") or []:
+                    if not isinstance(printing, dict) or \
+                            not isinstance(printing.get("unique_id"), str):
                         continue
-                    if row.uid not in rows:
-                        order.append(row.uid)
-                    rows[row.uid] = row
-                    for printing in raw.get("printings") or []:
-                        if not isinstance(printing, dict) or \
-                                not isinstance(printing.get("unique_id"), str):
-                            continue
-                        printing_card[printing["unique_id"]] = row.uid
-                        for info in printing.get("double_sided_card_info") or []:
-                            other = info.get("other_face_unique_id") if isinstance(info, dict) \
-                                else None
-                            # Only a front entry is trusted: upstream writes a back face's
-                            # other_face_unique_id as its own id.
-                            if isinstance(other, str) and info.get("is_front") is True and \
-                                    other != printing["unique_id"]:
-                                fallback.append(Pairing(printing["unique_id"], other,
-                                                        _is_dfc(info.get("is_DFC"))))
+                    printing_card[printing["unique_id"]] = row.uid
+                    for info in printing.get("double_sided_card_info") or []:
+                        other = info.get("other_face_unique_id") if isinstance(info, dict) \
+                            else None
+                        # Only a front entry is trusted: upstream writes a back face's
+                        # other_face_unique_id as its own id.
+                        if isinstance(other, str) and info.get("is_front") is True and \
+                                other != printing["unique_id"]:
+                            fallback.append(Pairing(printing["unique_id"], other,
+                                                    _is_dfc(info.get("is_DFC"))))
         sibling = path.with_name("card-face-association" + path.suffix.lower())
         if sibling.exists():
             have_association = True

@@ -22,7 +22,7 @@ from obverse.importers import (
     Problem,
     Record,
     Report,
-    iter_json_array,
+    read_json_file,
     stat,
     str_list,
     str_or_none,
@@ -126,23 +126,17 @@ def read(paths: list[Path], report: Report,
     fronts_seen: set[str] = set()
     for path in paths:
         p = str(path)
-        try:
-            stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
-            continue
-        with stream:
-            for n, data in enumerate(iter_json_array(stream, p, report, progress), 1):
-                if isinstance(data, dict) and _is_back(data):
-                    backs.append((p, data, n))
-                    continue
-                try:
-                    record = convert(data)
-                except BadRecord as exc:
-                    report(Problem(p, _ident(data, n), exc.key, exc.message))
-                    continue
-                fronts_seen.update(record.sources)
-                yield record
+        for n, data in enumerate(read_json_file(path, report, progress), 1):
+            if isinstance(data, dict) and _is_back(data):
+                backs.append((p, data, n))
+                continue
+            try:
+                record = convert(data)
+            except BadRecord as exc:
+                report(Problem(p, _ident(data, n), exc.key, exc.message))
+                continue
+            fronts_seen.update(record.sources)
+            yield record
     for p, data, n in backs:
         if data.get("uuid") in fronts_seen:
             continue  # already part of its front card

@@ -25,7 +25,7 @@ from obverse.importers import (
     Problem,
     Record,
     Report,
-    iter_json_array,
+    read_json_file,
     stat,
     str_list,
     str_or_none,
@@ -167,21 +167,12 @@ def read(path: str | Path, report: Report,
     """The cards of a Scryfall file (a JSON array, a list page ``{"data": [...]}`` or one card
     object), streamed; bad records are reported and skipped."""
     p = str(path)
-    try:
-        stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
-        return
-    with stream:
+    for obj in read_json_file(path, report, progress):
         try:
-            for obj in iter_json_array(stream, p, report, progress):
-                try:
-                    record, warning = convert(obj)
-                except BadRecord as exc:
-                    report(Problem(p, record_id(obj), exc.key, exc.message))
-                    continue
-                if warning:
-                    report(Problem(p, record_id(obj), "layout", warning, warning=True))
-                yield record
-        except UnicodeDecodeError as exc:
-            report(Problem(p, "", "", f"not UTF-8 text ({exc.reason})"))
+            record, warning = convert(obj)
+        except BadRecord as exc:
+            report(Problem(p, record_id(obj), exc.key, exc.message))
+            continue
+        if warning:
+            report(Problem(p, record_id(obj), "layout", warning, warning=True))
+        yield record
