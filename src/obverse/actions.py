@@ -73,14 +73,16 @@ def update(state: GameState, obj: GameObject) -> GameState:
 
 
 def forget(state: GameState, obj_id: int) -> GameState:
-    """Drop effects and knowledge bound to an object that ceased to exist."""
-    if not state.effects and not state.knowledge:
+    """Drop effects, knowledge and designations bound to an object that ceased to exist."""
+    if not state.effects and not state.knowledge and not state.designations:
         return state
     effects = tuple(e for e in state.effects if e.target != obj_id)
     knowledge = tuple(k for k in state.knowledge if k.obj != obj_id or k.lasting)
-    if len(effects) == len(state.effects) and len(knowledge) == len(state.knowledge):
+    designations = tuple(d for d in state.designations if d[1] != obj_id)
+    if len(effects) == len(state.effects) and len(knowledge) == len(state.knowledge) and \
+            len(designations) == len(state.designations):
         return state
-    return replace(state, effects=effects, knowledge=knowledge)
+    return replace(state, effects=effects, knowledge=knowledge, designations=designations)
 
 
 def is_forbidden(state: GameState, obj: GameObject, action: str) -> bool:

@@ -8,7 +8,7 @@ The action log of a game replays to the identical state (:func:`replay`), and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -23,6 +23,12 @@ from obverse.state import GameState, PhysicalCard, new_state
 SHARED_VERBS = ("move", "cast", "play", "resolve", "turn_face_down", "turn_face_up",
                 "become_copy", "reveal", "examine", "shuffle", "end_turn", "add_counters",
                 "change_control")
+
+
+#: Verbs that take one object and nothing else.
+_ONE_OBJECT: dict[str, Callable[[GameState, int], Outcome]] = {
+    "resolve": actions.resolve, "transform": actions.transform,
+    "turn_face_down": actions.turn_face_down, "turn_face_up": actions.turn_face_up}
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -52,18 +58,9 @@ def apply(state: GameState, action: Action) -> Outcome:
         assert o is not None
         return rs.do_cast(state, o, v, face=a("face"), transformed=bool(a("transformed")),
                           face_down=bool(a("face_down")))
-    if v == "resolve":
+    if v in _ONE_OBJECT:
         assert o is not None
-        return actions.resolve(state, o)
-    if v == "transform":
-        assert o is not None
-        return actions.transform(state, o)
-    if v == "turn_face_down":
-        assert o is not None
-        return actions.turn_face_down(state, o)
-    if v == "turn_face_up":
-        assert o is not None
-        return actions.turn_face_up(state, o)
+        return _ONE_OBJECT[v](state, o)
     if v == "become_copy":
         assert o is not None
         return actions.become_copy(state, o, a("of"))

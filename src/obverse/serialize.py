@@ -22,6 +22,7 @@ class _Wire(msgspec.Struct, frozen=True):
     zones: list[tuple[str, tuple[int, ...]]]
     effects: tuple[Effect, ...]
     knowledge: tuple[Knowledge, ...]
+    designations: tuple[tuple[str, int], ...]
     active: int
     turn: int
     next_id: int
@@ -41,7 +42,8 @@ def dumps(state: GameState) -> bytes:
         ruleset=state.ruleset, players=state.players,
         cards=sorted(state.cards.items()), objects=sorted(state.objects.items()),
         card_object=sorted(state.card_object.items()), zones=sorted(state.zones.items()),
-        effects=state.effects, knowledge=state.knowledge, active=state.active, turn=state.turn,
+        effects=state.effects, knowledge=state.knowledge, designations=state.designations,
+        active=state.active, turn=state.turn,
         next_id=state.next_id, clock=state.clock, seed=state.seed, shuffles=state.shuffles,
         pregame=state.pregame)
     return _ENCODER.encode(wire)
@@ -63,6 +65,7 @@ def loads(data: bytes | str) -> GameState:
         ruleset=w.ruleset, players=w.players, cards=immutables.Map(w.cards),
         objects=immutables.Map(w.objects), card_object=immutables.Map(w.card_object),
         zones=immutables.Map(w.zones), effects=effects, knowledge=w.knowledge,
+        designations=w.designations,
         active=w.active, turn=w.turn, next_id=w.next_id, clock=w.clock, seed=w.seed,
         shuffles=w.shuffles, pregame=w.pregame)
 

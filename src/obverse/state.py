@@ -107,6 +107,9 @@ class GameState(msgspec.Struct, frozen=True):
     zones: immutables.Map[str, tuple[int, ...]]
     effects: tuple[Effect, ...] = ()
     knowledge: tuple[Knowledge, ...] = ()
+    #: Designations the rules put on objects, as ``(name, object id)`` (e.g. scp cards that
+    #: may no longer be referred to before the game); not characteristics.
+    designations: tuple[tuple[str, int], ...] = ()
     active: int = 0
     turn: int = 1
     next_id: int = 1

@@ -75,7 +75,7 @@ def view_object(state: GameState, viewer: str | None, obj: GameObject,
     """One object as ``viewer`` sees it (a fresh dict; cached by immutable inputs)."""
     effects, cards, knowledge = state.effects, state.cards, state.knowledge
     key = (viewer, id(obj), id(effects), id(cards), id(knowledge), state.shuffles,
-           state.pregame, state.seed, state.ruleset)
+           state.pregame, state.seed, state.ruleset, state.designations)
     hit = _CACHE.get(key)
     if hit is not None:
         held = hit[0]

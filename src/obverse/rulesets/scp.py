@@ -20,7 +20,7 @@ from obverse.characteristics import Characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulings import DONE, ILLEGAL, Event, Outcome
-from obverse.state import Effect, GameObject, GameState
+from obverse.state import GameObject, GameState
 
 # --- rule ids: the seed's section headings ------------------------------------------------
 OVERVIEW: Final = "概要"
@@ -79,7 +79,6 @@ ZONE_RULES: Final[dict[str, ZoneRule]] = {
 #: Label of the rule-made marker that ends the owner's pre-game reference to the cards of a
 #: sandbox once it is shuffled (ゲーム開始前の表裏の扱い); it changes no characteristic.
 SEALED: Final = PREGAME
-SEALED_KEY: Final = "scp_unreferable"
 
 
 class SCP(Ruleset):
@@ -205,8 +204,7 @@ class SCP(Ruleset):
     # --- who may look (per-zone sections, ゲーム開始前の表裏の扱い) --------------------------
 
     def _sealed(self, state: GameState, obj: GameObject) -> bool:
-        return any(e.label == SEALED and e.fixed is not None and obj.id in e.fixed
-                   for e in state.effects)
+        return (SEALED, obj.id) in state.designations
 
     def pregame_reference(self, state: GameState, viewer: str | None,
                           obj: GameObject) -> bool | None:
@@ -284,14 +282,13 @@ class SCP(Ruleset):
             return state
         ids = tuple(o for o in state.zone_contents(self.zone_key(SANDBOX, player))
                     if state.objects[o].face_down)
-        marker = Effect(label=SEALED, target=None, filter=None, modify=((SEALED_KEY, player),),
-                        fixed=ids, timestamp=state.clock)
-        return msgspec.structs.replace(state, effects=(*state.effects, marker))
+        sealed = tuple((SEALED, o) for o in ids if (SEALED, o) not in state.designations)
+        return msgspec.structs.replace(state, designations=(*state.designations, *sealed))
 
     def on_start_game(self, state: GameState) -> GameState:
         """ゲーム開始前の表裏の扱い: the owner's pre-game reference ends when the game starts."""
-        effects = tuple(e for e in state.effects if e.label != SEALED)
-        return msgspec.structs.replace(state, effects=effects)
+        kept = tuple(d for d in state.designations if d[0] != SEALED)
+        return msgspec.structs.replace(state, designations=kept)
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
