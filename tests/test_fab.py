@@ -217,6 +217,18 @@ def test_hit_needs_a_hero(tmp_path: Path) -> None:
     """)
 
 
+def test_hit_on_an_unmarked_hero_removes_nothing(tmp_path: Path) -> None:
+    """9.3.3: a hit removes the marked condition only from a marked hero."""
+    _passes(tmp_path, """
+        setup:
+          - {label: dori, card: Dorinthea Ironsong, owner: alice, zone: hero}
+          - {label: s, card: Snatch, owner: bob, zone: combat_chain}
+        steps:
+          - hit: {hero: dori, source: s}
+          - expect: {last_result: nothing_happened, object: dori, marked: false, cites: ["9.3.3"]}
+    """)
+
+
 def test_face_down_banished_card_is_private_to_its_owner_only() -> None:
     """3.0.3a, 3.0.4c: a face-down card in a public zone: its owner may look, nobody else."""
     state, card_id = _state_with("Snatch", "banished", face_down=True)

@@ -15,7 +15,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_strict() -> None:
-    done = _run("mypy", "--strict", "src/obverse")
+    done = _run("mypy", "--strict", "src/obverse", "tests")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -267,7 +267,7 @@ class FleshAndBlood(Ruleset):
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
         """3.0.9: entering a zone outside the arena other than the stack makes a new object
-        with no relation to the old one (1.2.3c: only last known information remains); the
+        with no relation to the old one (1.2.3b: only last known information remains); the
         marked condition ends with the old object (9.3.2b)."""
         if obj.token and not self.is_in_play(zone):
             return True, ()
@@ -278,8 +278,8 @@ class FleshAndBlood(Ruleset):
         out = self.one("3.0.9", f"entering the {zone_name(zone)}, outside the arena and not the "
                        "stack, it becomes a new object with no relation to its previous existence")
         if any(e.target == obj.id for e in state.effects):
-            out += self.one("1.2.3c", "effects on the old object don't apply to the new one; "
-                            "only last known information remains")
+            out += self.one("1.2.3b", "effects on the old object don't apply to the new one; "
+                            "they remain only in its last known information")
             if self.is_double_faced(state.card_def(obj)):
                 out += self.one("9.1.2c", "an effect on a double-faced card stops applying "
                                 "once the card ceases to exist")
@@ -354,7 +354,7 @@ class FleshAndBlood(Ruleset):
                           "to exist"),
                 *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"))
 
-    # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16a) ------
+    # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
     def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
              face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
@@ -419,8 +419,9 @@ class FleshAndBlood(Ruleset):
 
     def resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
         """A resolving permanent enters the arena (1.3.3): a construct or an invocation with
-        its back face active (8.2.14a, 8.2.13a), a figment front face up (8.2.16a), a
-        twin-card with its face (9.1.4b); anything else goes to the graveyard."""
+        its back face active (8.2.14a, 8.2.13a), a figment front face up (8.2.16a, 8.2.16b,
+        9.1.3b), a twin-card with its face (9.1.4b); anything else is cleared to the
+        graveyard (5.3.7)."""
         card = state.card_def(obj)
         carried = any(e.target == obj.id for e in state.effects)
         if card.layout == "flip" and len(card.faces) > 1 and not obj.face_down:
@@ -429,11 +430,14 @@ class FleshAndBlood(Ruleset):
                 if subtype not in subtypes:
                     continue
                 rulings = (*self.one(rule, f"{article(subtype.lower())} resolving enters the "
-                                     f"arena with its {face} face active"),
+                                     + (f"arena with its {face} face active" if face == "back"
+                                        else "arena; no rule makes its back face active, so its "
+                                        "front face stays active (9.1.3b)")),
                            *self.one("1.3.3", f"a deck-card with the {subtype} subtype becomes "
                                      "a permanent in the arena"))
                 if subtype == "Figment":
-                    rulings += self.one("8.2.16", "figment: it becomes a permanent")
+                    rulings += self.one("8.2.16b", "a figment entering the arena becomes a "
+                                        "permanent")
                 if face != obj.face:
                     rulings += self.one("9.1.3b", "a rule makes its back face active")
                     if carried:
@@ -448,7 +452,8 @@ class FleshAndBlood(Ruleset):
             return self.play_zone, obj.face, rulings
         dest = self.discard_zone
         face, rulings = self._face_after_move(state, obj, dest, None)
-        return dest, face, (*self.one("1.3.3", "it is not a permanent: resolved, it goes to its "
+        return dest, face, (*self.one("5.3.7", "it is not a permanent (1.3.3), so it is still "
+                                      "on the stack after resolving and is cleared to its "
                                       "owner's graveyard"), *rulings)
 
     # --- awaken, transcend, mark, hit (8.5.43, 8.5.48, 9.3) ----------------------------------
@@ -553,8 +558,9 @@ class FleshAndBlood(Ruleset):
         if not self.is_hero(state, hero):
             return Outcome(state, NOTHING, self.one("9.3.1", "only a hero can be marked"))
         if not hero.marked:
-            return Outcome(state, NOTHING, self.one("9.3.2b", "the hero is not marked: the hit "
-                                                    "removes nothing"))
+            return Outcome(state, NOTHING, self.one("9.3.3", "a hit removes the marked "
+                                                    "condition only from a marked hero: this "
+                                                    "hero is not marked, nothing is removed"))
         if source.controller == hero.controller:
             return Outcome(state, NOTHING, self.one(
                 "9.3.2b", "the source is controlled by the hero's own player, not an opponent: "

@@ -3,9 +3,9 @@
 Topics are stable keys; each version maps them to the id it numbers them with. Rulings cite
 ids "in the numbering of the selected version" (scenario contract). ``newest`` is the CR of
 2026 (DFCs and meld at 712, transform 701.27); ``2020`` is the numbering of seed 004 (DFCs at
-711, transform 701.28, copy 706, face-down 707, split 708, flip 709, meld 712); ``2008`` is
-seed 002 (flip cards at 508), with the 2020 numbers for everything that rulings document
-doesn't cover.
+711, transform 701.28, meld action 701.37, naming 201.3, copy 706, face-down 707, split
+708, flip 709, meld 712); ``2008`` is seed 002 (flip cards at 508), with the 2020 numbers
+for everything that rulings document doesn't cover.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ NEWEST: Final[dict[str, str]] = {
     "flip": "710.2",
     "flip_one_way": "710.4",
     "flip_naming": "710.5",
-    "meld": "712.4",
+    "meld": "712.4b",
     "dfc_look": "712.6",
     "dfc_hidden": "712.7",
     "dfc_front_outside": "712.8a",
@@ -90,7 +90,7 @@ NEWEST: Final[dict[str, str]] = {
     "transform_not_new": "712.18",
     "dfc_naming": "712.19",
     "meld_leaves": "712.21",
-    "adventure_exile": "715.4",
+    "adventure_exile": "715.3d",
 }
 
 #: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
@@ -100,7 +100,7 @@ _2020_DFC: Final = {
     "dfc_look": "711.2",
     "dfc_hidden": "711.3",
     "dfc_front_outside": "711.4a",
-    "meld_stack": "711.4a",
+    "meld_stack": "712.3a",
     "dfc_spell": "711.4b",
     "dfc_front_up": "711.4b",
     "dfc_back_up": "711.4c",
@@ -123,25 +123,33 @@ _2020_DFC: Final = {
     "dfc_exiled_face_down": "711.13",
     "transform_not_new": "711.14",
     "dfc_naming": "711.15",
-    "meld": "712.4",
-    "meld_chars": "712.4",
-    "meld_enters": "712.4",
-    "meld_leaves": "712.5",
+    # 712 Meld Cards (2020): 712.1b back face can't be cast, 712.2 melding, 712.3a-b
+    # characteristics, 712.4 leaving the battlefield. Mana value stays at 202.3b-d.
+    "meld": "712.1b",
+    "meld_chars": "712.3b",
+    "meld_enters": "712.2",
+    "meld_leaves": "712.4",
     "transform": "701.28a",
     "transform_not_dfc": "701.28c",
     "transform_instant": "701.28d",
-    "transformed_permanent": "701.28e",
+    "transformed_permanent": "711.1",
     "meld_action": "701.37a",
     "meld_pair": "701.37b",
     "meld_stay": "701.37c",
     "meld_back": "712.1b",
-    "mv_back_face": "711.4c",
-    "mv_meld": "712.4c",
-    "mv_split": "202.3",
-    "naming_split": "201.4",
-    "naming_flip": "201.4",
-    "naming_dfc": "201.4",
-    "naming_meld": "201.4",
+    # 201: naming a card was 201.3 (201.4 was "text that refers to the object by name");
+    # 201.2b was the shared-name rule.
+    "same_name": "201.2b",
+    "naming": "201.3",
+    "naming_split": "201.3b",
+    "naming_flip": "201.3c",
+    "naming_dfc": "201.3d",
+    "naming_meld": "201.3e",
+    # The 2020 text has no 707.2b ("can't be turned face down again"): an impossible
+    # instruction is ignored.
+    "face_down_again": "101.3",
+    # The 2020 text has no 706.8a (double-faced tokens): a copy gets the face that is up.
+    "token_copy_dfc": "706.8",
 }
 
 
