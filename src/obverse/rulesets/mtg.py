@@ -46,6 +46,10 @@ class Magic(Ruleset):
     layouts: ClassVar[frozenset[str]] = frozenset({"normal", "transform", "modal_dfc", "flip",
                                                    "split", "meld", "adventure", "token",
                                                    "reversible_card"})
+    #: 707.8a: a token copy of a transforming permanent is a double-faced token (not in 2020).
+    double_faced_token_copies: ClassVar[bool] = True
+    #: 712.11a: a transforming DFC may be cast transformed (2020's 711.7: front face up only).
+    can_cast_transformed: ClassVar[bool] = True
     #: 712.1: meld cards are double-faced cards (before 2022 they had rules of their own).
     meld_is_double_faced: ClassVar[bool] = True
     #: 712.9 since September 2025: modal DFCs can transform.
@@ -190,15 +194,16 @@ class Magic(Ruleset):
         card = state.cards[obj.card].card
         if not (self.is_double_faced(card) or len(faces) > 1):
             return out
+        if layout == "meld":
+            topic = ("meld_stack" if where == "stack" else "meld_front_up"
+                     if where == "battlefield" else "meld_front_outside")
+            return out + self.rule(topic, "an unmelded meld card has only its front face")
         if where not in ("battlefield", "stack"):
             return out + self.rule("dfc_front_outside", f"in the {where} it has only its front "
                                    "face")
         if layout == "modal_dfc":
             return out + self.rule("mdfc_face_up", "a modal double-faced card has the face that "
                                    "is up, mana value included")
-        if layout == "meld":
-            return out + self.rule("meld_stack" if where == "stack" else "dfc_front_up",
-                                   "an unmelded meld card has only its front face")
         if where == "stack":
             return out + self.rule("dfc_spell", "a spell has the face it was cast with")
         if obj.face == "back":
@@ -228,10 +233,11 @@ class Magic(Ruleset):
         if obj.face_down:
             return False, self.rule("face_down_no_transform",
                                     "a face-down permanent can't transform; nothing happens")
-        if obj.meld is not None:
-            return False, self.rule("who_transforms",
-                                    "a melded permanent isn't a double-faced card; it can't "
-                                    "transform")
+        if obj.meld is not None or state.cards[obj.card].card.layout == "meld":
+            return False, (*self.rule("meld_no_transform", "meld cards and melded permanents "
+                                      "can't transform; nothing happens"),
+                           *(self.rule("transform_not_dfc", "not a transforming permanent")
+                             if not self.meld_is_double_faced else ()))
         card = state.cards[obj.card].card
         if not self.is_double_faced(card):
             return False, (*self.rule("who_transforms", f"{card.name} isn't a double-faced card; "
@@ -257,9 +263,14 @@ class Magic(Ruleset):
     def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         if obj.face_down:
             return False, self.rule("face_down_again", "it is already face down; nothing happens")
-        if obj.meld is not None or self.is_double_faced(state.cards[obj.card].card):
-            return False, self.rule("dfc_no_face_down", "double-faced and melded permanents "
-                                    "can't be turned face down; nothing happens")
+        card = state.cards[obj.card].card
+        if obj.meld is not None or (card.layout == "meld" and obj.zone == "battlefield"):
+            return False, self.rule("meld_no_face_down", "meld cards on the battlefield and "
+                                    "melded permanents can't be turned face down; nothing "
+                                    "happens")
+        if self.is_double_faced(card):
+            return False, self.rule("dfc_no_face_down", "double-faced permanents can't be "
+                                    "turned face down; nothing happens")
         return True, self.rule("face_down_chars", "face down it is a nameless 2/2 creature "
                                "with no mana cost")
 
@@ -413,6 +424,10 @@ class Magic(Ruleset):
             return "illegal", obj.zone, obj.face, self.rule("flip_normal", "a flip card is cast "
                                                             "with its normal characteristics")
         if card.layout == "transform" and chosen == "back":
+            if not self.can_cast_transformed:
+                return "illegal", obj.zone, obj.face, self.rule(
+                    "cast_front", "a transforming double-faced card is put on the stack front "
+                    "face up")
             if not transformed:
                 return "illegal", obj.zone, obj.face, self.rule(
                     "cast_front", "a transforming double-faced card is cast front face up")
@@ -501,8 +516,8 @@ class Magic(Ruleset):
     def token_copy(self, state: GameState, of: GameObject
                    ) -> tuple[CardDef, str, CopyValues, Rulings]:
         layout, faces = self.printed_faces(state, of)
-        if (not of.face_down and of.meld is None and layout in ("transform", "modal_dfc")
-                and len(faces) > 1):
+        if (self.double_faced_token_copies and not of.face_down and of.meld is None
+                and layout in ("transform", "modal_dfc") and len(faces) > 1):
             card = CardDef(name=" // ".join(f.name or "" for f in faces), layout=layout,
                            faces=faces)
             values = CopyValues(layout=layout, faces=faces, name=card.name, source_face=of.face)
@@ -518,7 +533,7 @@ class Magic(Ruleset):
             if card.is_meld_result:
                 return True, self.ruling_list(
                     ("naming_meld", "a melded permanent's name may be chosen"),
-                    ("dfc_naming", "a front face's name or the combined back face's name"))
+                    ("meld_naming", "a front face's name or the combined back face's name"))
             if name == card.name and len(card.faces) > 1:
                 topic = "split_names" if card.layout == "split" else "dfc_naming"
                 return False, self.rule(topic, f"one name may be chosen, not {name}")
@@ -654,6 +669,8 @@ class Magic2020(Magic2025):
     title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
     meld_is_double_faced: ClassVar[bool] = False
+    double_faced_token_copies: ClassVar[bool] = False
+    can_cast_transformed: ClassVar[bool] = False
 
 
 class Magic2008(Magic2020):

@@ -34,6 +34,11 @@ NEWEST: Final[dict[str, str]] = {
     "meld_pair": "701.42b",
     "meld_stay": "701.42c",
     "meld_back": "712.4b",
+    "meld_front_outside": "712.8a",
+    "meld_front_up": "712.8d",
+    "meld_naming": "712.19",
+    "meld_no_transform": "712.9",
+    "meld_no_face_down": "712.16",
     "copiable_values": "707.2",
     "copy_status": "707.3",
     "copy_dfc": "707.8",
@@ -137,6 +142,11 @@ _2020_DFC: Final = {
     "meld_pair": "701.37b",
     "meld_stay": "701.37c",
     "meld_back": "712.1b",
+    "meld_front_outside": "712.3a",
+    "meld_front_up": "712.3a",
+    "meld_naming": "712.11",
+    "meld_no_transform": "712.1b",
+    "meld_no_face_down": "712.10",
     # 201: naming a card was 201.3 (201.4 was "text that refers to the object by name");
     # 201.2b was the shared-name rule.
     "same_name": "201.2b",
