@@ -117,6 +117,9 @@ def add_card(state: GameState, card: PhysicalCard, zone: str, *, face: str, face
     state = replace(state, cards=state.cards.set(card_id, card))
     state, oid = new_object_id(state)
     state, ts = tick(state)
+    rs = ruleset_of(state)
+    if not (rs.is_in_play(zone) or zone == rs.stack_zone):
+        controller = None  # outside play the controller is the owner
     obj = GameObject(id=oid, cards=(card_id,), zone=zone, owner=card.owner,
                      controller=controller or card.owner, face=face, face_down=face_down,
                      set_face_down=face_down, flipped=flipped, token=card.token, timestamp=ts)
@@ -328,6 +331,8 @@ def apply_effect(state: GameState, label: str, *, target: int | None = None,
 def add_counters(state: GameState, obj_id: int, counter: str, count: int = 1) -> Outcome:
     """Put ``count`` counters named ``counter`` on an object."""
     obj = state.objects[obj_id]
+    if count == 0:
+        return Outcome(state, NOTHING)
     counters = dict(obj.counters)
     counters[counter] = counters.get(counter, 0) + count
     state = update(state, replace(obj, counters=tuple(sorted(counters.items()))))
@@ -349,18 +354,20 @@ def change_control(state: GameState, obj_id: int, player: str) -> Outcome:
 def reveal(state: GameState, obj_id: int, to: Sequence[str] | None = None) -> Outcome:
     """Reveal a card: the players may identify it until it moves, turns face down or is
     shuffled."""
+    rs = ruleset_of(state)
     obj = state.objects[obj_id]
-    ok, why = ruleset_of(state).can_reveal(state, obj)
+    ok, why = rs.can_reveal(state, obj)
     if not ok:
         return Outcome(state, NOTHING, why)
     players = tuple(to) if to else state.players
+    if all(rs.may_look(state, p, obj) or rs.knows(state, p, obj) for p in players):
+        return Outcome(state, NOTHING)  # everyone it is shown to may already see it
     known = {(k.player, k.obj) for k in state.knowledge}
-    lasting = ruleset_of(state).reveal_knowledge_lasts
-    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting,
-                          since=state.clock) for p in players
-                if (p, obj.id) not in known)
+    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id,
+                          lasting=rs.reveal_knowledge_lasts, since=state.clock)
+                for p in players if (p, obj.id) not in known)
     state = replace(state, knowledge=(*state.knowledge, *new))
-    return Outcome(state, DONE, ruleset_of(state).reveal_rulings(state, obj),
+    return Outcome(state, DONE, rs.reveal_rulings(state, obj),
                    (Event("reveal", obj.id, obj.card, None, None, None, ",".join(players)),))
 
 

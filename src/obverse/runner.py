@@ -16,7 +16,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import applies_to, characteristics
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.rulesets import Ruleset
-from obverse.rulings import DONE, NOTHING, Outcome, Ruling
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
 from obverse.scenario import (
     OBJECT_KEYS,
     POSITIONS,
@@ -112,6 +112,8 @@ class Runner:
             assert card is not None
             zone = self.rs.canonical_zone(entry["zone"])
             owner = entry.get("owner", players[0])
+            if entry.get("token") and "controller" in entry and "owner" not in entry:
+                owner = entry["controller"]  # a token's owner is its controller
             face = _setup_face(entry, card, zone, self.rs)
             face_down = self.rs.face_down_on_setup(zone, entry.get("face_down"))
             flipped = bool(entry.get("flipped")) or (card.layout == "flip" and face == "back"
@@ -165,11 +167,28 @@ class Runner:
         if isinstance(arg, str) and name in ("cast", "play", "reveal", "cross_test"):
             arg = {"object": arg}
         try:
-            out = self._act(name, arg)
+            out = self._forbidden(name, arg) or self._act(name, arg)
         except _Nothing:
             out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "the label stands for "
                                                                "nothing; nothing happens"),))
         self.record(out)
+
+    def _forbidden(self, name: str, arg: Any) -> Outcome | None:
+        """``apply_effect ... forbid: [action]``: the object can't do or undergo it. Actions
+        whose procedure checks this itself (``move``, ``transform``, a ruleset's own) are
+        left to it."""
+        if name in ("move", "transform") or name in self.rs.checks_forbid:
+            return None
+        label = arg if isinstance(arg, str) else \
+            arg.get("object") or arg.get("hero") if isinstance(arg, dict) else None
+        if not isinstance(label, str) or label not in self.labels:
+            return None
+        o = self.obj(label)
+        if o is None or not actions.is_forbidden(self.state, o, name):
+            return None
+        result = ILLEGAL if name in ("cast", "play", "examine") else NOTHING
+        return Outcome(self.state, result, (self.rs.ruling(
+            self.rs.forbid_rule, f"an effect says it can't {name.replace('_', ' ')}"),))
 
     def _act(self, name: str, arg: Any) -> Outcome:
         st = self.state
@@ -263,16 +282,21 @@ class Runner:
                 o = self.obj(lab)
                 if o is None or not rs.zone_matches(o.zone, zone):
                     continue
-                if not rs.is_shared(o.zone) and o.owner != arg["player"] and \
-                        rs.zone_key(o.zone, o.owner) != zone:
-                    continue
+                if not (rs.is_shared(zone) or rs.is_shared(o.zone)) and \
+                        o.owner != arg["player"]:
+                    continue  # an owned zone: the player's own
                 chars = rs.searchable(st, o) if name == "search" else characteristics(st, o, rs)
                 if _matches(chars, where, rs):
                     found.append(lab)
             self.answer = found
             rulings = rs.query_rulings(name, zone)
         else:  # check_card_pool
-            hero = self.need(arg["hero"])
+            found = self.obj(arg["hero"])
+            if found is None:  # the hero stands for nothing: no card-pool to check
+                self.answer = None
+                self.last_rulings = (rs.ruling("-", "the hero stands for nothing"),)
+                return
+            hero = found
             cards = []
             for c in arg["cards"]:
                 if c in self.labels:
@@ -465,7 +489,7 @@ def run_scenario(path: str | Path, explain: bool = False,
     except InputError as exc:
         result.status = "ERROR"
         result.error = exc.at(p)
-    except (ObverseError, KeyError, ValueError, TypeError, AssertionError) as exc:
+    except Exception as exc:  # a kernel bug must still be a clean ERROR line
         result.status = "ERROR"
         result.error = InputError("run", "", f"internal error: {type(exc).__name__}: {exc}", p)
     result.failures = runner.failures

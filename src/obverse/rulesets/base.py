@@ -247,6 +247,9 @@ class Ruleset:
 
     #: The rule cited when an effect forbids an action.
     forbid_rule: ClassVar[str] = "effect"
+    #: Actions whose own procedure applies ``forbid`` (e.g. scp cross_test still counts as
+    #: declared); the runner checks the others.
+    checks_forbid: ClassVar[frozenset[str]] = frozenset()
     #: Knowledge from examining a card lasts after it turns face down (GA #6.1.1).
     knowledge_lasts: ClassVar[bool] = False
     #: Knowledge from a reveal lasts after the card moves or turns face down (GA #6.1.1).

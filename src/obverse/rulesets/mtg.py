@@ -578,8 +578,11 @@ class Magic(Ruleset):
         oa, ob = state.objects[a], state.objects[b]
         names = {state.cards[oa.card].card.name, state.cards[ob.card].card.name}
         result = self.find_meld_result(names, cards)
+        # A meld ability exiles the pair from the battlefield and melds them from exile.
+        where = {oa.zone, ob.zone}
         if result is None or oa.token or ob.token or oa.meld is not None or \
-                ob.meld is not None or oa.id == ob.id or oa.owner != ob.owner:
+                ob.meld is not None or oa.id == ob.id or oa.owner != ob.owner or \
+                not where <= {"battlefield", "exile"}:
             return Outcome(state, NOTHING, self.ruling_list(
                 ("meld_pair", "only two cards of the same meld pair can be melded"),
                 ("meld_stay", "objects that can't be melded stay in their current zone")))

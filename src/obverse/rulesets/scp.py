@@ -98,6 +98,7 @@ class SCP(Ruleset):
     extra_actions: ClassVar[frozenset[str]] = frozenset({"cross_test"})
     layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
     forbid_rule: ClassVar[str] = ACTION_FORBIDDEN
+    checks_forbid: ClassVar[frozenset[str]] = frozenset({"cross_test"})
     #: Looking at a card one controls is a right while the rules grant it, not kept knowledge.
     examine_records_knowledge: ClassVar[bool] = False
 
