@@ -15,8 +15,13 @@ GOOD_SETUP = "setup:\n  - {label: d, card: Delver of Secrets, zone: battlefield}
 CASES: list[tuple[str, str, str, str]] = [
     # (name, file text, expected place, expected key)
     ("invalid-yaml", "ruleset: mtg\nsteps: [\n", "line", ""),
-    ("duplicate-key", "ruleset: mtg\nruleset: fab\nsteps: [{end_turn: null}]\n", "line 2",
+    ("duplicate-key", "ruleset: mtg\nruleset: fab\nsteps: [{end_turn: null}]\n", "top level",
      "ruleset"),
+    ("duplicate-key-in-step", "ruleset: mtg\n" + GOOD_SETUP +
+     "steps:\n  - end_turn: null\n  - expect:\n      object: d\n      name: A\n      name: B\n",
+     "step 2", "name"),
+    ("duplicate-key-in-setup", "ruleset: mtg\nsetup:\n  - {label: x, label: y, card: Clone,"
+     " zone: hand}\nsteps: [{end_turn: null}]\n", "setup[1]", "label"),
     ("not-a-mapping", "- 1\n- 2\n", "top level", ""),
     ("unknown-top-key", "ruleset: mtg\nsetpu: []\nsteps: [{end_turn: null}]\n", "top level",
      "setpu"),
@@ -39,7 +44,18 @@ CASES: list[tuple[str, str, str, str]] = [
     ("wrong-game-action", "ruleset: mtg\n" + GOOD_SETUP + "steps:\n  - awaken: d\n", "step 1",
      "awaken"),
     ("two-keys-step", "ruleset: mtg\n" + GOOD_SETUP + "steps:\n  - {transform: d, flip: d}\n",
-     "step 1", ""),
+     "step 1", "transform, flip"),
+    ("remember-extra", "ruleset: mtg\n" + GOOD_SETUP +
+     "steps:\n  - remember: {object: d, as: x, when: now}\n", "step 1", "when"),
+    ("bad-setup-face-value", "ruleset: mtg\nsetup:\n  - {label: x, card: Delver of Secrets,"
+     " zone: hand, face: upside}\nsteps: [{end_turn: null}]\n", "setup[1]", "face"),
+    ("expect-wrong-type", "ruleset: mtg\n" + GOOD_SETUP +
+     "steps:\n  - expect: {object: d, exists: 'yes'}\n", "step 1", "exists"),
+    ("expect-unknown-zone", "ruleset: mtg\n" + GOOD_SETUP +
+     "steps:\n  - expect: {object: d, zone: battlefeld}\n", "step 1", "zone"),
+    ("expect-unknown-answer-label", "ruleset: mtg\n" + GOOD_SETUP +
+     "steps:\n  - search: {player: alice, zone: battlefield}\n"
+     "  - expect: {answer: [d, zz]}\n", "step 2", "answer"),
     ("unknown-expect-key", "ruleset: mtg\n" + GOOD_SETUP +
      "steps:\n  - expect: {object: d, colour: [U]}\n", "step 1", "colour"),
     ("wrong-type", "ruleset: mtg\n" + GOOD_SETUP +

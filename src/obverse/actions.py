@@ -223,7 +223,7 @@ def resolve(state: GameState, obj_id: int) -> Outcome:
     from obverse.errors import RulesError
 
     if obj.zone != rs.stack_zone:
-        raise RulesError(f"resolve: the object is in {obj.zone}, not on the stack")
+        raise RulesError(f"the object is in {obj.zone}, not on the stack")
     zone, face, rulings = rs.resolve(state, obj)
     out = move(state, obj_id, zone, face_fixed=face, face_down=obj.face_down,
                controller=obj.controller)

@@ -62,6 +62,47 @@ def _no_dup_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+_SECTIONS = {"steps": "step {}", "setup": "setup[{}]", "cards": "cards[{}]"}
+
+
+def _find_duplicate(node: yaml.Node) -> tuple[int, str] | None:
+    """The line and key of the first duplicate mapping key under ``node``."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, yaml.MappingNode):
+            seen: set[str] = set()
+            for key, value in item.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        return key.start_mark.line, key.value
+                    seen.add(key.value)
+                stack.append(value)
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend(item.value)
+    return None
+
+
+def _duplicate_error(text: str, path: str) -> InputError:
+    """A duplicate-key error naming the scenario place (``step N``, ``setup[N]`` ...)."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        root = None
+    found = _find_duplicate(root) if root is not None else None
+    if root is None or found is None:
+        return InputError("top level", "", "duplicate key", path)
+    line, key = found
+    place = "top level"
+    if isinstance(root, yaml.MappingNode):
+        for k, v in root.value:
+            if getattr(k, "value", None) in _SECTIONS and isinstance(v, yaml.SequenceNode):
+                for i, item in enumerate(v.value, 1):
+                    if item.start_mark.line <= line <= item.end_mark.line:
+                        place = _SECTIONS[k.value].format(i)
+    return InputError(place, key, f"duplicate key (line {line + 1})", path)
+
+
 def load_text(text: str, path: str = "") -> Any:
     """Parse YAML (or JSON, by a ``.json`` path) text safely."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
@@ -72,6 +113,8 @@ def load_text(text: str, path: str = "") -> Any:
         else:
             data = yaml.load(text, Loader=StrictLoader)
     except InputError as exc:
+        if exc.message == "duplicate key":
+            raise _duplicate_error(text, path) from None
         raise exc.at(path) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"line {exc.lineno}", "", f"invalid JSON: {exc.msg}", path) from None

@@ -63,7 +63,10 @@ class Result:
     def line(self) -> str:
         """The summary line: ``PASS|FAIL|ERROR TITLE``."""
         if self.status == "ERROR" and self.error is not None:
-            return f"ERROR {self.title}: {self.error.describe()}"
+            detail = self.error.describe()
+            if self.title == self.error.path:  # untitled: the path is the title already
+                detail = detail[len(self.title) + 2:]
+            return f"ERROR {self.title}: {detail}"
         return f"{self.status} {self.title}"
 
 
@@ -291,12 +294,12 @@ class Runner:
             self.answer = found
             rulings = rs.query_rulings(name, zone)
         else:  # check_card_pool
-            found = self.obj(arg["hero"])
-            if found is None:  # the hero stands for nothing: no card-pool to check
-                self.answer = None
+            hero_obj = self.obj(arg["hero"])
+            if hero_obj is None:  # the hero stands for nothing: no card-pool can be legal
+                self.answer = "illegal"
                 self.last_rulings = (rs.ruling("-", "the hero stands for nothing"),)
                 return
-            hero = found
+            hero = hero_obj
             cards = []
             for c in arg["cards"]:
                 if c in self.labels:
@@ -380,8 +383,8 @@ class Runner:
                 return want not in (facts.get(source[key]) or [])
             if key == "exists":
                 return True
-            if key in ("zone", "owner"):
-                return facts[key]
+            if key in ("affected_by", "not_affected_by"):
+                return self.value(o, key, want)  # effects are public
             return None
         return self.value(o, key, want)
 

@@ -220,7 +220,10 @@ def _validate_setup(entry: Any, place: str, rs: Ruleset, resolver: CardResolver,
     if "position" in entry and entry["position"] not in POSITIONS:
         raise _err(place, "position", "expected top or bottom")
     zone = rs.canonical_zone(entry["zone"])
-    face = _setup_face(entry, card, zone, rs)
+    try:
+        face = _setup_face(entry, card, zone, rs)
+    except InputError as exc:
+        raise _err(place, exc.key, exc.message) from None
     if face not in rs.allowed_faces(card, zone) and not entry.get("face_down"):
         raise _err(place, "face" if "face" in entry else "transformed",
                    f"{card.name} can't be {face} face up in {entry['zone']} under {rs.name}")
@@ -274,15 +277,18 @@ def _validate_step(step: Any, place: str, rs: Ruleset, resolver: CardResolver,
                    players: tuple[str, ...], labels: dict[str, str],
                    remembered: set[str]) -> tuple[str, Any]:
     if not isinstance(step, dict) or len(step) != 1:
-        raise _err(place, "", "a step is a mapping with exactly one key (the action)")
+        given = ", ".join(map(str, step)) if isinstance(step, dict) else ""
+        raise _err(place, given, "a step is a mapping with exactly one key (the action)")
     (name, arg), = step.items()
     name = str(name)
     if name == "expect":
         _validate_expect(arg, place, rs, resolver, players, labels, remembered)
         return name, arg
     if name == "remember":
-        if not isinstance(arg, dict) or set(arg) != {"object", "as"}:
+        if not isinstance(arg, dict):
             raise _err(place, "remember", "expected {object: LABEL, as: NAME}")
+        _check_args(arg, frozenset({"object", "as"}), frozenset({"object", "as"}), place,
+                    "remember")
         _label(arg["object"], place, "object", labels)
         _check_type(arg["as"], str, place, "as", "a name")
         remembered.add(arg["as"])
@@ -433,5 +439,39 @@ def _validate_expect(arg: Any, place: str, rs: Ruleset, resolver: CardResolver,
     for key in ("affected_by", "not_affected_by"):
         if key in arg and labels.get(arg[key]) != "effect":
             raise _err(place, key, f"unknown effect label {arg[key]!r}")
+    _validate_expect_values(arg, place, rs, players, labels)
+
+
+#: Expectation keys whose value is true or false.
+BOOL_KEYS: Final = frozenset({"exists", "transformed", "flipped", "face_down", "is_copy",
+                              "is_token", "marked", "can_transform", "visible",
+                              "distinguishable"})
+
+
+def _validate_expect_values(arg: Mapping[str, Any], place: str, rs: Ruleset,
+                            players: tuple[str, ...], labels: Mapping[str, str]) -> None:
+    """Wrong types and impossible values are errors, not failures."""
+    for key in BOOL_KEYS & set(arg):
+        _check_type(arg[key], bool, place, key, "true or false")
+    if "zone" in arg and not (isinstance(arg["zone"], str) and rs.is_zone(arg["zone"])):
+        raise _err(place, "zone", f"unknown zone {_json_safe(arg['zone'])} for {rs.name}")
+    for key in ("owner", "controller"):
+        if key in arg and arg[key] not in players:
+            raise _err(place, key, f"unknown player {_json_safe(arg[key])}")
+    if "face" in arg and arg["face"] not in (*FACE_VALUES, "none"):
+        raise _err(place, "face", f"expected one of {', '.join(FACE_VALUES)}, none")
+    if "position" in arg and arg["position"] not in (*POSITIONS, None):
+        raise _err(place, "position", "expected top, bottom or null")
+    if "counters" in arg and not (isinstance(arg["counters"], dict) and all(
+            isinstance(k, str) and isinstance(v, int) for k, v in arg["counters"].items())):
+        raise _err(place, "counters", "expected a mapping of counter names to numbers")
+    for key in SET_KEYS & set(arg):
+        value = arg[key]
+        if value is not None and not isinstance(value, str | list):
+            raise _err(place, key, f"expected a list, got {_json_safe(value)}")
+    if isinstance(arg.get("answer"), list):
+        for item in arg["answer"]:
+            if item not in labels:
+                raise _err(place, "answer", f"unknown label {_json_safe(item)}")
 
 
