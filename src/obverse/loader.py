@@ -41,6 +41,24 @@ def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) 
 StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+class RawFloat(float):
+    """A YAML float that remembers how it was written: ``cites: [712.10]`` stays "712.10"."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _construct_float(loader: Any, node: yaml.ScalarNode) -> float:
+    value = RawFloat(yaml.SafeLoader.construct_yaml_float(loader, node))
+    value.text = node.value
+    return value
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+
+
 def _depth(value: Any, limit: int = MAX_DEPTH) -> None:
     stack = [(value, 1)]
     while stack:
