@@ -40,8 +40,9 @@ def generate(path: Path, n: int) -> int:
             card["oracle_id"] = f"bench-oracle-{i}"
             card["name"] = card["name"] + suffix
             if "card_faces" in card:
-                card["card_faces"] = [dict(face, name=face["name"] + suffix)
-                                      for face in card["card_faces"]]
+                card["card_faces"] = [
+                    dict(face, name=face["name"] + suffix) for face in card["card_faces"]
+                ]
             if card.get("all_parts"):
                 card["all_parts"] = [dict(p, name=p["name"] + suffix) for p in card["all_parts"]]
             out.write(json.dumps(card, ensure_ascii=False))
@@ -92,10 +93,14 @@ def main() -> None:
     mib = 1024 * 1024
     print(f"file: {args.cards:,} Scryfall card objects, {size / mib:.1f} MiB")
     print(f"baseline json.load: {b_n / b_sec:,.0f} cards/s, peak memory {b_peak / mib:.1f} MiB")
-    print(f"obverse import:     {i_n / i_sec:,.0f} cards/s ({i_sec:.2f} s), "
-          f"peak memory {i_peak / mib:.1f} MiB")
-    print(f"ratios (import / baseline): throughput {(i_n / i_sec) / (b_n / b_sec):.2f}x, "
-          f"peak memory {i_peak / b_peak:.3f}x")
+    print(
+        f"obverse import:     {i_n / i_sec:,.0f} cards/s ({i_sec:.2f} s), "
+        f"peak memory {i_peak / mib:.1f} MiB"
+    )
+    print(
+        f"ratios (import / baseline): throughput {(i_n / i_sec) / (b_n / b_sec):.2f}x, "
+        f"peak memory {i_peak / b_peak:.3f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -22,8 +22,9 @@ def dbfile(tmp_path_factory: pytest.TempPathFactory) -> str:
     return path
 
 
-def test_import_reports_counts_per_layout(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_reports_counts_per_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "c.sqlite3")
     assert main(["import", "fab", str(DATA / "fab" / "json" / "english"), "--db", db]) == 0
     out = capsys.readouterr().out
@@ -35,8 +36,9 @@ def test_import_reports_counts_per_layout(tmp_path: Path,
     assert "warning:" in captured.err and "'planar'" in captured.err
 
 
-def test_import_bad_record_names_file_id_and_key(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_bad_record_names_file_id_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cards = json.loads((DATA / "mtg" / "scryfall-scryfall-client-fixtures.json").read_text())
     cards[1]["layout"] = 7
     src = tmp_path / "bad.json"
@@ -44,28 +46,44 @@ def test_import_bad_record_names_file_id_and_key(tmp_path: Path,
     code = main(["import", "mtg", str(src), "--db", str(tmp_path / "c.sqlite3")])
     captured = capsys.readouterr()
     assert code == 1
-    assert f"{src}: {cards[1]['id']} ({cards[1]['name']}): layout: expected a string" in \
-        captured.err
+    assert (
+        f"{src}: {cards[1]['id']} ({cards[1]['name']}): layout: expected a string" in captured.err
+    )
     assert "Traceback" not in captured.err
     assert "3 records imported" in captured.out
 
 
-def test_import_missing_path_is_one_line(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_missing_path_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["import", "ga", str(tmp_path / "nope.json"), "--db", str(tmp_path / "c.db")])
     err = capsys.readouterr().err
     assert code == 2 and "nope.json: no such file or directory" in err
 
 
 def test_card_shows_both_faces_and_the_zone_characteristics(
-        dbfile: str, capsys: pytest.CaptureFixture[str]) -> None:
+    dbfile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["card", "Moonrage Brute", "--db", dbfile]) == 0
     out = capsys.readouterr().out
     assert "Brutal Cathar // Moonrage Brute  [mtg, transform]" in out
     assert "Brutal Cathar" in out and "Moonrage Brute" in out
     assert "In the battlefield, face front" in out and "712.8d: front face up" in out
-    assert main(["card", "Moonrage Brute", "--db", dbfile, "--zone", "graveyard",
-                 "--transformed", "--json"]) == 0
+    assert (
+        main(
+            [
+                "card",
+                "Moonrage Brute",
+                "--db",
+                dbfile,
+                "--zone",
+                "graveyard",
+                "--transformed",
+                "--json",
+            ]
+        )
+        == 0
+    )
     info = json.loads(capsys.readouterr().out)
     assert info["face"] == "front" and info["characteristics"]["name"] == "Brutal Cathar"
     assert [f["name"] for f in info["faces"]] == ["Brutal Cathar", "Moonrage Brute"]
@@ -77,8 +95,9 @@ def test_card_shows_both_faces_and_the_zone_characteristics(
     assert info["characteristics"]["mana_value"] == 3
 
 
-def test_card_any_face_name_and_other_games(dbfile: str,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_card_any_face_name_and_other_games(
+    dbfile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["card", "Seiryuu, Azure Dragon", "--game", "ga", "--db", dbfile]) == 0
     assert "Fabled Azurite Fatestone // Seiryuu, Azure Dragon" in capsys.readouterr().out
     assert main(["card", "Why", "--db", dbfile, "--zone", "hand"]) == 0

@@ -33,8 +33,13 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> CardDB:
 def test_counts_per_game(db: CardDB) -> None:
     assert db.source_count("fab") == 3878  # every card.csv card is findable by its id
     assert db.count("fab") == 3848  # 30 back-only cards live inside their double-faced card
-    assert db.layouts("fab") == {"normal": 3795, "flip": 29, "transcend": 12, "split": 11,
-                                 "twin": 1}
+    assert db.layouts("fab") == {
+        "normal": 3795,
+        "flip": 29,
+        "transcend": 12,
+        "split": 11,
+        "twin": 1,
+    }
     assert db.count("ga") == 60 and db.layouts("ga")["double_faced"] == 1
     assert db.count("mtg") == 95  # 133 card objects, prints of one card stored once
 
@@ -51,7 +56,8 @@ def test_import_is_idempotent(tmp_path: Path) -> None:
 
 def test_lookups(db: CardDB) -> None:
     assert db.get("mtg", "Insectile Aberration") == db.get(
-        "mtg", "Delver of Secrets // Insectile Aberration")
+        "mtg", "Delver of Secrets // Insectile Aberration"
+    )
     tomeltai = db.get("fab", "Tomeltai")
     assert tomeltai is not None and tomeltai.name == "Invoke Tomeltai // Tomeltai"
     snatch = db.get("fab", "Snatch")
@@ -73,8 +79,9 @@ def test_lookups(db: CardDB) -> None:
     assert [c.name for c in db.meld_results("mtg")] == ["Brisela, Voice of Nightmares"]
 
 
-def test_default_location_is_the_user_data_directory(monkeypatch: pytest.MonkeyPatch,
-                                                      tmp_path: Path) -> None:
+def test_default_location_is_the_user_data_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv("OBVERSE_DB", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     if default_path().parent.parent == tmp_path:
@@ -88,7 +95,8 @@ def test_scenarios_naming_imported_cards_run_against_the_db(db: CardDB, path: Pa
     game = "ga" if path.name.startswith("ga-") else "mtg"
     without = run_scenario(path)
     assert without.status == "ERROR" and "unknown card" in without.line() + "".join(
-        map(str, without.failures))
+        map(str, without.failures)
+    )
     result = run_scenario(path, extra_cards=db.lookup(game))
     assert result.status == "PASS", "\n".join([result.line(), *map(str, result.failures)])
 

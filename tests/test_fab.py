@@ -30,13 +30,25 @@ def _passes(tmp_path: Path, body: str) -> None:
     assert result.status == "PASS", "\n".join([result.line(), *map(str, result.failures)])
 
 
-def _state_with(card: str, zone: str, *, face: str = "front", owner: str = "alice",
-                face_down: bool = False, token: bool = False) -> tuple[GameState, int]:
+def _state_with(
+    card: str,
+    zone: str,
+    *,
+    face: str = "front",
+    owner: str = "alice",
+    face_down: bool = False,
+    token: bool = False,
+) -> tuple[GameState, int]:
     found = bundled("fab").get(card)
     assert found is not None
     state = new_state("fab", ("alice", "bob"))
-    state, card_id = actions.add_card(state, PhysicalCard(card=found, owner=owner, token=token),
-                                      zone, face=face, face_down=face_down)
+    state, card_id = actions.add_card(
+        state,
+        PhysicalCard(card=found, owner=owner, token=token),
+        zone,
+        face=face,
+        face_down=face_down,
+    )
     return state, card_id
 
 
@@ -51,7 +63,9 @@ def test_registry_zones_and_sharing() -> None:
 
 def test_arsenal_holds_one_deck_card(tmp_path: Path) -> None:
     """3.3.2, 3.3.2a: an arsenal holds one deck-card; a second move into it fails."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: a, card: Snatch, zone: hand}
           - {label: b, card: Sink Below, zone: hand}
@@ -63,12 +77,15 @@ def test_arsenal_holds_one_deck_card(tmp_path: Path) -> None:
           - expect: {last_result: done, object: a, zone: arsenal}
           - move: {object: b, to: arsenal}
           - expect: {last_result: nothing_happened, object: b, zone: hand, cites: ["3.3.2a"]}
-    """)
+    """,
+    )
 
 
 def test_arena_card_cannot_be_pitched(tmp_path: Path) -> None:
     """3.14.2: a pitch zone holds only deck-cards; Levia's category comes from both faces."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: lv, card: "Levia, Redeemed", zone: inventory}
           - {label: s, card: Snatch, zone: hand}
@@ -78,23 +95,29 @@ def test_arena_card_cannot_be_pitched(tmp_path: Path) -> None:
                      cites: ["3.14.2", "3.0.11", "9.1.4"]}
           - move: {object: s, to: pitch}
           - expect: {last_result: done, object: s, zone: pitch}
-    """)
+    """,
+    )
 
 
 def test_token_leaving_the_arena_for_a_hand_ceases_to_exist(tmp_path: Path) -> None:
     """3.0.11 with 8.1.8a: the token would cease to exist, so the move doesn't fail."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: t, card: Courage, zone: arena, token: true}
         steps:
           - move: {object: t, to: hand}
           - expect: {last_result: done, object: t, exists: false, cites: ["8.1.8a"]}
-    """)
+    """,
+    )
 
 
 def test_split_card_both_sides_needs_meld(tmp_path: Path) -> None:
     """5.1.2c: without meld a split-card can't be played with both sides."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         cards:
           - name: Null // Shock
             layout: split
@@ -108,13 +131,16 @@ def test_split_card_both_sides_needs_meld(tmp_path: Path) -> None:
           - expect: {last_result: illegal, object: n, zone: hand, face: both, cites: ["5.1.2c"]}
           - cast: {object: n, face: right}
           - expect: {last_result: done, object: n, zone: stack, names: [Shock], cost: 1}
-    """)
+    """,
+    )
 
 
 def test_split_side_kept_on_the_combat_chain_back_to_stack_choice(tmp_path: Path) -> None:
     """9.2.3: a side chosen by an effect that puts the card onto the stack; off the stack,
     both sides again."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: sp, card: "Comet Storm // Shock", zone: graveyard}
         steps:
@@ -124,12 +150,15 @@ def test_split_side_kept_on_the_combat_chain_back_to_stack_choice(tmp_path: Path
           - expect: {object: sp, face: right, names: [Shock], cites: ["9.2.3"]}
           - move: {object: sp, to: banished}
           - expect: {object: sp, face: both, names: [Comet Storm, Shock], cites: ["9.2.2"]}
-    """)
+    """,
+    )
 
 
 def test_transcended_card_is_played_as_its_back_face(tmp_path: Path) -> None:
     """9.1.5b: once transcended, the back face is active, on the stack too."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: st, card: Stir the Pot, zone: stack}
         steps:
@@ -141,12 +170,15 @@ def test_transcended_card_is_played_as_its_back_face(tmp_path: Path) -> None:
           - expect: {last_result: done, object: st, zone: stack, face: back, name: Inner Chi}
           - resolve: st
           - expect: {object: st, zone: graveyard, face: back, name: Inner Chi}
-    """)
+    """,
+    )
 
 
 def test_only_transcend_cards_transcend_and_only_permanents_awaken(tmp_path: Path) -> None:
     """9.1.5: transcend needs a transcend-card; 8.5.43a: a figment in hand can't awaken."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: s, card: Snatch, zone: stack}
           - {label: f, card: Figment of War, zone: hand}
@@ -155,12 +187,15 @@ def test_only_transcend_cards_transcend_and_only_permanents_awaken(tmp_path: Pat
           - expect: {last_result: nothing_happened, object: s, zone: stack, cites: ["9.1.5"]}
           - awaken: f
           - expect: {last_result: nothing_happened, object: f, face: front, cites: ["8.5.43a"]}
-    """)
+    """,
+    )
 
 
 def test_invocation_and_twin_resolve_into_the_arena(tmp_path: Path) -> None:
     """8.2.13a: an invocation enters back face up; 9.1.4b: a twin-card keeps its face."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: i, card: Invoke Kyloria, zone: hand}
           - {label: lv, card: "Levia, Redeemed", zone: inventory}
@@ -172,12 +207,15 @@ def test_invocation_and_twin_resolve_into_the_arena(tmp_path: Path) -> None:
           - cast: {object: lv, face: front}
           - resolve: lv
           - expect: {object: lv, zone: arena, face: front, name: "Levia, Redeemed", life: 8}
-    """)
+    """,
+    )
 
 
 def test_turning_a_face_down_card_to_the_banished_zone_face_down_again(tmp_path: Path) -> None:
     """3.0.7b: already private: a face-down move into its own zone changes nothing."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: b, card: Snatch, zone: banished, face_down: true}
         steps:
@@ -185,13 +223,16 @@ def test_turning_a_face_down_card_to_the_banished_zone_face_down_again(tmp_path:
           - move: {object: b, to: banished, face_down: true}
           - expect: {last_result: nothing_happened, object: b, face_down: true,
                      same_object_as: before, cites: ["3.0.7b"]}
-    """)
+    """,
+    )
 
 
 def test_card_pool_excludes_tokens_and_reads_essence_lists(tmp_path: Path) -> None:
     """1.3.2b: a token-card is never part of a card-pool; 8.3.16: an "Essence of" ability
     naming several supertypes widens the pool by each of them."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         cards:
           - {name: Test Hero, types: [Hero], supertypes: [Wizard],
              abilities: [Essence of Earth and Lightning]}
@@ -202,31 +243,38 @@ def test_card_pool_excludes_tokens_and_reads_essence_lists(tmp_path: Path) -> No
           - expect: {answer: illegal, cites: ["1.3.2b"]}
           - check_card_pool: {hero: h, cards: [Comet Storm // Shock]}
           - expect: {answer: legal, cites: ["8.3.16", "9.2.2a"]}
-    """)
+    """,
+    )
 
 
 def test_hit_needs_a_hero(tmp_path: Path) -> None:
     """9.3.1: only a hero has the marked condition; a hit on a non-hero removes nothing."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: d, card: Dawnblade, zone: weapon}
           - {label: s, card: Snatch, owner: bob, zone: combat_chain}
         steps:
           - hit: {hero: d, source: s}
           - expect: {last_result: nothing_happened, object: d, marked: false, cites: ["9.3.1"]}
-    """)
+    """,
+    )
 
 
 def test_hit_on_an_unmarked_hero_removes_nothing(tmp_path: Path) -> None:
     """9.3.3: a hit removes the marked condition only from a marked hero."""
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: dori, card: Dorinthea Ironsong, owner: alice, zone: hero}
           - {label: s, card: Snatch, owner: bob, zone: combat_chain}
         steps:
           - hit: {hero: dori, source: s}
           - expect: {last_result: nothing_happened, object: dori, marked: false, cites: ["9.3.3"]}
-    """)
+    """,
+    )
 
 
 def test_face_down_banished_card_is_private_to_its_owner_only() -> None:

@@ -20,13 +20,16 @@ def test_fuzz_process_pool(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_fuzz_on_local_ray_with_two_cpus(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray", reason="the ray extra is not installed")
-    assert main(["fuzz", "--ruleset", "ga", "--histories", "20", "--workers", "2",
-                 "--ray", "local"]) == 0
+    assert (
+        main(["fuzz", "--ruleset", "ga", "--histories", "20", "--workers", "2", "--ray", "local"])
+        == 0
+    )
     assert "ga: 20 histories" in capsys.readouterr().out
 
 
-def test_fuzz_writes_replayable_counterexamples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_fuzz_writes_replayable_counterexamples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     calls = {"n": 0}
     real = fuzz.check_invariants
 
@@ -40,8 +43,7 @@ def test_fuzz_writes_replayable_counterexamples(tmp_path: Path, monkeypatch: pyt
     out_dir = tmp_path / "cx"
     code = main(["fuzz", "--ruleset", "mtg", "--histories", "2", "--out", str(out_dir)])
     assert code == 1
-    assert "COUNTEREXAMPLE play seed 0: InvariantError: planted failure" in \
-        capsys.readouterr().out
+    assert "COUNTEREXAMPLE play seed 0: InvariantError: planted failure" in capsys.readouterr().out
     files = sorted(out_dir.glob("*.yaml"))
     assert files
     assert run_scenario(files[0]).status == "PASS"
@@ -57,8 +59,16 @@ def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixtur
     assert main(["bench", "--quick", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     names = " | ".join(r["figure"] for r in rows)
-    for part in ("characteristics (cached)", "characteristics (uncached", "transform",
-                 "move", "view", "branches", "50-step scenario", "random play"):
+    for part in (
+        "characteristics (cached)",
+        "characteristics (uncached",
+        "transform",
+        "move",
+        "view",
+        "branches",
+        "50-step scenario",
+        "random play",
+    ):
         assert part in names
     for r in rows:
         assert {"value", "unit", "floor", "ratio"} <= set(r)

@@ -31,13 +31,15 @@ def _passes(tmp_path: Path, body: str) -> None:
     assert result.status == "PASS", "\n".join([result.line(), *map(str, result.failures)])
 
 
-def _state_with(card: str, zone: str, *, face: str = "front", owner: str = "alice",
-                face_down: bool = False) -> tuple[GameState, int]:
+def _state_with(
+    card: str, zone: str, *, face: str = "front", owner: str = "alice", face_down: bool = False
+) -> tuple[GameState, int]:
     found = bundled("ga").get(card)
     assert found is not None
     state = new_state("ga", ("alice", "bob"))
-    state, card_id = actions.add_card(state, PhysicalCard(card=found, owner=owner), zone,
-                                      face=face, face_down=face_down)
+    state, card_id = actions.add_card(
+        state, PhysicalCard(card=found, owner=owner), zone, face=face, face_down=face_down
+    )
     obj = state.object_of_card(card_id)
     assert obj is not None
     return state, obj.id
@@ -46,14 +48,24 @@ def _state_with(card: str, zone: str, *, face: str = "front", owner: str = "alic
 def test_aliases_and_zones() -> None:
     assert GA.name == "ga"
     assert type(get_ruleset("GA")) is type(GA)
-    assert GA.zones == {"main_deck", "material_deck", "hand", "memory", "field", "graveyard",
-                        "banishment", "stack"}
+    assert GA.zones == {
+        "main_deck",
+        "material_deck",
+        "hand",
+        "memory",
+        "field",
+        "graveyard",
+        "banishment",
+        "stack",
+    }
     assert GA.is_shared("field") and GA.is_shared("stack") and not GA.is_shared("banishment")
     assert GA.is_in_play("field") and not GA.is_in_play("banishment")
 
 
 def test_untransformed_regalia_cites_the_regalia_rule_not_4_2(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: stone, card: Fabled Azurite Fatestone, zone: field}
           - {label: band, card: Stonescale Band, zone: hand}
@@ -65,19 +77,26 @@ def test_untransformed_regalia_cites_the_regalia_rule_not_4_2(tmp_path: Path) ->
           - move: {object: band, to: memory}
           - expect: {last_result: done, cites: ["Regalia #5"]}
           - expect: {object: band, zone: material_deck}
-    """)
-    result = _run(tmp_path, """
+    """,
+    )
+    result = _run(
+        tmp_path,
+        """
         setup:
           - {label: stone, card: Fabled Azurite Fatestone, zone: field}
         steps:
           - move: {object: stone, to: graveyard}
           - expect: {cites: ["4.2"]}
-    """, "no42.yaml")
+    """,
+        "no42.yaml",
+    )
     assert result.status == "FAIL"  # 4.2 is about transformed cards only
 
 
 def test_regalia_to_banishment_or_field_keeps_its_destination(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: scepter, card: Scepter of Lumina, zone: material_deck}
         steps:
@@ -85,11 +104,14 @@ def test_regalia_to_banishment_or_field_keeps_its_destination(tmp_path: Path) ->
           - expect: {last_result: done, object: scepter, zone: banishment}
           - move: {object: scepter, to: field}
           - expect: {last_result: done, object: scepter, zone: field, transformed: false}
-    """)
+    """,
+    )
 
 
 def test_single_faced_card_cannot_transform_or_be_played_on_a_back_face(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: band, card: Stonescale Band, zone: field}
           - {label: amalgam, card: Clockwork Amalgam, zone: hand}
@@ -101,11 +123,14 @@ def test_single_faced_card_cannot_transform_or_be_played_on_a_back_face(tmp_path
           - expect: {last_result: illegal, cites: ["3"]}
           - cast: {object: amalgam, transformed: true}
           - expect: {last_result: illegal, object: amalgam, zone: hand}
-    """)
+    """,
+    )
 
 
 def test_an_action_card_resolves_to_the_graveyard(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         cards:
           - {name: Test Bolt, types: [ACTION], subtypes: [MAGE, SPELL], element: FIRE,
              reserve_cost: 1}
@@ -119,22 +144,28 @@ def test_an_action_card_resolves_to_the_graveyard(tmp_path: Path) -> None:
           - cast: ally
           - resolve: ally
           - expect: {object: ally, zone: field, face: front, transformed: false}
-    """)
+    """,
+    )
 
 
 def test_setup_back_face_off_the_field_is_an_error(tmp_path: Path) -> None:
-    result = _run(tmp_path, """
+    result = _run(
+        tmp_path,
+        """
         setup:
           - {label: x, card: Fatestone of Heaven, zone: hand, face: back}
         steps:
           - expect: {object: x, zone: hand}
-    """)
+    """,
+    )
     assert result.status == "ERROR"
     assert result.error is not None and "setup[1]" in result.error.describe()
 
 
 def test_same_zone_move_and_token_ceasing_cite_their_rules(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: heaven, card: Fatestone of Heaven, zone: field}
         steps:
@@ -145,11 +176,14 @@ def test_same_zone_move_and_token_ceasing_cite_their_rules(tmp_path: Path) -> No
           - move: {object: tok, to: hand}
           - expect: {last_result: done, cites: ["Tokens #3"]}
           - expect: {object: tok, exists: false}
-    """)
+    """,
+    )
 
 
 def test_copy_of_a_face_down_card_is_a_nameless_card(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: hidden, card: Fatestone of Heaven, zone: field, face_down: true}
           - {label: amalgam, card: Clockwork Amalgam, zone: field}
@@ -158,17 +192,21 @@ def test_copy_of_a_face_down_card_is_a_nameless_card(tmp_path: Path) -> None:
           - expect: {last_result: done, cites: ["7"]}
           - expect: {object: amalgam, name: null, types: [], is_copy: true,
                      can_transform: false}
-    """)
+    """,
+    )
 
 
 def test_naming_a_single_faced_card_is_valid(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         steps:
           - name_card: {player: alice, name: Clockwork Amalgam}
           - expect: {answer: valid}
           - name_card: {player: bob, name: Firebird Trailblazer}
           - expect: {answer: valid, cites: ["10"]}
-    """)
+    """,
+    )
 
 
 def test_search_of_a_face_down_transformed_card_sees_its_default_side() -> None:
@@ -180,7 +218,9 @@ def test_search_of_a_face_down_transformed_card_sees_its_default_side() -> None:
 
 
 def test_transform_keeps_effects_and_cites_9_1_only_when_bound(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: lava, card: Lavaplume Fatestone, zone: field}
         steps:
@@ -190,20 +230,26 @@ def test_transform_keeps_effects_and_cites_9_1_only_when_bound(tmp_path: Path) -
           - apply_effect: {label: pump, to: lava, modify: {power: +1}}
           - transform: lava
           - expect: {last_result: done, cites: ["9.1"], object: lava, power: 3}
-    """)
-    result = _run(tmp_path, """
+    """,
+    )
+    result = _run(
+        tmp_path,
+        """
         setup:
           - {label: lava, card: Lavaplume Fatestone, zone: field}
         steps:
           - transform: lava
           - expect: {cites: ["9.1"]}
-    """, "no91.yaml")
+    """,
+        "no91.yaml",
+    )
     assert result.status == "FAIL"
 
 
-def test_face_down_banished_card_is_hidden_from_a_player_who_never_saw_it(
-        tmp_path: Path) -> None:
-    _passes(tmp_path, """
+def test_face_down_banished_card_is_hidden_from_a_player_who_never_saw_it(tmp_path: Path) -> None:
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: secret, card: Lavaplume Fatestone, zone: hand}
         steps:
@@ -215,11 +261,14 @@ def test_face_down_banished_card_is_hidden_from_a_player_who_never_saw_it(
           - expect: {viewer: bob, zone: banishment, owner: alice, distinguishable: false}
           - examine: {player: bob, object: secret}
           - expect: {last_result: illegal, cites: ["5"]}
-    """)
+    """,
+    )
 
 
 def test_known_card_makes_the_main_deck_distinguishable_until_shuffled(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: heaven, card: Fatestone of Heaven, zone: field}
         steps:
@@ -231,11 +280,14 @@ def test_known_card_makes_the_main_deck_distinguishable_until_shuffled(tmp_path:
           - expect: {viewer: bob, zone: main_deck, owner: alice, distinguishable: false}
           - examine: {player: bob, object: heaven}
           - expect: {last_result: illegal}
-    """)
+    """,
+    )
 
 
 def test_control_change_of_a_face_down_card_ends_the_owners_knowledge(tmp_path: Path) -> None:
-    _passes(tmp_path, """
+    _passes(
+        tmp_path,
+        """
         setup:
           - {label: heaven, card: Fatestone of Heaven, zone: field}
         steps:
@@ -247,7 +299,8 @@ def test_control_change_of_a_face_down_card_ends_the_owners_knowledge(tmp_path: 
           - turn_face_up: heaven
           - expect: {last_result: done, cites: ["8"], object: heaven, face: front}
           - expect: {viewer: alice, object: heaven, visible: true}
-    """)
+    """,
+    )
 
 
 def test_spectator_sees_public_zones_only() -> None:

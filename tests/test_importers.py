@@ -56,8 +56,10 @@ def test_fab_csv_every_card_and_every_dfc_pair() -> None:
     assert len(rows) == 3878
     assert len(by_source) == 3878
     for row in rows:  # every card is stored, as a card or as a face of its double-faced card
-        assert row["Name"] in (by_source[row["Unique ID"]].name,
-                               *by_source[row["Unique ID"]].face_names)
+        assert row["Name"] in (
+            by_source[row["Unique ID"]].name,
+            *by_source[row["Unique ID"]].face_names,
+        )
     pairs = _dfc_pairs()
     assert len(pairs) == 101
     kinds: Counter[str] = Counter()
@@ -104,7 +106,12 @@ def test_fab_json_subset_pairs_from_the_association_file() -> None:
     assert by_name["Stir the Pot // Inner Chi"].layout == "transcend"
     assert by_name["Construct Nitro Mechanoid // Nitro Mechanoid"].layout == "flip"
     assert Counter(r.card.layout for r in records) == {
-        "normal": 37, "flip": 29, "transcend": 12, "split": 11, "twin": 1}
+        "normal": 37,
+        "flip": 29,
+        "transcend": 12,
+        "split": 11,
+        "twin": 1,
+    }
 
 
 def test_fab_json_without_association_trusts_front_entries_only(tmp_path: Path) -> None:
@@ -121,8 +128,25 @@ def test_fab_bad_row_is_reported_and_skipped(tmp_path: Path) -> None:
     rows = (FAB_CSV / "card.csv").read_text("utf-8").split("\n")
     header = rows[0]
     good = [r for r in rows[1:40] if r.startswith(("dTKDHwdcrLNPPb6ktczmR",))]
-    bad = "\t".join(["BADid123", "", "Red", "1", "1", "", "3", "", "", "", "Wizard, Action",
-                     *[""] * 7, "Text", "Wizard Action", *[""] * 5])
+    bad = "\t".join(
+        [
+            "BADid123",
+            "",
+            "Red",
+            "1",
+            "1",
+            "",
+            "3",
+            "",
+            "",
+            "",
+            "Wizard, Action",
+            *[""] * 7,
+            "Text",
+            "Wizard Action",
+            *[""] * 5,
+        ]
+    )
     (tmp_path / "card.csv").write_text("\n".join([header, bad, *good]) + "\n", "utf-8")
     problems: list[Problem] = []
     records = list(fab.read([tmp_path / "card.csv"], problems.append))
@@ -131,10 +155,20 @@ def test_fab_bad_row_is_reported_and_skipped(tmp_path: Path) -> None:
 
 
 EXPECTED_MTG = {
-    "scryfall-mtg_ssm-cards.json": {"normal": 78, "flip": 3, "transform": 2, "split": 2,
-                                    "token": 2, "reversible_card": 1},
-    "scryfall-mtgjson-cassette-subset.json": {"transform": 24, "normal": 12, "modal_dfc": 3,
-                                              "reversible_card": 2},
+    "scryfall-mtg_ssm-cards.json": {
+        "normal": 78,
+        "flip": 3,
+        "transform": 2,
+        "split": 2,
+        "token": 2,
+        "reversible_card": 1,
+    },
+    "scryfall-mtgjson-cassette-subset.json": {
+        "transform": 24,
+        "normal": 12,
+        "modal_dfc": 3,
+        "reversible_card": 2,
+    },
     "scryfall-scryfall-client-fixtures.json": {"meld": 3, "flip": 1},
 }
 
@@ -158,8 +192,9 @@ def test_mtg_every_sample_card_with_its_layout(name: str) -> None:
 
 
 def test_mtg_faces() -> None:
-    cards = {r.card.name: r.card for f in EXPECTED_MTG
-             for r in scryfall.read(MTG / f, importers.ignore)}
+    cards = {
+        r.card.name: r.card for f in EXPECTED_MTG for r in scryfall.read(MTG / f, importers.ignore)
+    }
     delver = cards["Delver of Secrets // Insectile Aberration"]
     assert delver.faces[0].cost == "{U}" and delver.faces[1].cost is None
     assert delver.faces[1].colors == ("U",) and delver.faces[1].power == 3
@@ -180,15 +215,34 @@ def test_mtg_faces() -> None:
 
 
 def test_mtg_adventure_per_scryfall_docs() -> None:
-    obj = {"object": "card", "id": "x1", "oracle_id": "o1", "layout": "adventure",
-           "name": "Bonecrusher Giant // Stomp", "mana_cost": "{2}{R} // {1}{R}",
-           "type_line": "Creature — Giant // Instant — Adventure", "keywords": [],
-           "card_faces": [
-               {"object": "card_face", "name": "Bonecrusher Giant", "mana_cost": "{2}{R}",
-                "type_line": "Creature — Giant", "oracle_text": "Whenever ...", "power": "4",
-                "toughness": "3"},
-               {"object": "card_face", "name": "Stomp", "mana_cost": "{1}{R}",
-                "type_line": "Instant — Adventure", "oracle_text": "Damage can't be prevented"}]}
+    obj = {
+        "object": "card",
+        "id": "x1",
+        "oracle_id": "o1",
+        "layout": "adventure",
+        "name": "Bonecrusher Giant // Stomp",
+        "mana_cost": "{2}{R} // {1}{R}",
+        "type_line": "Creature — Giant // Instant — Adventure",
+        "keywords": [],
+        "card_faces": [
+            {
+                "object": "card_face",
+                "name": "Bonecrusher Giant",
+                "mana_cost": "{2}{R}",
+                "type_line": "Creature — Giant",
+                "oracle_text": "Whenever ...",
+                "power": "4",
+                "toughness": "3",
+            },
+            {
+                "object": "card_face",
+                "name": "Stomp",
+                "mana_cost": "{1}{R}",
+                "type_line": "Instant — Adventure",
+                "oracle_text": "Damage can't be prevented",
+            },
+        ],
+    }
     record, warning = scryfall.convert(obj)
     assert warning is None
     assert record.card.layout == "adventure"
@@ -197,9 +251,16 @@ def test_mtg_adventure_per_scryfall_docs() -> None:
 
 
 def test_mtg_unknown_layout_imports_its_faces_with_a_warning() -> None:
-    obj = {"object": "card", "id": "z9", "layout": "hologram", "name": "A // B",
-           "card_faces": [{"name": "A", "type_line": "Artifact"},
-                          {"name": "B", "type_line": "Artifact"}]}
+    obj = {
+        "object": "card",
+        "id": "z9",
+        "layout": "hologram",
+        "name": "A // B",
+        "card_faces": [
+            {"name": "A", "type_line": "Artifact"},
+            {"name": "B", "type_line": "Artifact"},
+        ],
+    }
     record, warning = scryfall.convert(obj)
     assert record.card.face_names == ("A", "B")
     assert warning is not None and "hologram" in warning
@@ -210,8 +271,9 @@ def test_mtg_bad_records_are_reported_and_skipped(tmp_path: Path) -> None:
     bad = dict(good[0], id="bad-power-id", power={"x": 1})
     text = json.dumps([good[0], bad, good[1]], indent=1)
     path = tmp_path / "cards.json"
-    path.write_text(text[:-1] + ",\n{\"id\": \"broken\", \"name\": }\n,\n" +
-                    json.dumps(good[3]) + "\n]", "utf-8")
+    path.write_text(
+        text[:-1] + ',\n{"id": "broken", "name": }\n,\n' + json.dumps(good[3]) + "\n]", "utf-8"
+    )
     problems: list[Problem] = []
     records = list(scryfall.read(path, problems.append))
     assert [r.card.name for r in records] == [good[0]["name"], good[1]["name"], good[3]["name"]]
@@ -252,5 +314,4 @@ def test_ga_back_listed_on_its_own_joins_its_front(tmp_path: Path) -> None:
     back["editions"] = [back.pop("edition")]
     (tmp_path / "cards.json").write_text(json.dumps([back, front]), "utf-8")
     records = list(ga.read([tmp_path / "cards.json"], importers.ignore))
-    assert [r.card.name for r in records] == [
-        "Fabled Azurite Fatestone // Seiryuu, Azure Dragon"]
+    assert [r.card.name for r in records] == ["Fabled Azurite Fatestone // Seiryuu, Azure Dragon"]

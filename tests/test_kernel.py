@@ -20,9 +20,17 @@ def test_registry_lists_every_game_and_version() -> None:
         get_ruleset("chess")
 
 
-@pytest.mark.parametrize(("cost", "mv", "colors"), [
-    ("{3}{R}{G}", 5, ("R", "G")), ("{X}{U}", 1, ("U",)), ("{2/W}", 2, ("W",)),
-    ("{W/U}{B}", 2, ("W", "U", "B")), (None, 0, ()), ("", 0, ())])
+@pytest.mark.parametrize(
+    ("cost", "mv", "colors"),
+    [
+        ("{3}{R}{G}", 5, ("R", "G")),
+        ("{X}{U}", 1, ("U",)),
+        ("{2/W}", 2, ("W",)),
+        ("{W/U}{B}", 2, ("W", "U", "B")),
+        (None, 0, ()),
+        ("", 0, ()),
+    ],
+)
 def test_mana_value_and_colors(cost: str | None, mv: int, colors: tuple[str, ...]) -> None:
     assert mana.mana_value(cost) == mv
     assert mana.colors_of(cost) == colors
@@ -41,8 +49,15 @@ def test_parse_card_rejects_unknown_fields_and_layouts() -> None:
     assert (err.value.place, err.value.key) == ("cards[1]", "pwr")
     with pytest.raises(InputError, match="unknown layout"):
         parse_card({"name": "X", "layout": "twin"}, "cards[1]", "mtg")
-    card = parse_card({"name": "A // B", "layout": "transform",
-                       "faces": [{"name": "A", "cost": "{1}"}, {"name": "B"}]}, "c", "mtg")
+    card = parse_card(
+        {
+            "name": "A // B",
+            "layout": "transform",
+            "faces": [{"name": "A", "cost": "{1}"}, {"name": "B"}],
+        },
+        "c",
+        "mtg",
+    )
     assert card.face_names == ("A", "B") and card.is_double_faced
 
 
@@ -71,8 +86,9 @@ def test_effects_bound_to_an_object_end_when_it_becomes_new() -> None:
     game = Game("mtg")
     smith = game.add("Village Ironsmith", zone="battlefield")
     obj = game.obj(smith)
-    out = actions.apply_effect(game.state, "pump", target=obj.id,
-                               modify={"power": 2, "toughness": 2})
+    out = actions.apply_effect(
+        game.state, "pump", target=obj.id, modify={"power": 2, "toughness": 2}
+    )
     game.state = out.state
     base = game.characteristics(smith).props.power
     game.transform(smith)
@@ -87,9 +103,12 @@ def test_filter_effects_test_earlier_layers() -> None:
     # 508.2 example: "legendary creatures get +2/+2" affects Tok-Tok only.
     game = Game("mtg")
     akki = game.add("Akki Lavarunner", zone="battlefield")
-    game.state = actions.apply_effect(game.state, "anthem",
-                                      where={"supertypes": ["Legendary"], "types": ["Creature"]},
-                                      modify={"power": 2, "toughness": 2}).state
+    game.state = actions.apply_effect(
+        game.state,
+        "anthem",
+        where={"supertypes": ["Legendary"], "types": ["Creature"]},
+        modify={"power": 2, "toughness": 2},
+    ).state
     assert game.characteristics(akki).props.power == 1
     out = get_ruleset("mtg").do_action(game.state, "flip", game.obj(akki).id, {})
     game.state = out.state
@@ -115,18 +134,41 @@ def test_state_is_immutable_and_actions_return_new_states() -> None:
     out = actions.transform(first, game.obj(delver).id)
     assert out.state is not first
     assert characteristics(first, game.obj(delver)).props.name == "Delver of Secrets"
-    assert characteristics(out.state, out.state.objects[game.obj(delver).id]).props.name == \
-        "Insectile Aberration"
+    assert (
+        characteristics(out.state, out.state.objects[game.obj(delver).id]).props.name
+        == "Insectile Aberration"
+    )
 
 
 def test_rulings_cite_the_selected_versions_numbering() -> None:
     for alias, rule in (("mtg", "712.10"), ("mtg@2020", "711.6")):
-        game = Game(alias, cards=[parse_card(
-            {"name": "Invasion of Alara // Awaken the Maelstrom", "layout": "transform",
-             "faces": [{"name": "Invasion of Alara", "cost": "{W}{U}{B}{R}{G}",
-                        "types": ["Battle"], "subtypes": ["Siege"], "defense": 7},
-                       {"name": "Awaken the Maelstrom", "types": ["Sorcery"],
-                        "colors": ["W", "U", "B", "R", "G"]}]}, "c", "mtg")])
+        game = Game(
+            alias,
+            cards=[
+                parse_card(
+                    {
+                        "name": "Invasion of Alara // Awaken the Maelstrom",
+                        "layout": "transform",
+                        "faces": [
+                            {
+                                "name": "Invasion of Alara",
+                                "cost": "{W}{U}{B}{R}{G}",
+                                "types": ["Battle"],
+                                "subtypes": ["Siege"],
+                                "defense": 7,
+                            },
+                            {
+                                "name": "Awaken the Maelstrom",
+                                "types": ["Sorcery"],
+                                "colors": ["W", "U", "B", "R", "G"],
+                            },
+                        ],
+                    },
+                    "c",
+                    "mtg",
+                )
+            ],
+        )
         inv = game.add("Invasion of Alara", zone="battlefield")
         out = game.transform(inv)
         assert out.result == "nothing_happened"

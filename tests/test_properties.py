@@ -29,8 +29,12 @@ HISTORIES = 100 * SCALE
 STEPS = 40
 RULESETS = ["mtg", "mtg@2025-06", "mtg@2020", "fab", "ga", "scp"]
 SEEDS = st.integers(min_value=0, max_value=2**31)
-SETTINGS = settings(max_examples=HISTORIES, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=HISTORIES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _explain(hist: History) -> str:
@@ -79,9 +83,11 @@ def test_history_exports_as_a_runnable_scenario(alias: str, tmp_path: object) ->
 
 def test_report_budget(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
-        print(f"\nproperty tests: {HISTORIES} histories x {STEPS} steps per ruleset "
-              f"({len(RULESETS)} rulesets), as many twin histories; "
-              f"OBVERSE_FUZZ_SCALE={SCALE}")
+        print(
+            f"\nproperty tests: {HISTORIES} histories x {STEPS} steps per ruleset "
+            f"({len(RULESETS)} rulesets), as many twin histories; "
+            f"OBVERSE_FUZZ_SCALE={SCALE}"
+        )
 
 
 # --- a hypothesis stateful machine per ruleset -----------------------------------------------
@@ -119,16 +125,28 @@ def _machine(alias: str) -> type:
             if out is not None:
                 self.state = out.state
 
-        @rule(pick=st.integers(0, 50), zone=st.sampled_from(zones),
-              face_down=st.sampled_from([None, True, False]))
+        @rule(
+            pick=st.integers(0, 50),
+            zone=st.sampled_from(zones),
+            face_down=st.sampled_from([None, True, False]),
+        )
         def move(self, pick: int, zone: str, face_down: bool | None) -> None:
             oid = self._obj(pick)
             if oid is not None and zone != rs.stack_zone:
                 self._do(Action("move", oid, (("to", zone), ("face_down", face_down))))
 
-        @rule(pick=st.integers(0, 50),
-              verb=st.sampled_from(["cast", "play", "turn_face_down", "turn_face_up",
-                                    *sorted(rs.extra_actions & {"transform"})]))
+        @rule(
+            pick=st.integers(0, 50),
+            verb=st.sampled_from(
+                [
+                    "cast",
+                    "play",
+                    "turn_face_down",
+                    "turn_face_up",
+                    *sorted(rs.extra_actions & {"transform"}),
+                ]
+            ),
+        )
         def act(self, pick: int, verb: str) -> None:
             oid = self._obj(pick)
             if oid is not None:
@@ -164,6 +182,11 @@ def test_stateful_machine(alias: str) -> None:
 
     run_state_machine_as_test(
         _machine(alias),
-        settings=settings(max_examples=max(10, HISTORIES // 5), stateful_step_count=STEPS,
-                          deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow]))
+        settings=settings(
+            max_examples=max(10, HISTORIES // 5),
+            stateful_step_count=STEPS,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )

@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
 
 
 def test_mypy_strict() -> None:
@@ -20,5 +21,10 @@ def test_mypy_strict() -> None:
 
 
 def test_ruff() -> None:
-    done = _run("ruff", "check", "src", "tests")
+    done = _run("ruff", "check", "src", "tests", "benchmarks")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_formatted() -> None:
+    done = _run("ruff", "format", "--check", "src", "tests", "benchmarks")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -13,9 +13,19 @@ from obverse.state import GameState, PhysicalCard, new_state
 from obverse.views import is_visible, view
 
 RS = get_ruleset("scp")
-OBJECT = CardDef(name="SCP-173", faces=(Face(name="SCP-173", cost=2, types=("Object",),
-                                             securing_power=3, object_class="Euclid",
-                                             tags=("彫刻",)),))
+OBJECT = CardDef(
+    name="SCP-173",
+    faces=(
+        Face(
+            name="SCP-173",
+            cost=2,
+            types=("Object",),
+            securing_power=3,
+            object_class="Euclid",
+            tags=("彫刻",),
+        ),
+    ),
+)
 TALE = CardDef(name="Tale A", faces=(Face(name="Tale A", types=("Tale",)),))
 
 
@@ -23,22 +33,44 @@ def _game(pregame: bool = False) -> GameState:
     return new_state("scp", ("alice", "bob"), pregame=pregame)
 
 
-def _add(state: GameState, zone: str, *, card: CardDef = OBJECT, owner: str = "alice",
-         face_down: bool | None = None, controller: str | None = None) -> tuple[GameState, int]:
+def _add(
+    state: GameState,
+    zone: str,
+    *,
+    card: CardDef = OBJECT,
+    owner: str = "alice",
+    face_down: bool | None = None,
+    controller: str | None = None,
+) -> tuple[GameState, int]:
     """Set a card up as the runner does; returns the state and the object id."""
     fd = RS.face_down_on_setup(zone, face_down)
-    state, card_id = actions.add_card(state, PhysicalCard(card=card, owner=owner), zone,
-                                      face="front", face_down=fd, controller=controller)
+    state, card_id = actions.add_card(
+        state,
+        PhysicalCard(card=card, owner=owner),
+        zone,
+        face="front",
+        face_down=fd,
+        controller=controller,
+    )
     obj = state.object_of_card(card_id)
     assert obj is not None
     return state, obj.id
 
 
-@pytest.mark.parametrize(("zone", "types"), [
-    ("site", ["Object"]), ("sandbox", ["Object"]), ("anomalous_locker", ["Object"]),
-    ("tale_incident", ["Tale", "Incident"]), ("personnel_file", ["Personnel"]),
-    ("canon_hub", ["Canon"]), ("decommissioned", []), ("out_of_game", []), ("internal", []),
-])
+@pytest.mark.parametrize(
+    ("zone", "types"),
+    [
+        ("site", ["Object"]),
+        ("sandbox", ["Object"]),
+        ("anomalous_locker", ["Object"]),
+        ("tale_incident", ["Tale", "Incident"]),
+        ("personnel_file", ["Personnel"]),
+        ("canon_hub", ["Canon"]),
+        ("decommissioned", []),
+        ("out_of_game", []),
+        ("internal", []),
+    ],
+)
 def test_face_down_characteristics_are_the_zones(zone: str, types: list[str]) -> None:
     state, oid = _add(_game(), zone, face_down=True)
     chars = characteristics(state, oid)
@@ -48,23 +80,33 @@ def test_face_down_characteristics_are_the_zones(zone: str, types: list[str]) ->
     assert chars.props.object_class is None and chars.props.tags == ()
 
 
-@pytest.mark.parametrize(("zone", "face_down"), [
-    ("site", False), ("decommissioned", False), ("sandbox", True), ("anomalous_locker", True),
-])
+@pytest.mark.parametrize(
+    ("zone", "face_down"),
+    [
+        ("site", False),
+        ("decommissioned", False),
+        ("sandbox", True),
+        ("anomalous_locker", True),
+    ],
+)
 def test_setup_default_facing(zone: str, face_down: bool) -> None:
     state, oid = _add(_game(), zone)
     assert state.obj(oid).face_down is face_down
 
 
-@pytest.mark.parametrize(("start", "start_fd", "dest", "end_fd"), [
-    ("site", False, "sandbox", True),            # face up -> hidden: turns face down there
-    ("sandbox", True, "site", False),            # face down -> public: turns face up there
-    ("site", False, "decommissioned", False),    # face up -> public: unchanged
-    ("sandbox", True, "anomalous_locker", True),  # face down -> hidden: unchanged
-    ("site", True, "decommissioned", False),     # a face-down site card reaching a public zone
-])
-def test_move_takes_destination_default(start: str, start_fd: bool, dest: str,
-                                        end_fd: bool) -> None:
+@pytest.mark.parametrize(
+    ("start", "start_fd", "dest", "end_fd"),
+    [
+        ("site", False, "sandbox", True),  # face up -> hidden: turns face down there
+        ("sandbox", True, "site", False),  # face down -> public: turns face up there
+        ("site", False, "decommissioned", False),  # face up -> public: unchanged
+        ("sandbox", True, "anomalous_locker", True),  # face down -> hidden: unchanged
+        ("site", True, "decommissioned", False),  # a face-down site card reaching a public zone
+    ],
+)
+def test_move_takes_destination_default(
+    start: str, start_fd: bool, dest: str, end_fd: bool
+) -> None:
     state, oid = _add(_game(), start, face_down=start_fd)
     out = actions.move(state, oid, dest)
     assert out.result == DONE
@@ -91,11 +133,20 @@ def test_facing_changes_keep_controller() -> None:
     assert again.result == NOTHING
 
 
-@pytest.mark.parametrize(("zone", "controller_sees"), [
-    ("site", True), ("tale_incident", True), ("personnel_file", True), ("decommissioned", True),
-    ("out_of_game", True), ("internal", True), ("canon_hub", False), ("sandbox", False),
-    ("anomalous_locker", False),
-])
+@pytest.mark.parametrize(
+    ("zone", "controller_sees"),
+    [
+        ("site", True),
+        ("tale_incident", True),
+        ("personnel_file", True),
+        ("decommissioned", True),
+        ("out_of_game", True),
+        ("internal", True),
+        ("canon_hub", False),
+        ("sandbox", False),
+        ("anomalous_locker", False),
+    ],
+)
 def test_who_may_look_at_a_face_down_card(zone: str, controller_sees: bool) -> None:
     state, oid = _add(_game(), zone, face_down=True, controller="bob")
     obj = state.obj(oid)

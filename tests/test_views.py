@@ -31,8 +31,9 @@ def test_every_game_has_a_twin_pair() -> None:
 
 @pytest.mark.parametrize("twin_a", TWINS, ids=lambda p: str(p.relative_to(EXAMPLES)))
 @pytest.mark.parametrize("viewer", ["bob", "spectator"])
-def test_twin_views_are_identical(twin_a: Path, viewer: str,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_twin_views_are_identical(
+    twin_a: Path, viewer: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     twin_b = twin_a.with_name(twin_a.name.replace("-twin-a", "-twin-b"))
     a = _view_bytes(twin_a, viewer, capsys)
     b = _view_bytes(twin_b, viewer, capsys)

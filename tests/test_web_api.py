@@ -50,8 +50,9 @@ def add(c: TestClient, judge: str, card: str, owner: str, zone: str, **kw: Any) 
     return label
 
 
-def act(c: TestClient, token: str, verb: str, obj: str | None = None,
-        **args: Any) -> dict[str, Any]:
+def act(
+    c: TestClient, token: str, verb: str, obj: str | None = None, **args: Any
+) -> dict[str, Any]:
     r = c.post(f"/api/t/{token}/act", json={"verb": verb, "object": obj, "args": args})
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
@@ -96,8 +97,7 @@ def test_table_transform_and_views_differ(client: TestClient) -> None:
     assert {o["ref"] for o in objects(judge)} == set(labels.values())
     # Both faces of a double-faced card are there for whoever may look at it.
     delver = next(o for o in objects(views["bob"]) if o.get("name") == "Insectile Aberration")
-    assert [f["name"] for f in delver["printed"]] == ["Delver of Secrets",
-                                                      "Insectile Aberration"]
+    assert [f["name"] for f in delver["printed"]] == ["Delver of Secrets", "Insectile Aberration"]
     assert delver["transformed"] is True
 
 
@@ -108,18 +108,17 @@ def test_players_act_by_their_handles(client: TestClient) -> None:
     out = act(client, seats["alice"], "transform", delver["ref"])
     assert out["last"]["actor"] == "alice" and out["last"]["result"] == "done"
     # A label is not a handle: a seat can't name objects by the judge's labels.
-    r = client.post(f"/api/t/{seats['alice']}/act",
-                    json={"verb": "transform", "object": labels["delver"]})
+    r = client.post(
+        f"/api/t/{seats['alice']}/act", json={"verb": "transform", "object": labels["delver"]}
+    )
     assert r.status_code == 404
     # Alice can't act on bob's cards, nor with bob's handles.
     bob = client.get(f"/api/t/{seats['bob']}").json()
     fire = next(o for o in objects(bob["view"]) if o.get("name") == "Fire // Ice")
     r = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "cast", "object": fire["ref"]})
     assert r.status_code == 404
-    hidden = next(o for o in objects(alice["view"]) if o["zone"] == "hand" and
-                  o["owner"] == "bob")
-    r = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "cast",
-                                                          "object": hidden["ref"]})
+    hidden = next(o for o in objects(alice["view"]) if o["zone"] == "hand" and o["owner"] == "bob")
+    r = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "cast", "object": hidden["ref"]})
     assert r.status_code == 403
     r = client.post(f"/api/t/{seats['spectator']}/act", json={"verb": "end_turn"})
     assert r.status_code == 403
@@ -138,8 +137,16 @@ def scan(text: str, seat: str, secret_labels: set[str]) -> None:
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for key, item in value.items():
-                assert key not in ("id", "obj", "card_id", "object_id", "label", "labels",
-                                   "seats", "step"), (seat, key)
+                assert key not in (
+                    "id",
+                    "obj",
+                    "card_id",
+                    "object_id",
+                    "label",
+                    "labels",
+                    "seats",
+                    "step",
+                ), (seat, key)
                 if key == "card":
                     assert isinstance(item, str | type(None))
                 walk(item)
@@ -167,7 +174,7 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
     act(client, j, "move", labels["fire"], to="library")
     act(client, j, "shuffle", None, player="bob", zone="library")
     act(client, j, "move", labels["serra"], to="hand")
-    act(client, j, "transform", labels["serra"])       # nothing happens: not a DFC
+    act(client, j, "transform", labels["serra"])  # nothing happens: not a DFC
     act(client, j, "become_copy", labels["demon"], of=labels["vanguard"])
     act(client, j, "add_counters", labels["demon"], counter="+1/+1", count=2)
     act(client, j, "apply_effect", labels["demon"], modify={"power": 1})
@@ -189,8 +196,10 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
             if o["visible"]:
                 continue
             for verb in ("transform", "cast", "move", "turn_face_up", "examine"):
-                r = client.post(f"/api/t/{token}/act",
-                                json={"verb": verb, "object": o["ref"], "args": {"to": "hand"}})
+                r = client.post(
+                    f"/api/t/{token}/act",
+                    json={"verb": verb, "object": o["ref"], "args": {"to": "hand"}},
+                )
                 assert r.status_code in (403, 404), r.text
                 responses[seat].append(r.text)
         for label in secret_labels:
@@ -198,19 +207,24 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
             assert r.status_code in (403, 404)
             responses[seat].append(r.text)
         for path in ("/export", "/undo", "/remove", "/setup"):
-            r = (client.get(f"/api/t/{token}{path}") if path == "/export"
-                 else client.post(f"/api/t/{token}{path}", json={"object": labels["serra"]}))
+            r = (
+                client.get(f"/api/t/{token}{path}")
+                if path == "/export"
+                else client.post(f"/api/t/{token}{path}", json={"object": labels["serra"]})
+            )
             assert r.status_code == 403
             responses[seat].append(r.text)
     # Alice's own actions answer with her view and her log.
     alice = client.get(f"/api/t/{seats['alice']}").json()
     mine = next(o for o in objects(alice["view"]) if o.get("name") == "Clone")
-    out = client.post(f"/api/t/{seats['alice']}/act", json={"verb": "become_copy",
-                                                            "object": mine["ref"],
-                                                            "args": {"of": next(
-                                                                o["ref"] for o in
-                                                                objects(alice["view"])
-                                                                if o.get("face_down"))}})
+    out = client.post(
+        f"/api/t/{seats['alice']}/act",
+        json={
+            "verb": "become_copy",
+            "object": mine["ref"],
+            "args": {"of": next(o["ref"] for o in objects(alice["view"]) if o.get("face_down"))},
+        },
+    )
     assert out.status_code == 200, out.text
     responses["alice"].append(out.text)
     collect()
@@ -239,12 +253,15 @@ def test_alice_cannot_tell_which_card_bob_holds() -> None:
             hand = add(c, j, secret, "bob", "hand")
             add(c, j, "Clone", "bob", "library")
             out: list[str] = []
-            for step in (("transform", "delver", {}), ("move", hand, {"to": "library"}),
-                         ("shuffle", None, {"player": "bob", "zone": "library"}),
-                         ("transform", hand, {}), ("end_turn", None, {})):
+            for step in (
+                ("transform", "delver", {}),
+                ("move", hand, {"to": "library"}),
+                ("shuffle", None, {"player": "bob", "zone": "library"}),
+                ("transform", hand, {}),
+                ("end_turn", None, {}),
+            ):
                 verb, obj, args = step
-                r = c.post(f"/api/t/{j}/act", json={"verb": verb, "object": obj,
-                                                    "args": args})
+                r = c.post(f"/api/t/{j}/act", json={"verb": verb, "object": obj, "args": args})
                 assert r.status_code == 200, r.text
                 out.append(c.get(f"/api/t/{seats['alice']}").text)
                 out.append(c.get(f"/api/t/{seats['spectator']}").text)
@@ -264,32 +281,57 @@ def test_bad_requests_change_nothing(client: TestClient) -> None:
         message: str = r.json()["error"]
         return message
 
-    assert "malformed JSON" in bad("POST", f"/api/t/{j}/act", 400, content=b"{not json",
-                                   headers={"content-type": "application/json"})
+    assert "malformed JSON" in bad(
+        "POST",
+        f"/api/t/{j}/act",
+        400,
+        content=b"{not json",
+        headers={"content-type": "application/json"},
+    )
     bad("POST", f"/api/t/{j}/act", 400, json=["a", "list"])
-    bad("POST", f"/api/t/{j}/act", 413, content=b"{" + b" " * (MAX_BODY + 10) + b"}",
-        headers={"content-type": "application/json"})
+    bad(
+        "POST",
+        f"/api/t/{j}/act",
+        413,
+        content=b"{" + b" " * (MAX_BODY + 10) + b"}",
+        headers={"content-type": "application/json"},
+    )
     assert "unknown table" in bad("GET", "/api/t/nosuchtoken123", 404)
-    assert "no object" in bad("POST", f"/api/t/{j}/act", 404,
-                              json={"verb": "transform", "object": "nosuchlabel"})
-    assert "not an action" in bad("POST", f"/api/t/{j}/act", 400,
-                                  json={"verb": "explode", "object": labels["delver"]})
-    assert "unknown zone" in bad("POST", f"/api/t/{j}/act", 400,
-                                 json={"verb": "move", "object": labels["delver"],
-                                       "args": {"to": "moon"}})
+    assert "no object" in bad(
+        "POST", f"/api/t/{j}/act", 404, json={"verb": "transform", "object": "nosuchlabel"}
+    )
+    assert "not an action" in bad(
+        "POST", f"/api/t/{j}/act", 400, json={"verb": "explode", "object": labels["delver"]}
+    )
+    assert "unknown zone" in bad(
+        "POST",
+        f"/api/t/{j}/act",
+        400,
+        json={"verb": "move", "object": labels["delver"], "args": {"to": "moon"}},
+    )
     # An illegal choice under the rules: Delver of Secrets cast back face up (712.8).
-    assert "illegal" in bad("POST", f"/api/t/{j}/act", 409,
-                            json={"verb": "cast", "object": labels["clone"],
-                                  "args": {"face": "back"}})
-    bad("POST", f"/api/t/{j}/setup", 404, json={"card": "No Such Card", "owner": "alice",
-                                                  "zone": "hand"})
-    bad("POST", f"/api/t/{j}/setup", 400, json={"card": "Clone", "owner": "carol",
-                                                  "zone": "hand"})
+    assert "illegal" in bad(
+        "POST",
+        f"/api/t/{j}/act",
+        409,
+        json={"verb": "cast", "object": labels["clone"], "args": {"face": "back"}},
+    )
+    bad(
+        "POST",
+        f"/api/t/{j}/setup",
+        404,
+        json={"card": "No Such Card", "owner": "alice", "zone": "hand"},
+    )
+    bad("POST", f"/api/t/{j}/setup", 400, json={"card": "Clone", "owner": "carol", "zone": "hand"})
     bad("POST", f"/api/t/{j}/undo", 409, json={})
     bad("POST", "/api/tables", 400, json={"ruleset": "chess"})
     bad("POST", "/api/tables/import", 422, json={"scenario": "ruleset: mtg\nsteps: 3\n"})
-    bad("POST", f"/api/t/{j}/act", 400, json={"verb": "transform", "object": labels["delver"],
-                                              "extra": 1})
+    bad(
+        "POST",
+        f"/api/t/{j}/act",
+        400,
+        json={"verb": "transform", "object": labels["delver"], "extra": 1},
+    )
     after = client.get(f"/api/t/{j}").json()
     assert after == before
 
@@ -313,8 +355,7 @@ def test_export_runs_and_reopens(client: TestClient, tmp_path: Path) -> None:
     act(client, j, "transform", labels["delver"])
     act(client, j, "cast", labels["fire"], face="right")
     act(client, j, "become_copy", labels["clone"], of=labels["vanguard"])
-    act(client, j, "apply_effect", labels["vanguard"], modify={"power": 2},
-        until="end_of_turn")
+    act(client, j, "apply_effect", labels["vanguard"], modify={"power": 2}, until="end_of_turn")
     r = client.get(f"/api/t/{j}/export")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     path = tmp_path / "exported.yaml"
@@ -357,7 +398,7 @@ def test_other_rulesets_and_autocomplete(client: TestClient) -> None:
 
 def test_page_is_self_contained(client: TestClient) -> None:
     r = client.get("/")
-    assert r.status_code == 200 and "<script src=\"/static/app.js\"" in r.text
+    assert r.status_code == 200 and '<script src="/static/app.js"' in r.text
     assert "default-src 'self'" in r.headers["content-security-policy"]
     for path in ("/static/app.js", "/static/style.css"):
         text = client.get(path).text
@@ -365,8 +406,9 @@ def test_page_is_self_contained(client: TestClient) -> None:
     assert "http://" not in r.text and "https://" not in r.text
 
 
-def test_serve_without_the_extra(monkeypatch: pytest.MonkeyPatch,
-                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_without_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from obverse.cli import main
 
     monkeypatch.setitem(sys.modules, "obverse.web.app", None)

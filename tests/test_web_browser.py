@@ -20,9 +20,17 @@ from obverse.runner import run_scenario
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 def _requirements() -> None:
@@ -63,8 +71,9 @@ def server() -> Iterator[str]:
     """A uvicorn server on 127.0.0.1 and a free port, in a thread, over a fresh store."""
     tmp = tempfile.mkdtemp(prefix="obverse-web-")
     port = _free_port()
-    config = uvicorn.Config(create_app(Path(tmp) / "games.sqlite3"), host="127.0.0.1",
-                            port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(Path(tmp) / "games.sqlite3"), host="127.0.0.1", port=port, log_level="warning"
+    )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -90,8 +99,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, server: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000},
-                                  accept_downloads=True)
+    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -117,7 +125,7 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
 def add_card(page: Page, name: str, owner: str, zone: str, face_down: bool = False) -> None:
     page.fill("#card-name", name[:5])
     # Autocomplete: the datalist offers the full name.
-    expect(page.locator(f"#card-names option[value=\"{name}\"]")).to_have_count(1)
+    expect(page.locator(f'#card-names option[value="{name}"]')).to_have_count(1)
     page.fill("#card-name", name)
     page.select_option("#card-owner", owner)
     page.select_option("#card-zone", zone)
@@ -130,8 +138,7 @@ def panel(page: Page, seat: str) -> Any:
     return page.locator(f".panel[data-seat='{seat}']")
 
 
-def test_build_transform_compare_export_reopen(page: Page, server: str,
-                                              tmp_path: Path) -> None:
+def test_build_transform_compare_export_reopen(page: Page, server: str, tmp_path: Path) -> None:
     page.goto(server + "/")
     page.select_option("#new-ruleset", "mtg")
     page.fill("#new-title", "Delver at the table")
@@ -222,8 +229,9 @@ def test_a_seat_link_shows_only_that_seat(page: Page, server: str) -> None:
     with httpx.Client(base_url=server) as c:
         seats = c.post("/api/tables", json={"ruleset": "mtg"}).json()["seats"]
         for card, owner, zone in (("Fire // Ice", "bob", "hand"), ("Clone", "alice", "hand")):
-            r = c.post(f"/api/t/{seats['judge']}/setup",
-                       json={"card": card, "owner": owner, "zone": zone})
+            r = c.post(
+                f"/api/t/{seats['judge']}/setup", json={"card": card, "owner": owner, "zone": zone}
+            )
             assert r.status_code == 200
     page.goto(f"{server}/#k={seats['alice']}")
     alice = panel(page, "alice")

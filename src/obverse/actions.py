@@ -48,8 +48,12 @@ def place(state: GameState, obj: GameObject, position: str | None = None) -> Gam
     card_object = state.card_object
     for card in obj.cards:
         card_object = card_object.set(card, obj.id)
-    return replace(state, zones=state.zones.set(key, contents),
-                   objects=state.objects.set(obj.id, obj), card_object=card_object)
+    return replace(
+        state,
+        zones=state.zones.set(key, contents),
+        objects=state.objects.set(obj.id, obj),
+        card_object=card_object,
+    )
 
 
 def remove(state: GameState, obj: GameObject) -> GameState:
@@ -57,14 +61,15 @@ def remove(state: GameState, obj: GameObject) -> GameState:
     key = ruleset_of(state).zone_key(obj.zone, obj.owner)
     contents = state.zones[key]
     i = contents.index(obj.id)
-    contents = contents[:i] + contents[i + 1:]
+    contents = contents[:i] + contents[i + 1 :]
     zones = state.zones.set(key, contents) if contents else state.zones.delete(key)
     card_object = state.card_object
     for card in obj.cards:
         if card_object.get(card) == obj.id:
             card_object = card_object.delete(card)
-    return replace(state, zones=zones, objects=state.objects.delete(obj.id),
-                   card_object=card_object)
+    return replace(
+        state, zones=zones, objects=state.objects.delete(obj.id), card_object=card_object
+    )
 
 
 def update(state: GameState, obj: GameObject) -> GameState:
@@ -79,8 +84,11 @@ def forget(state: GameState, obj_id: int) -> GameState:
     effects = tuple(e for e in state.effects if e.target != obj_id)
     knowledge = tuple(k for k in state.knowledge if k.obj != obj_id or k.lasting)
     designations = tuple(d for d in state.designations if d[1] != obj_id)
-    if len(effects) == len(state.effects) and len(knowledge) == len(state.knowledge) and \
-            len(designations) == len(state.designations):
+    if (
+        len(effects) == len(state.effects)
+        and len(knowledge) == len(state.knowledge)
+        and len(designations) == len(state.designations)
+    ):
         return state
     return replace(state, effects=effects, knowledge=knowledge, designations=designations)
 
@@ -107,9 +115,17 @@ def is_forbidden(state: GameState, obj: GameObject, action: str) -> bool:
     return False
 
 
-def add_card(state: GameState, card: PhysicalCard, zone: str, *, face: str, face_down: bool = False,
-             flipped: bool = False, controller: str | None = None,
-             position: str | None = None) -> tuple[GameState, int]:
+def add_card(
+    state: GameState,
+    card: PhysicalCard,
+    zone: str,
+    *,
+    face: str,
+    face_down: bool = False,
+    flipped: bool = False,
+    controller: str | None = None,
+    position: str | None = None,
+) -> tuple[GameState, int]:
     """Bring a physical card (or token) into the game in ``zone``; returns the card id."""
     card_id = len(state.cards) + 1
     while card_id in state.cards:
@@ -120,19 +136,37 @@ def add_card(state: GameState, card: PhysicalCard, zone: str, *, face: str, face
     rs = ruleset_of(state)
     if not (rs.is_in_play(zone) or zone == rs.stack_zone):
         controller = None  # outside play the controller is the owner
-    obj = GameObject(id=oid, cards=(card_id,), zone=zone, owner=card.owner,
-                     controller=controller or card.owner, face=face, face_down=face_down,
-                     set_face_down=face_down, flipped=flipped, token=card.token, timestamp=ts)
+    obj = GameObject(
+        id=oid,
+        cards=(card_id,),
+        zone=zone,
+        owner=card.owner,
+        controller=controller or card.owner,
+        face=face,
+        face_down=face_down,
+        set_face_down=face_down,
+        flipped=flipped,
+        token=card.token,
+        timestamp=ts,
+    )
     return place(state, obj, position), card_id
 
 
 # --- actions --------------------------------------------------------------------------------
 
 
-def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
-         face_down: bool | None = None, transformed: bool | None = None,
-         position: str | None = None, controller: str | None = None,
-         face_fixed: str | None = None) -> Outcome:
+def move(
+    state: GameState,
+    obj_id: int,
+    to: str,
+    *,
+    face: str | None = None,
+    face_down: bool | None = None,
+    transformed: bool | None = None,
+    position: str | None = None,
+    controller: str | None = None,
+    face_fixed: str | None = None,
+) -> Outcome:
     """Move an object to a zone (dies, bounce, exile, blink ...). The ruleset decides the
     destination really reached, the face, the facing and whether it is a new object.
 
@@ -147,10 +181,8 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
     if dest == obj.zone:  # a ruleset may give same-zone moves their own meaning (FaB 3.0.7b)
         within = rs.move_within_zone(state, obj, face_down, position)
         if within is not None:
-            return Outcome(within.state, within.result, (*rulings, *within.rulings),
-                           within.events)
-    if dest == obj.zone and (
-            face_down is None or face_down == obj.face_down) and position is None:
+            return Outcome(within.state, within.result, (*rulings, *within.rulings), within.events)
+    if dest == obj.zone and (face_down is None or face_down == obj.face_down) and position is None:
         rulings += rs.same_zone_rulings()
         return Outcome(state, NOTHING, tuple(rulings))
     if face_fixed is not None:
@@ -174,9 +206,21 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
             f, _ = rs.face_on_move(state, single, dest, None, None)
             state, oid = new_object_id(state)
             state, ts = tick(state)
-            state = place(state, replace(single, id=oid, zone=dest, face=f or "front",
-                                         face_down=fd, set_face_down=fd, flipped=False,
-                                         controller=single.owner, timestamp=ts), position)
+            state = place(
+                state,
+                replace(
+                    single,
+                    id=oid,
+                    zone=dest,
+                    face=f or "front",
+                    face_down=fd,
+                    set_face_down=fd,
+                    flipped=False,
+                    controller=single.owner,
+                    timestamp=ts,
+                ),
+                position,
+            )
         return Outcome(state, DONE, tuple(rulings), tuple(events))
     if obj.token and rs.tokens_cease_outside_play and not rs.is_in_play(dest):
         state = forget(state, obj.id)
@@ -187,22 +231,44 @@ def move(state: GameState, obj_id: int, to: str, *, face: str | None = None,
         state = forget(state, obj.id)
         oid = state.next_id
         state = replace(state, clock=ts, next_id=oid + 1)
-        new = GameObject(id=oid, cards=obj.cards, zone=dest, owner=obj.owner,
-                         controller=controller or obj.owner, face=new_face, face_down=fd,
-                         set_face_down=fd, token=obj.token, timestamp=ts)
+        new = GameObject(
+            id=oid,
+            cards=obj.cards,
+            zone=dest,
+            owner=obj.owner,
+            controller=controller or obj.owner,
+            face=new_face,
+            face_down=fd,
+            set_face_down=fd,
+            token=obj.token,
+            timestamp=ts,
+        )
     else:
         state = replace(state, clock=ts)
-        new = replace(obj, zone=dest, face=new_face, face_down=fd,
-                      set_face_down=fd and (obj.set_face_down or bool(face_down)),
-                      controller=controller or obj.controller, timestamp=ts)
+        new = replace(
+            obj,
+            zone=dest,
+            face=new_face,
+            face_down=fd,
+            set_face_down=fd and (obj.set_face_down or bool(face_down)),
+            controller=controller or obj.controller,
+            timestamp=ts,
+        )
     if not rs.is_in_play(dest) and dest != rs.stack_zone:
         new = replace(new, controller=new.owner)
     state = rs.after_move(place(state, new, position), obj, new)
     return Outcome(state, DONE, tuple(rulings), tuple(events))
 
 
-def cast(state: GameState, obj_id: int, *, face: str | None = None, transformed: bool = False,
-         face_down: bool = False, action: str = "cast") -> Outcome:
+def cast(
+    state: GameState,
+    obj_id: int,
+    *,
+    face: str | None = None,
+    transformed: bool = False,
+    face_down: bool = False,
+    action: str = "cast",
+) -> Outcome:
     """Cast or play a card: onto the stack (or, per game, straight into play) with a face
     choice where the rules allow one. Only face rules are checked, never timing or cost."""
     rs = ruleset_of(state)
@@ -210,10 +276,15 @@ def cast(state: GameState, obj_id: int, *, face: str | None = None, transformed:
     result, zone, new_face, rulings = rs.cast(state, obj, face, transformed, face_down, action)
     if result != DONE:
         return Outcome(state, result, rulings)
-    out = move(state, obj_id, zone, face_fixed=new_face, face_down=face_down,
-               controller=obj.controller)
-    return Outcome(out.state, out.result if out.result != NOTHING else DONE,
-                   (*rulings, *out.rulings), out.events)
+    out = move(
+        state, obj_id, zone, face_fixed=new_face, face_down=face_down, controller=obj.controller
+    )
+    return Outcome(
+        out.state,
+        out.result if out.result != NOTHING else DONE,
+        (*rulings, *out.rulings),
+        out.events,
+    )
 
 
 def resolve(state: GameState, obj_id: int) -> Outcome:
@@ -225,8 +296,9 @@ def resolve(state: GameState, obj_id: int) -> Outcome:
     if obj.zone != rs.stack_zone:
         raise RulesError(f"the object is in {obj.zone}, not on the stack")
     zone, face, rulings = rs.resolve(state, obj)
-    out = move(state, obj_id, zone, face_fixed=face, face_down=obj.face_down,
-               controller=obj.controller)
+    out = move(
+        state, obj_id, zone, face_fixed=face, face_down=obj.face_down, controller=obj.controller
+    )
     return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
 
 
@@ -235,16 +307,23 @@ def transform(state: GameState, obj_id: int) -> Outcome:
     rs = ruleset_of(state)
     obj = state.objects[obj_id]
     if is_forbidden(state, obj, "transform"):
-        return Outcome(state, NOTHING, (rs.ruling(rs.forbid_rule, "an effect says it can't "
-                                                  "transform; nothing happens"),))
+        return Outcome(
+            state,
+            NOTHING,
+            (rs.ruling(rs.forbid_rule, "an effect says it can't transform; nothing happens"),),
+        )
     ok, rulings = rs.can_transform(state, obj)
     if not ok:
         return Outcome(state, NOTHING, rulings)
     state, ts = tick(state)
     new_face = "front" if obj.face == "back" else "back"
     state = update(state, replace(obj, face=new_face, timestamp=ts))
-    return Outcome(state, DONE, (*rulings, *rs.transform_rulings(state, obj)),
-                   (Event("transform", obj.id, obj.card, obj.controller),))
+    return Outcome(
+        state,
+        DONE,
+        (*rulings, *rs.transform_rulings(state, obj)),
+        (Event("transform", obj.id, obj.card, obj.controller),),
+    )
 
 
 def turn_face_down(state: GameState, obj_id: int) -> Outcome:
@@ -258,8 +337,7 @@ def turn_face_down(state: GameState, obj_id: int) -> Outcome:
     state = update(state, replace(obj, face_down=True, set_face_down=True, timestamp=ts))
     knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
     state = rs.after_turn_face_down(replace(state, knowledge=knowledge), obj)
-    return Outcome(state, DONE, rulings,
-                   (Event("turn_face_down", obj.id, None, obj.controller),))
+    return Outcome(state, DONE, rulings, (Event("turn_face_down", obj.id, None, obj.controller),))
 
 
 def turn_face_up(state: GameState, obj_id: int) -> Outcome:
@@ -270,8 +348,16 @@ def turn_face_up(state: GameState, obj_id: int) -> Outcome:
     if not ok:
         return Outcome(state, NOTHING, rulings)
     state, ts = tick(state)
-    state = update(state, replace(obj, face_down=False, set_face_down=False,
-                                  face=rs.face_after_face_up(state, obj), timestamp=ts))
+    state = update(
+        state,
+        replace(
+            obj,
+            face_down=False,
+            set_face_down=False,
+            face=rs.face_after_face_up(state, obj),
+            timestamp=ts,
+        ),
+    )
     return Outcome(state, DONE, rulings, (Event("turn_face_up", obj.id, obj.card, obj.controller),))
 
 
@@ -286,24 +372,39 @@ def become_copy(state: GameState, obj_id: int, of_id: int) -> Outcome:
     return Outcome(state, DONE, rulings, (Event("copy", obj.id, obj.card, obj.controller),))
 
 
-def create_token_copy(state: GameState, of_id: int, controller: str | None = None,
-                      ) -> tuple[Outcome, int]:
+def create_token_copy(
+    state: GameState,
+    of_id: int,
+    controller: str | None = None,
+) -> tuple[Outcome, int]:
     """A token that is a copy of ``of`` enters the play zone; returns its card id too."""
     rs = ruleset_of(state)
     of = state.objects[of_id]
     who = controller or of.controller
     card, face, values, rulings = rs.token_copy(state, of)
-    state, card_id = add_card(state, PhysicalCard(card=card, owner=who, token=True),
-                              rs.play_zone, face=face, controller=who)
+    state, card_id = add_card(
+        state,
+        PhysicalCard(card=card, owner=who, token=True),
+        rs.play_zone,
+        face=face,
+        controller=who,
+    )
     obj = state.object_of_card(card_id)
     assert obj is not None
     state = update(state, replace(obj, copies=(values,)))
     return Outcome(state, DONE, rulings, (Event("create_token", obj.id, card_id, who),)), card_id
 
 
-def apply_effect(state: GameState, label: str, *, target: int | None = None,
-                 where: Mapping[str, Any] | None = None, modify: Mapping[str, Any],
-                 until_end_of_turn: bool = False, fixed: bool = False) -> Outcome:
+def apply_effect(
+    state: GameState,
+    label: str,
+    *,
+    target: int | None = None,
+    where: Mapping[str, Any] | None = None,
+    modify: Mapping[str, Any],
+    until_end_of_turn: bool = False,
+    fixed: bool = False,
+) -> Outcome:
     """Start a continuous effect on one object or on whatever matches a filter."""
     rs = ruleset_of(state)
     state, ts = tick(state)
@@ -312,17 +413,26 @@ def apply_effect(state: GameState, label: str, *, target: int | None = None,
     fixed_ids: tuple[int, ...] | None = None
     if where is not None:
         zone = where.get("zone")
-        filt = tuple((k, tuple(v) if isinstance(v, list) else v)
-                     for k, v in where.items() if k != "zone")
-    effect = Effect(label=label, target=target, filter=filt,
-                    modify=tuple((k, tuple(v) if isinstance(v, list) else v)
-                                 for k, v in modify.items()),
-                    until_end_of_turn=until_end_of_turn, timestamp=ts, zone=zone)
+        filt = tuple(
+            (k, tuple(v) if isinstance(v, list) else v) for k, v in where.items() if k != "zone"
+        )
+    effect = Effect(
+        label=label,
+        target=target,
+        filter=filt,
+        modify=tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in modify.items()),
+        until_end_of_turn=until_end_of_turn,
+        timestamp=ts,
+        zone=zone,
+    )
     if fixed and filt is not None:
         from obverse.characteristics import applies_to
 
-        fixed_ids = tuple(o.id for o in state.iter_objects()
-                          if applies_to(state, effect, o, characteristics(state, o, rs), rs))
+        fixed_ids = tuple(
+            o.id
+            for o in state.iter_objects()
+            if applies_to(state, effect, o, characteristics(state, o, rs), rs)
+        )
         effect = replace(effect, fixed=fixed_ids)
     state = replace(state, effects=(*state.effects, effect))
     return Outcome(state, DONE, rs.effect_rulings(state, effect))
@@ -336,8 +446,12 @@ def add_counters(state: GameState, obj_id: int, counter: str, count: int = 1) ->
     counters = dict(obj.counters)
     counters[counter] = counters.get(counter, 0) + count
     state = update(state, replace(obj, counters=tuple(sorted(counters.items()))))
-    return Outcome(state, DONE, (), (Event("counters", obj.id, obj.card, None, None, None,
-                                           f"{counter}+{count}"),))
+    return Outcome(
+        state,
+        DONE,
+        (),
+        (Event("counters", obj.id, obj.card, None, None, None, f"{counter}+{count}"),),
+    )
 
 
 def change_control(state: GameState, obj_id: int, player: str) -> Outcome:
@@ -363,12 +477,24 @@ def reveal(state: GameState, obj_id: int, to: Sequence[str] | None = None) -> Ou
     if all(rs.may_look(state, p, obj) or rs.knows(state, p, obj) for p in players):
         return Outcome(state, NOTHING)  # everyone it is shown to may already see it
     known = {(k.player, k.obj) for k in state.knowledge}
-    new = tuple(Knowledge(player=p, card=obj.card, obj=obj.id,
-                          lasting=rs.reveal_knowledge_lasts, since=state.clock)
-                for p in players if (p, obj.id) not in known)
+    new = tuple(
+        Knowledge(
+            player=p,
+            card=obj.card,
+            obj=obj.id,
+            lasting=rs.reveal_knowledge_lasts,
+            since=state.clock,
+        )
+        for p in players
+        if (p, obj.id) not in known
+    )
     state = replace(state, knowledge=(*state.knowledge, *new))
-    return Outcome(state, DONE, rs.reveal_rulings(state, obj),
-                   (Event("reveal", obj.id, obj.card, None, None, None, ",".join(players)),))
+    return Outcome(
+        state,
+        DONE,
+        rs.reveal_rulings(state, obj),
+        (Event("reveal", obj.id, obj.card, None, None, None, ",".join(players)),),
+    )
 
 
 def examine(state: GameState, player: str, obj_id: int) -> Outcome:
@@ -380,8 +506,9 @@ def examine(state: GameState, player: str, obj_id: int) -> Outcome:
         return Outcome(state, ILLEGAL, rulings)
     knows = any(k.player == player and k.obj == obj.id for k in state.knowledge)
     if not knows and rs.examine_records_knowledge:
-        seen = Knowledge(player=player, card=obj.card, obj=obj.id, since=state.clock,
-                         lasting=rs.knowledge_lasts)
+        seen = Knowledge(
+            player=player, card=obj.card, obj=obj.id, since=state.clock, lasting=rs.knowledge_lasts
+        )
         state = replace(state, knowledge=(*state.knowledge, seen))
     return Outcome(state, DONE, rulings)
 
@@ -395,17 +522,22 @@ def shuffle(state: GameState, player: str, zone: str) -> Outcome:
     rng.shuffle(contents)
     ids = set(contents)
     knowledge = tuple(k for k in state.knowledge if k.obj not in ids)
-    state = replace(state, zones=state.zones.set(key, tuple(contents)) if contents else state.zones,
-                    shuffles=state.shuffles + 1, knowledge=knowledge)
+    state = replace(
+        state,
+        zones=state.zones.set(key, tuple(contents)) if contents else state.zones,
+        shuffles=state.shuffles + 1,
+        knowledge=knowledge,
+    )
     state = rs.after_shuffle(state, player, zone)
     return Outcome(state, DONE, (), (Event("shuffle", None, None, player, zone),))
 
 
 def end_turn(state: GameState) -> Outcome:
-    """"Until end of turn" effects end; the next player becomes active."""
+    """ "Until end of turn" effects end; the next player becomes active."""
     effects = tuple(e for e in state.effects if not e.until_end_of_turn)
-    state = replace(state, effects=effects, active=(state.active + 1) % len(state.players),
-                    turn=state.turn + 1)
+    state = replace(
+        state, effects=effects, active=(state.active + 1) % len(state.players), turn=state.turn + 1
+    )
     return Outcome(state, DONE, (), (Event("end_turn"),))
 
 
@@ -421,12 +553,30 @@ def objects_in(state: GameState, zone: str, owner: str | None = None) -> Iterabl
     """Objects in ``zone`` (owned by ``owner``, or every player's for owned zones)."""
     rs = ruleset_of(state)
     for obj in state.iter_objects():
-        if rs.zone_matches(obj.zone, zone) and (owner is None or rs.is_shared(obj.zone)
-                                                or obj.owner == owner):
+        if rs.zone_matches(obj.zone, zone) and (
+            owner is None or rs.is_shared(obj.zone) or obj.owner == owner
+        ):
             yield obj
 
 
-__all__ = ["CopyValues", "add_card", "add_counters", "apply_effect", "become_copy", "cast",
-           "change_control", "create_token_copy", "end_turn", "examine", "move", "objects_in",
-           "resolve", "reveal", "shuffle", "start_game", "transform", "turn_face_down",
-           "turn_face_up"]
+__all__ = [
+    "CopyValues",
+    "add_card",
+    "add_counters",
+    "apply_effect",
+    "become_copy",
+    "cast",
+    "change_control",
+    "create_token_copy",
+    "end_turn",
+    "examine",
+    "move",
+    "objects_in",
+    "resolve",
+    "reveal",
+    "shuffle",
+    "start_game",
+    "transform",
+    "turn_face_down",
+    "turn_face_up",
+]

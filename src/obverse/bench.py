@@ -39,9 +39,15 @@ class Figure:
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` record."""
-        return {"figure": self.name, "value": round(self.value, 4), "unit": self.unit,
-                "floor": round(self.floor, 4), "floor_name": self.floor_name,
-                "ratio": round(self.ratio, 2), "goal": self.goal}
+        return {
+            "figure": self.name,
+            "value": round(self.value, 4),
+            "unit": self.unit,
+            "floor": round(self.floor, 4),
+            "floor_name": self.floor_name,
+            "ratio": round(self.ratio, 2),
+            "goal": self.goal,
+        }
 
 
 def per_call_us(fn: Callable[[], object], seconds: float) -> float:
@@ -80,8 +86,9 @@ def board(n: int = 200, seed: int = 1) -> GameState:
     pool = card_pool("mtg")
     dfcs = [c for c in pool if c.layout == "transform"]
     entries = [(dfcs[0], "alice", "battlefield")]
-    entries += [(rng.choice(pool), rng.choice(("alice", "bob")), "battlefield")
-                for _ in range(n - 1)]
+    entries += [
+        (rng.choice(pool), rng.choice(("alice", "bob")), "battlefield") for _ in range(n - 1)
+    ]
     return deal("mtg", entries)
 
 
@@ -97,39 +104,82 @@ def run(quick: bool = False) -> list[Figure]:
     mset_us = per_call_us(lambda: state.objects.set(dfc.id, dfc), budget)
 
     characteristics(state, dfc)
-    figures.append(Figure("characteristics (cached)",
-                          per_call_us(lambda: characteristics(state, dfc), budget), "us",
-                          dict_us, "dict lookup", "<= 5x"))
+    figures.append(
+        Figure(
+            "characteristics (cached)",
+            per_call_us(lambda: characteristics(state, dfc), budget),
+            "us",
+            dict_us,
+            "dict lookup",
+            "<= 5x",
+        )
+    )
     pumped = state
     for label in ("a", "b"):
-        pumped = actions.apply_effect(pumped, label, target=dfc.id,
-                                      modify={"power": 1, "toughness": 1}).state
+        pumped = actions.apply_effect(
+            pumped, label, target=dfc.id, modify={"power": 1, "toughness": 1}
+        ).state
     flipped = actions.transform(pumped, dfc.id).state
     back = flipped.objects[dfc.id]
-    figures.append(Figure(
-        "characteristics (uncached, DFC back face, two effects)",
-        per_call_us(lambda: apply_effects(flipped, back, rs.base_characteristics(flipped, back),
-                                          rs), budget), "us", dict_us, "dict lookup",
-        "<= 3 us"))
-    figures.append(Figure("transform (200 objects)",
-                          per_call_us(lambda: actions.transform(state, dfc.id), budget), "us",
-                          mset_us, "immutables.Map.set", "<= 20x"))
-    figures.append(Figure("move to graveyard (200 objects)",
-                          per_call_us(lambda: actions.move(state, dfc.id, "graveyard"), budget),
-                          "us", mset_us, "immutables.Map.set", "<= 40x"))
+    figures.append(
+        Figure(
+            "characteristics (uncached, DFC back face, two effects)",
+            per_call_us(
+                lambda: apply_effects(flipped, back, rs.base_characteristics(flipped, back), rs),
+                budget,
+            ),
+            "us",
+            dict_us,
+            "dict lookup",
+            "<= 3 us",
+        )
+    )
+    figures.append(
+        Figure(
+            "transform (200 objects)",
+            per_call_us(lambda: actions.transform(state, dfc.id), budget),
+            "us",
+            mset_us,
+            "immutables.Map.set",
+            "<= 20x",
+        )
+    )
+    figures.append(
+        Figure(
+            "move to graveyard (200 objects)",
+            per_call_us(lambda: actions.move(state, dfc.id, "graveyard"), budget),
+            "us",
+            mset_us,
+            "immutables.Map.set",
+            "<= 40x",
+        )
+    )
     rows = [{"id": i, "name": "x", "power": 1} for i in range(200)]
     copy_us = per_call_us(lambda: [dict(r) for r in rows], budget)
-    figures.append(Figure("view (200 objects, one changed since the last view)",
-                          per_call_us(lambda: view(actions.transform(state, dfc.id).state,
-                                                   "bob"), budget),
-                          "us", copy_us, "copy 200 small dicts", "<= 300 us"))
+    figures.append(
+        Figure(
+            "view (200 objects, one changed since the last view)",
+            per_call_us(lambda: view(actions.transform(state, dfc.id).state, "bob"), budget),
+            "us",
+            copy_us,
+            "copy 200 small dicts",
+            "<= 300 us",
+        )
+    )
 
     def cold() -> None:
         clear_caches()
         view(state, "bob")
 
-    figures.append(Figure("view (200 objects, caches cleared)", per_call_us(cold, budget),
-                          "us", copy_us, "copy 200 small dicts"))
+    figures.append(
+        Figure(
+            "view (200 objects, caches cleared)",
+            per_call_us(cold, budget),
+            "us",
+            copy_us,
+            "copy 200 small dicts",
+        )
+    )
     figures.append(_branching(state, dfc.id))
     figures.append(_scenario(budget))
     figures.append(_random_play(budget))
@@ -144,8 +194,7 @@ def _branching(state: GameState, oid: int) -> Figure:
     ids = list(state.objects.keys())
     tracemalloc.start()
     base = tracemalloc.take_snapshot()
-    branches = [actions.add_counters(state, ids[i % len(ids)], "+1/+1").state
-                for i in range(1000)]
+    branches = [actions.add_counters(state, ids[i % len(ids)], "+1/+1").state for i in range(1000)]
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     used = sum(s.size_diff for s in after.compare_to(base, "filename")) / 1e6
@@ -157,8 +206,14 @@ def _branching(state: GameState, oid: int) -> Figure:
     tracemalloc.stop()
     floor = sum(s.size_diff for s in after.compare_to(base, "filename")) / 1e6
     del branches, floor_maps
-    return Figure("1,000 branches of a 200-object state (memory)", used, "MB", floor,
-                  "1,000 immutables.Map.set", "<= 5 MB")
+    return Figure(
+        "1,000 branches of a 200-object state (memory)",
+        used,
+        "MB",
+        floor,
+        "1,000 immutables.Map.set",
+        "<= 5 MB",
+    )
 
 
 def _scenario(budget: float) -> Figure:
@@ -174,9 +229,13 @@ def _scenario(budget: float) -> Figure:
     import yaml
 
     text = path.read_text(encoding="utf-8")
-    return Figure("run a 50-step scenario", per_call_us(once, budget) / 1000, "ms",
-                  per_call_us(lambda: yaml.safe_load(text), budget) / 1000,
-                  "yaml.safe_load of the same file")
+    return Figure(
+        "run a 50-step scenario",
+        per_call_us(once, budget) / 1000,
+        "ms",
+        per_call_us(lambda: yaml.safe_load(text), budget) / 1000,
+        "yaml.safe_load of the same file",
+    )
 
 
 def _random_play(budget: float) -> Figure:
@@ -196,8 +255,7 @@ def _random_play(budget: float) -> Figure:
     floor_rng = random.Random(5)
     choices = list(range(30))
     floor = 1e6 / per_call_us(lambda: floor_rng.choice(choices), budget)
-    return Figure("random play", rate, "actions/s", floor, "random.choice calls/s",
-                  ">= 20,000/s")
+    return Figure("random play", rate, "actions/s", floor, "random.choice calls/s", ">= 20,000/s")
 
 
 def _import(quick: bool) -> Figure | None:
@@ -207,8 +265,13 @@ def _import(quick: bool) -> Figure | None:
         return None
     import tempfile
 
-    sample = Path(__file__).resolve().parents[3] / "shared" / "data" / "mtg" / \
-        "scryfall-mtgjson-cassette-subset.json"
+    sample = (
+        Path(__file__).resolve().parents[3]
+        / "shared"
+        / "data"
+        / "mtg"
+        / "scryfall-mtgjson-cassette-subset.json"
+    )
     if not sample.exists():
         return None
     cards = json.loads(sample.read_text(encoding="utf-8"))
@@ -222,8 +285,9 @@ def _import(quick: bool) -> Figure | None:
         t0 = time.perf_counter()
         count = sum(1 for _ in scryfall.read(path, lambda *a: None))
         rate = count / (time.perf_counter() - t0)
-    return Figure("import Scryfall cards", rate, "cards/s", floor, "json.loads cards/s",
-                  ">= 20,000/s")
+    return Figure(
+        "import Scryfall cards", rate, "cards/s", floor, "json.loads cards/s", ">= 20,000/s"
+    )
 
 
 def report(figures: list[Figure], as_json: bool) -> str:
@@ -233,6 +297,8 @@ def report(figures: list[Figure], as_json: bool) -> str:
     lines = []
     for f in figures:
         goal = f" (goal {f.goal})" if f.goal else ""
-        lines.append(f"{f.name}: {f.value:,.2f} {f.unit}; floor {f.floor_name} "
-                     f"{f.floor:,.3f} {f.unit}; ratio {f.ratio:,.1f}x{goal}")
+        lines.append(
+            f"{f.name}: {f.value:,.2f} {f.unit}; floor {f.floor_name} "
+            f"{f.floor:,.3f} {f.unit}; ratio {f.ratio:,.1f}x{goal}"
+        )
     return "\n".join(lines)

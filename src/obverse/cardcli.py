@@ -21,8 +21,12 @@ from obverse.importers import GAMES, Problem
 def add_card_commands(sub: Any) -> None:
     """Add ``import`` and ``card`` to the CLI's subcommands."""
     imp = sub.add_parser("import", help="import upstream card data into the card database")
-    imp.add_argument("game", choices=GAMES, help="mtg: Scryfall JSON; fab: the FaB card "
-                     "database (csvs/english/ or json/english/); ga: Grand Archive API JSON")
+    imp.add_argument(
+        "game",
+        choices=GAMES,
+        help="mtg: Scryfall JSON; fab: the FaB card "
+        "database (csvs/english/ or json/english/); ga: Grand Archive API JSON",
+    )
     imp.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
     imp.add_argument("--db", metavar="PATH", help=f"card database (default: {default_path()})")
     imp.add_argument("--quiet", action="store_true", help="report only the counts")
@@ -109,10 +113,18 @@ def cmd_card(args: argparse.Namespace) -> int:
             if db is not None:
                 db.close()
         if others:
-            print(f"obverse card: {args.name!r} is also a card of {', '.join(others)} "
-                  "(use --game)", file=sys.stderr)
-        info = describe(game, card, zone=args.zone, face=args.face,
-                        transformed=args.transformed, ruleset=args.ruleset)
+            print(
+                f"obverse card: {args.name!r} is also a card of {', '.join(others)} (use --game)",
+                file=sys.stderr,
+            )
+        info = describe(
+            game,
+            card,
+            zone=args.zone,
+            face=args.face,
+            transformed=args.transformed,
+            ruleset=args.ruleset,
+        )
     except CardNotFound as exc:
         print(f"obverse card: {exc}", file=sys.stderr)
         return 1
@@ -138,8 +150,7 @@ def _peek_game(path: str) -> str | None:
         return None
 
 
-def scenario_lookup(args: argparse.Namespace,
-                    path: str) -> Callable[[str], CardDef | None] | None:
+def scenario_lookup(args: argparse.Namespace, path: str) -> Callable[[str], CardDef | None] | None:
     """The card database lookup for the game of scenario ``path`` (``--db`` or the default
     database if it exists); ``None`` when there is no database."""
     db: CardDB | None = getattr(args, "_carddb", None)

@@ -64,8 +64,12 @@ def bundled(game: str) -> CardIndex:
 class CardResolver:
     """Resolves names in order: inline cards, bundled cards, then an optional lookup."""
 
-    def __init__(self, game: str, inline: CardIndex | None = None,
-                 extra: Callable[[str], CardDef | None] | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        inline: CardIndex | None = None,
+        extra: Callable[[str], CardDef | None] | None = None,
+    ) -> None:
         self.game = game
         self.inline = inline or CardIndex()
         self.extra = extra

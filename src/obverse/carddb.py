@@ -78,11 +78,14 @@ class ImportSummary:
     def line(self) -> str:
         """One line: ``mtg: 133 records imported as 97 cards from 3 file(s) (normal 90 ...),
         0 skipped``."""
-        per = ", ".join(f"{k} {v}" for k, v in sorted(self.layouts.items(),
-                                                      key=lambda kv: (-kv[1], kv[0])))
+        per = ", ".join(
+            f"{k} {v}" for k, v in sorted(self.layouts.items(), key=lambda kv: (-kv[1], kv[0]))
+        )
         extra = f", {self.warnings} warnings" if self.warnings else ""
-        return (f"{self.game}: {self.stored} records imported as {self.cards} cards from "
-                f"{self.files} file(s) ({per or 'none'}), {self.skipped} skipped{extra}")
+        return (
+            f"{self.game}: {self.stored} records imported as {self.cards} cards from "
+            f"{self.files} file(s) ({per or 'none'}), {self.skipped} skipped{extra}"
+        )
 
 
 class CardLookup:
@@ -110,8 +113,12 @@ class CardDB:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise InputError("", "--db", f"can't create {self.path.parent}: "
-                                 f"{exc.strerror or exc}", str(self.path)) from None
+                raise InputError(
+                    "",
+                    "--db",
+                    f"can't create {self.path.parent}: {exc.strerror or exc}",
+                    str(self.path),
+                ) from None
         try:
             self.conn = sqlite3.connect(str(self.path))
             self.conn.executescript(_SCHEMA)
@@ -120,8 +127,13 @@ class CardDB:
                 with self.conn:
                     self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             elif row[0] != SCHEMA_VERSION:
-                raise InputError("", "schema", f"card database schema {row[0]} is not "
-                                 f"{SCHEMA_VERSION}; re-import into a new file", str(self.path))
+                raise InputError(
+                    "",
+                    "schema",
+                    f"card database schema {row[0]} is not "
+                    f"{SCHEMA_VERSION}; re-import into a new file",
+                    str(self.path),
+                )
         except sqlite3.DatabaseError as exc:
             raise InputError("", "--db", f"not a card database ({exc})", str(self.path)) from None
 
@@ -164,22 +176,42 @@ class CardDB:
         cur.executemany(
             "INSERT OR REPLACE INTO cards (game, key, name, layout, meld, data) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(game, r.key, r.card.name, r.card.layout, int(r.card.is_meld_result),
-              _encode(r.card)) for r in batch])
+            [
+                (
+                    game,
+                    r.key,
+                    r.card.name,
+                    r.card.layout,
+                    int(r.card.is_meld_result),
+                    _encode(r.card),
+                )
+                for r in batch
+            ],
+        )
         names: list[tuple[str, str, str, str, int, int]] = []
         for r in batch:
             seen: set[str] = set()
-            for kind, name in [(0, r.card.name), *((1, n) for n in r.card.face_names),
-                               *((2, a) for a in r.aliases)]:
+            for kind, name in [
+                (0, r.card.name),
+                *((1, n) for n in r.card.face_names),
+                *((2, a) for a in r.aliases),
+            ]:
                 if name not in seen:
                     seen.add(name)
                     names.append((game, name.casefold(), name, r.key, kind, r.rank))
         cur.executemany("INSERT INTO names VALUES (?, ?, ?, ?, ?, ?)", names)
-        cur.executemany("INSERT OR REPLACE INTO sources VALUES (?, ?, ?)",
-                        [(game, s, r.key) for r in batch for s in r.sources])
+        cur.executemany(
+            "INSERT OR REPLACE INTO sources VALUES (?, ?, ?)",
+            [(game, s, r.key) for r in batch for s in r.sources],
+        )
 
-    def import_files(self, game: str, paths: Iterable[str | Path], report: Report,
-                     progress: Callable[[str, int, int], None] | None = None) -> ImportSummary:
+    def import_files(
+        self,
+        game: str,
+        paths: Iterable[str | Path],
+        report: Report,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> ImportSummary:
         """Import upstream files (or directories) of ``game`` (``mtg``, ``fab``, ``ga``).
 
         Bad records are reported through ``report`` and skipped; the rest are stored."""
@@ -222,16 +254,18 @@ class CardDB:
     # --- reading ------------------------------------------------------------------------
 
     def _card(self, game: str, key: str) -> CardDef | None:
-        row = self.conn.execute("SELECT data FROM cards WHERE game=? AND key=?",
-                                (game, key)).fetchone()
+        row = self.conn.execute(
+            "SELECT data FROM cards WHERE game=? AND key=?", (game, key)
+        ).fetchone()
         return None if row is None else _decode(row[0])
 
     def get(self, game: str, name: str) -> CardDef | None:
         """The card of ``game`` with this exact full, face or alias name (a full name first,
         then a face name; FaB pitch variants red first)."""
         row = self.conn.execute(
-            "SELECT key FROM names WHERE game=? AND lname=? AND name=? ORDER BY kind, rank "
-            "LIMIT 1", (game, name.casefold(), name)).fetchone()
+            "SELECT key FROM names WHERE game=? AND lname=? AND name=? ORDER BY kind, rank LIMIT 1",
+            (game, name.casefold(), name),
+        ).fetchone()
         return None if row is None else self._card(game, row[0])
 
     def find(self, name: str, game: str | None = None) -> list[tuple[str, CardDef]]:
@@ -241,7 +275,9 @@ class CardDB:
         for g in games:
             row = self.conn.execute(
                 "SELECT key FROM names WHERE game=? AND lname=? ORDER BY name=? DESC, kind, "
-                "rank LIMIT 1", (g, name.casefold(), name)).fetchone()
+                "rank LIMIT 1",
+                (g, name.casefold(), name),
+            ).fetchone()
             if row is not None:
                 card = self._card(g, row[0])
                 if card is not None:
@@ -250,8 +286,9 @@ class CardDB:
 
     def by_source(self, game: str, source: str) -> CardDef | None:
         """The card an upstream id (a FaB card unique id, a Scryfall id, a GA uuid) became."""
-        row = self.conn.execute("SELECT key FROM sources WHERE game=? AND source=?",
-                                (game, source)).fetchone()
+        row = self.conn.execute(
+            "SELECT key FROM sources WHERE game=? AND source=?", (game, source)
+        ).fetchone()
         return None if row is None else self._card(game, row[0])
 
     def names(self, game: str | None = None) -> list[str]:
@@ -262,8 +299,9 @@ class CardDB:
             rows = self.conn.execute("SELECT DISTINCT name FROM names")
         return [r[0] for r in rows]
 
-    def suggest(self, name: str, game: str | None = None, n: int = 5,
-                extra: Iterable[str] = ()) -> list[str]:
+    def suggest(
+        self, name: str, game: str | None = None, n: int = 5, extra: Iterable[str] = ()
+    ) -> list[str]:
         """The closest known names to ``name`` (case-insensitive)."""
         known: dict[str, str] = {}
         for candidate in [*extra, *self.names(game)]:
@@ -277,25 +315,27 @@ class CardDB:
     def count(self, game: str | None = None) -> int:
         """How many cards are stored (of one game, or all)."""
         if game:
-            return int(self.conn.execute("SELECT COUNT(*) FROM cards WHERE game=?",
-                                         (game,)).fetchone()[0])
+            return int(
+                self.conn.execute("SELECT COUNT(*) FROM cards WHERE game=?", (game,)).fetchone()[0]
+            )
         return int(self.conn.execute("SELECT COUNT(*) FROM cards").fetchone()[0])
 
     def source_count(self, game: str) -> int:
         """How many upstream ids map to stored cards."""
-        return int(self.conn.execute("SELECT COUNT(*) FROM sources WHERE game=?",
-                                     (game,)).fetchone()[0])
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM sources WHERE game=?", (game,)).fetchone()[0]
+        )
 
     def layouts(self, game: str) -> Counter[str]:
         """Stored cards per layout."""
-        rows = self.conn.execute("SELECT layout, COUNT(*) FROM cards WHERE game=? "
-                                 "GROUP BY layout", (game,))
+        rows = self.conn.execute(
+            "SELECT layout, COUNT(*) FROM cards WHERE game=? GROUP BY layout", (game,)
+        )
         return Counter({r[0]: int(r[1]) for r in rows})
 
     def cards(self, game: str) -> Iterator[CardDef]:
         """Every stored card of ``game``."""
-        for row in self.conn.execute("SELECT data FROM cards WHERE game=? ORDER BY key",
-                                     (game,)):
+        for row in self.conn.execute("SELECT data FROM cards WHERE game=? ORDER BY key", (game,)):
             yield _decode(row[0])
 
     def meld_results(self, game: str) -> list[CardDef]:
@@ -308,8 +348,9 @@ class CardDB:
         return CardLookup(self, game)
 
 
-def _scryfall_all(files: list[Path], report: Report,
-                  progress: Callable[[str, int, int], None] | None) -> Iterator[Record]:
+def _scryfall_all(
+    files: list[Path], report: Report, progress: Callable[[str, int, int], None] | None
+) -> Iterator[Record]:
     from obverse.importers import scryfall
 
     for path in files:
@@ -319,8 +360,10 @@ def _scryfall_all(files: list[Path], report: Report,
             total = 0
         tick: Callable[[int], None] | None = None
         if progress is not None:
+
             def tick(done: int, _p: str = str(path), _t: int = total) -> None:
                 progress(_p, done, _t)
+
         yield from scryfall.read(path, report, tick)
 
 

@@ -29,6 +29,7 @@ GAMES: Final = ("mtg", "fab", "ga", "scp")
 PLAYER: Final = "you"
 #: Words that tie a query ruling to a layout (rulesets phrase them per layout).
 
+
 class CardNotFound(ObverseError):
     """No card has this name; ``suggestions`` are the closest names."""
 
@@ -50,8 +51,16 @@ def find_card(name: str, game: str | None, db: CardDB | None) -> tuple[str, Card
             card = db.get(g, name)
         if card is None:
             low = name.casefold()
-            card = next((c for n in bundled(g).names() if n.casefold() == low
-                         for c in [bundled(g).get(n)] if c is not None), None)
+            card = next(
+                (
+                    c
+                    for n in bundled(g).names()
+                    if n.casefold() == low
+                    for c in [bundled(g).get(n)]
+                    if c is not None
+                ),
+                None,
+            )
         if card is None and db is not None:
             hits = db.find(name, g)
             card = hits[0][1] if hits else None
@@ -86,10 +95,14 @@ class CardInfo:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready mapping (fixed key order)."""
         return {
-            "game": self.game, "name": self.card.name, "layout": self.card.layout,
+            "game": self.game,
+            "name": self.card.name,
+            "layout": self.card.layout,
             "faces": [msgspec.to_builtins(f) for f in self.card.faces],
             **({"melds_from": list(self.card.melds_from)} if self.card.melds_from else {}),
-            "ruleset": self.ruleset, "zone": self.zone, "face": self.face,
+            "ruleset": self.ruleset,
+            "zone": self.zone,
+            "face": self.face,
             "transformed": self.transformed,
             "characteristics": None if self.chars is None else chars_dict(self.chars),
             "rulings": [{"rule": r.rule, "reason": r.reason} for r in self.rulings],
@@ -115,8 +128,14 @@ def _face_label(card: CardDef, face: str) -> str:
     return card.faces[index].name or card.name
 
 
-def describe(game: str, card: CardDef, zone: str | None = None, face: str | None = None,
-             transformed: bool = False, ruleset: str | None = None) -> CardInfo:
+def describe(
+    game: str,
+    card: CardDef,
+    zone: str | None = None,
+    face: str | None = None,
+    transformed: bool = False,
+    ruleset: str | None = None,
+) -> CardInfo:
     """The card's characteristics in ``zone`` (default: the play zone) with ``face`` up
     (default: the rules' default; ``transformed`` means the back face), under ``ruleset``
     (default: the game's newest)."""
@@ -131,8 +150,11 @@ def describe(game: str, card: CardDef, zone: str | None = None, face: str | None
     info.ruleset = rs.name
     where = zone or rs.play_zone
     if not rs.is_zone(where):
-        raise InputError("", "--zone", f"unknown zone {where!r} for {rs.name} (known: "
-                         f"{', '.join(sorted(rs.zones))})")
+        raise InputError(
+            "",
+            "--zone",
+            f"unknown zone {where!r} for {rs.name} (known: {', '.join(sorted(rs.zones))})",
+        )
     where = rs.canonical_zone(where)
     info.zone = where
     wanted = face or ("back" if transformed else rs.default_face(card, where))
@@ -142,21 +164,29 @@ def describe(game: str, card: CardDef, zone: str | None = None, face: str | None
     state = new_state(rs.name, (PLAYER,))
     if wanted in allowed:
         flipped = card.layout == "flip" and wanted == "back" and rs.game == "mtg"
-        state, card_id = actions.add_card(state, PhysicalCard(card=card, owner=PLAYER), where,
-                                          face=wanted, flipped=flipped)
+        state, card_id = actions.add_card(
+            state, PhysicalCard(card=card, owner=PLAYER), where, face=wanted, flipped=flipped
+        )
         obj = state.object_of_card(card_id)
         assert obj is not None
         why = "the face asked for" if face or transformed else "the rules' default face there"
-        info.note = (f"{_face_label(card, wanted)} ({wanted}) counts: {why} for a "
-                     f"{card.layout} card in the {where}")
+        info.note = (
+            f"{_face_label(card, wanted)} ({wanted}) counts: {why} for a "
+            f"{card.layout} card in the {where}"
+        )
     else:
         play_faces = rs.allowed_faces(card, rs.play_zone)
         if wanted not in play_faces or where == rs.play_zone:
-            raise InputError("", "--face", f"{card.name} can't be {wanted} face up in {where} "
-                             f"under {rs.name} (allowed: {', '.join(sorted(allowed))})")
+            raise InputError(
+                "",
+                "--face",
+                f"{card.name} can't be {wanted} face up in {where} "
+                f"under {rs.name} (allowed: {', '.join(sorted(allowed))})",
+            )
         flipped = card.layout == "flip" and wanted == "back" and rs.game == "mtg"
-        state, card_id = actions.add_card(state, PhysicalCard(card=card, owner=PLAYER),
-                                          rs.play_zone, face=wanted, flipped=flipped)
+        state, card_id = actions.add_card(
+            state, PhysicalCard(card=card, owner=PLAYER), rs.play_zone, face=wanted, flipped=flipped
+        )
         obj = state.object_of_card(card_id)
         assert obj is not None
         outcome = actions.move(state, obj.id, where)
@@ -166,9 +196,11 @@ def describe(game: str, card: CardDef, zone: str | None = None, face: str | None
         if moved is None:
             raise InputError("", "--zone", f"{card.name} doesn't stay in {where}")
         obj = moved
-        info.note = (f"{_face_label(card, obj.face)} ({obj.face}) counts: a {card.layout} card "
-                     f"with its {wanted} face up, moved to the {where}, has its {obj.face} face "
-                     "up")
+        info.note = (
+            f"{_face_label(card, obj.face)} ({obj.face}) counts: a {card.layout} card "
+            f"with its {wanted} face up, moved to the {where}, has its {obj.face} face "
+            "up"
+        )
     info.face = obj.face
     info.chars = characteristics(state, obj, rs)
     for ruling in rs.explain_characteristics(state, obj):
@@ -177,9 +209,23 @@ def describe(game: str, card: CardDef, zone: str | None = None, face: str | None
     return info
 
 
-_PRINTED: Final = ("cost", "pitch", "power", "toughness", "loyalty", "defense", "life",
-                   "intellect", "reserve_cost", "memory_cost", "durability", "element", "level",
-                   "securing_power", "object_class")
+_PRINTED: Final = (
+    "cost",
+    "pitch",
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+    "life",
+    "intellect",
+    "reserve_cost",
+    "memory_cost",
+    "durability",
+    "element",
+    "level",
+    "securing_power",
+    "object_class",
+)
 
 
 def _type_line(face: Face) -> str:

@@ -17,19 +17,44 @@ Stat = int | str | None
 
 #: Layouts each game knows (the scenario contract's ``layout`` values).
 LAYOUTS: Final[dict[str, frozenset[str]]] = {
-    "mtg": frozenset({"normal", "transform", "modal_dfc", "flip", "split", "meld", "adventure",
-                      "token", "reversible_card"}),
+    "mtg": frozenset(
+        {
+            "normal",
+            "transform",
+            "modal_dfc",
+            "flip",
+            "split",
+            "meld",
+            "adventure",
+            "token",
+            "reversible_card",
+        }
+    ),
     "fab": frozenset({"normal", "flip", "twin", "transcend", "split", "meld"}),
     "ga": frozenset({"normal", "double_faced"}),
     "scp": frozenset({"normal"}),
 }
 #: Layouts whose two faces are the two sides of one card (a double-faced card).
-DOUBLE_FACED: Final = frozenset({"transform", "modal_dfc", "double_faced", "twin",
-                                 "transcend", "reversible_card"})
+DOUBLE_FACED: Final = frozenset(
+    {"transform", "modal_dfc", "double_faced", "twin", "transcend", "reversible_card"}
+)
 
-STAT_FIELDS: Final = ("power", "toughness", "loyalty", "defense", "pitch", "life", "intellect",
-                      "reserve_cost", "memory_cost", "durability", "element", "level",
-                      "securing_power", "object_class")
+STAT_FIELDS: Final = (
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+    "pitch",
+    "life",
+    "intellect",
+    "reserve_cost",
+    "memory_cost",
+    "durability",
+    "element",
+    "level",
+    "securing_power",
+    "object_class",
+)
 LIST_FIELDS: Final = ("types", "supertypes", "subtypes", "colors", "abilities", "tags")
 FACE_FIELDS: Final = frozenset({"name", "cost", "text", *STAT_FIELDS, *LIST_FIELDS})
 CARD_FIELDS: Final = frozenset({"name", "layout", "faces", "melds_from"})
@@ -129,8 +154,9 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
             raise InputError(place, str(key), "unknown face field")
         if key == "name":
             if not isinstance(value, str) or not value:
-                raise InputError(place, key,
-                                 f"a face name must be a non-empty string, got {value!r}")
+                raise InputError(
+                    place, key, f"a face name must be a non-empty string, got {value!r}"
+                )
             fields[key] = value
         elif key == "text":
             if not isinstance(value, str):
@@ -155,8 +181,12 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
         raise InputError(place, "layout", f"layout must be a string, got {layout!r}")
     known = set().union(*LAYOUTS.values()) if game is None else LAYOUTS.get(game, frozenset())
     if layout not in known:
-        raise InputError(place, "layout", f"unknown layout {layout!r} for {game or 'any game'}"
-                         f" (known: {', '.join(sorted(known))})")
+        raise InputError(
+            place,
+            "layout",
+            f"unknown layout {layout!r} for {game or 'any game'}"
+            f" (known: {', '.join(sorted(known))})",
+        )
     top_face = {k: v for k, v in data.items() if k not in CARD_FIELDS or k == "name"}
     for key in data:
         if key not in CARD_FIELDS and key not in FACE_FIELDS:
@@ -180,8 +210,9 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
         faces = (msgspec.structs.replace(faces[0], name=name),)
     melds_from = _tuple_of_str(data.get("melds_from"), place, "melds_from")
     if melds_from and (layout != "meld" or len(melds_from) != 2):
-        raise InputError(place, "melds_from",
-                         "melds_from takes two names, on a card of layout meld")
+        raise InputError(
+            place, "melds_from", "melds_from takes two names, on a card of layout meld"
+        )
     two_faced = {"transform", "modal_dfc", "flip", "split", "double_faced", "twin", "transcend"}
     if layout in two_faced and len(faces) < 2:
         raise InputError(place, "faces", f"a {layout} card needs at least two faces")

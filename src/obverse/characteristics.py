@@ -83,15 +83,21 @@ _CACHE: dict[int, tuple[Any, ...]] = {}
 _CACHE_LIMIT: Final = 200_000
 
 
-def characteristics(state: GameState, obj: GameObject | int,
-                    ruleset: Ruleset | None = None) -> Characteristics:
+def characteristics(
+    state: GameState, obj: GameObject | int, ruleset: Ruleset | None = None
+) -> Characteristics:
     """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's).
 
     Cached by the identity of the (immutable) object, effects and card table."""
     o = state.objects[obj] if isinstance(obj, int) else obj
     hit = _CACHE.get(id(o))
-    if hit is not None and hit[0] is o and hit[1] is state.effects and \
-            hit[2] is state.cards and hit[3] == state.ruleset:
+    if (
+        hit is not None
+        and hit[0] is o
+        and hit[1] is state.effects
+        and hit[2] is state.cards
+        and hit[3] == state.ruleset
+    ):
         return hit[4]  # type: ignore[no-any-return]
     from obverse.rulesets import get_ruleset
 
@@ -135,8 +141,9 @@ def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:
     return True
 
 
-def applies_to(state: GameState, effect: Effect, obj: GameObject, chars: Characteristics,
-               rs: Ruleset) -> bool:
+def applies_to(
+    state: GameState, effect: Effect, obj: GameObject, chars: Characteristics, rs: Ruleset
+) -> bool:
     """Whether ``effect`` applies to ``obj`` given its characteristics before the layer."""
     if effect.target is not None:
         return effect.target == obj.id
@@ -158,8 +165,9 @@ def _add(values: tuple[str, ...], extra: Any) -> tuple[str, ...]:
 _KEY_LAYER: Final = {key: i for i, layer in enumerate(LAYERS) for key in layer}
 
 
-def apply_effects(state: GameState, obj: GameObject, chars: Characteristics,
-                  rs: Ruleset) -> Characteristics:
+def apply_effects(
+    state: GameState, obj: GameObject, chars: Characteristics, rs: Ruleset
+) -> Characteristics:
     """Apply continuous effects to base characteristics, layer by layer in timestamp order;
     a filter effect tests the characteristics as the earlier layers left them."""
     effects = state.effects
@@ -184,8 +192,9 @@ def apply_effects(state: GameState, obj: GameObject, chars: Characteristics,
     return chars
 
 
-def _apply_layer(chars: Characteristics, effects: list[Effect],
-                 layer: tuple[str, ...]) -> Characteristics:
+def _apply_layer(
+    chars: Characteristics, effects: list[Effect], layer: tuple[str, ...]
+) -> Characteristics:
     """One layer's effects, in order, folded into a single change of the values."""
     p = chars.props
     changes: dict[str, Any] = {}

@@ -20,8 +20,9 @@ def iter_scenarios(paths: Sequence[str]) -> Iterator[str]:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*")
-                           if f.is_file() and f.suffix in SCENARIO_SUFFIXES)
+            found = sorted(
+                str(f) for f in p.rglob("*") if f.is_file() and f.suffix in SCENARIO_SUFFIXES
+            )
             yield from found
         else:
             yield raw
@@ -83,18 +84,27 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from obverse.fuzz import fuzz
 
     if args.histories < 1 or args.workers < 1 or args.steps < 1:
-        print("obverse fuzz: --histories, --workers and --steps must be at least 1",
-              file=sys.stderr)
+        print(
+            "obverse fuzz: --histories, --workers and --steps must be at least 1", file=sys.stderr
+        )
         return 2
     try:
-        rep = fuzz(args.ruleset, args.histories, workers=args.workers, ray_address=args.ray,
-                   steps=args.steps, seed=args.seed)
+        rep = fuzz(
+            args.ruleset,
+            args.histories,
+            workers=args.workers,
+            ray_address=args.ray,
+            steps=args.steps,
+            seed=args.seed,
+        )
     except ObverseError as exc:
         print(f"obverse fuzz: {exc}", file=sys.stderr)
         return 2
-    print(f"{rep.ruleset}: {rep.histories} histories (+{rep.histories} twins), {rep.steps} "
-          f"actions in {rep.seconds:.2f} s: {rep.rate:.1f} histories/s, "
-          f"{rep.steps / rep.seconds if rep.seconds else 0:.0f} actions/s")
+    print(
+        f"{rep.ruleset}: {rep.histories} histories (+{rep.histories} twins), {rep.steps} "
+        f"actions in {rep.seconds:.2f} s: {rep.rate:.1f} histories/s, "
+        f"{rep.steps / rep.seconds if rep.seconds else 0:.0f} actions/s"
+    )
     if not rep.failures:
         print("no counterexample")
         return 0
@@ -112,8 +122,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from obverse.web.app import serve
     except ImportError as exc:
-        print(f"obverse serve: the web sandbox needs the web extra ({exc.name} is missing): "
-              "pip install 'obverse[web]'", file=sys.stderr)
+        print(
+            f"obverse serve: the web sandbox needs the web extra ({exc.name} is missing): "
+            "pip install 'obverse[web]'",
+            file=sys.stderr,
+        )
         return 2
     serve(args.host, args.port, args.db, args.store)
     return 0
@@ -121,18 +134,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (documents the CLI)."""
-    parser = argparse.ArgumentParser(prog="obverse", description="A rules kernel for "
-                                     "multi-faced trading-card-game cards.")
+    parser = argparse.ArgumentParser(
+        prog="obverse", description="A rules kernel for multi-faced trading-card-game cards."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run scenario files and check their expectations")
     run.add_argument("paths", nargs="+", metavar="FILE|DIR")
-    run.add_argument("--explain", action="store_true",
-                     help="print each action's rulings (rule id and reason)")
-    run.add_argument("--view", metavar="PLAYER",
-                     help="with --json: print PLAYER's view of the final state")
+    run.add_argument(
+        "--explain", action="store_true", help="print each action's rulings (rule id and reason)"
+    )
+    run.add_argument(
+        "--view", metavar="PLAYER", help="with --json: print PLAYER's view of the final state"
+    )
     run.add_argument("--json", action="store_true", help="print the view as JSON on stdout")
-    run.add_argument("--db", metavar="PATH", help="card database to resolve card names from "
-                     "(default: the user's data directory, if it exists)")
+    run.add_argument(
+        "--db",
+        metavar="PATH",
+        help="card database to resolve card names from "
+        "(default: the user's data directory, if it exists)",
+    )
     run.set_defaults(func=cmd_run)
     bench = sub.add_parser("bench", help="measure the kernel against plain-Python floors")
     bench.add_argument("--quick", action="store_true", help="shorter rounds")
@@ -145,15 +165,20 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--ray", metavar="ADDRESS", help="run on Ray: a cluster address or 'local'")
     fz.add_argument("--steps", type=int, default=40, help="actions per history")
     fz.add_argument("--seed", type=int, default=0, help="first seed")
-    fz.add_argument("--out", default="fuzz-counterexamples",
-                    help="directory for counterexample scenario files")
+    fz.add_argument(
+        "--out", default="fuzz-counterexamples", help="directory for counterexample scenario files"
+    )
     fz.set_defaults(func=cmd_fuzz)
     srv = sub.add_parser("serve", help="the web sandbox: build a board, see each seat's view")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on")
     srv.add_argument("--port", type=int, default=8000, help="port to listen on")
     srv.add_argument("--db", metavar="PATH", help="card database for card names and autocomplete")
-    srv.add_argument("--store", metavar="PATH", default="obverse-web.sqlite3",
-                     help="SQLite file the tables are kept in")
+    srv.add_argument(
+        "--store",
+        metavar="PATH",
+        default="obverse-web.sqlite3",
+        help="SQLite file the tables are kept in",
+    )
     srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)
     return parser

@@ -28,8 +28,9 @@ class InputError(ObverseError):
 
     def at(self, path: str = "", place: str = "") -> InputError:
         """A copy that names ``path`` and, when it had none, ``place``."""
-        return InputError(place if not self.place else self.place, self.key, self.message,
-                          path or self.path)
+        return InputError(
+            place if not self.place else self.place, self.key, self.message, path or self.path
+        )
 
 
 class RulesError(ObverseError):

@@ -138,8 +138,9 @@ def play_history(alias: str, seed: int, steps: int = 40) -> History:
 
 def _hidden_zones(alias: str) -> list[str]:
     rs = get_ruleset(alias)
-    return sorted(z for z in rs.zones if not rs.is_public(z) and not rs.is_shared(z)
-                  and z != rs.stack_zone)
+    return sorted(
+        z for z in rs.zones if not rs.is_public(z) and not rs.is_shared(z) and z != rs.stack_zone
+    )
 
 
 def twin_history(alias: str, seed: int, steps: int = 20) -> History:
@@ -152,8 +153,10 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
     zones = sorted(z for z in rs.zones if z != rs.stack_zone)
     public = [(rng.choice(pool), rng.choice(PLAYERS), rng.choice(zones)) for _ in range(6)]
     spot = rng.choice(_hidden_zones(alias))
-    twins = [deal(alias, [*public[:3], (secret, "alice", spot), *public[3:]], PLAYERS,
-                  seed=seed) for secret in (a, b)]
+    twins = [
+        deal(alias, [*public[:3], (secret, "alice", spot), *public[3:]], PLAYERS, seed=seed)
+        for secret in (a, b)
+    ]
     hist = History(alias, seed, twins[0])
     secret_card = 4
     canaries = {*a.face_names, a.name, *b.face_names, b.name}
@@ -171,14 +174,24 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
                 return hist
             continue
         hist.log.append(action)
-        where = [(o.zone, o.owner) if (o := out.state.object_of_card(secret_card)) else None
-                 for out in outs]
+        where = [
+            (o.zone, o.owner) if (o := out.state.object_of_card(secret_card)) else None
+            for out in outs
+        ]
         if where[0] != where[1]:
             return hist  # the rules themselves told the cards apart (GA regalia): stop
-        seen = [json.dumps({"view": view(out.state, "bob"),
-                            "events": view_events(before, out.state, out.events, "bob"),
-                            "result": out.result}, sort_keys=True, ensure_ascii=False)
-                for before, out in zip(twins, outs, strict=True)]
+        seen = [
+            json.dumps(
+                {
+                    "view": view(out.state, "bob"),
+                    "events": view_events(before, out.state, out.events, "bob"),
+                    "result": out.result,
+                },
+                sort_keys=True,
+                ensure_ascii=False,
+            )
+            for before, out in zip(twins, outs, strict=True)
+        ]
         if seen[0] != seen[1]:
             hist.error = f"bob can tell the twins apart after {action}"
             return hist
@@ -191,15 +204,17 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
     return hist
 
 
-def _twin_action(state: GameState, rng: random.Random, secret_card: int, alias: str,
-                 verbs: Sequence[str]) -> Action:
+def _twin_action(
+    state: GameState, rng: random.Random, secret_card: int, alias: str, verbs: Sequence[str]
+) -> Action:
     rs = get_ruleset(alias)
     secret = state.object_of_card(secret_card)
     if secret is not None and rng.random() < 0.3:
         return Action("move", secret.id, (("to", rng.choice(_hidden_zones(alias))),))
     if rng.random() < 0.15:
-        return Action("shuffle", None, (("player", "alice"),
-                                        ("zone", rng.choice(_hidden_zones(alias)))))
+        return Action(
+            "shuffle", None, (("player", "alice"), ("zone", rng.choice(_hidden_zones(alias))))
+        )
     action = random_action(state, rng, rs, verbs=verbs)
     if action.obj is not None and secret is not None and action.obj == secret.id:
         return Action("end_turn")
@@ -210,8 +225,11 @@ def _twin_action(state: GameState, rng: random.Random, secret_card: int, alias: 
 
 
 def _card_yaml(card: CardDef) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": card.name, "layout": card.layout,
-                            "faces": [msgspec.to_builtins(f) for f in card.faces]}
+    data: dict[str, Any] = {
+        "name": card.name,
+        "layout": card.layout,
+        "faces": [msgspec.to_builtins(f) for f in card.faces],
+    }
     if card.melds_from:
         data["melds_from"] = list(card.melds_from)
     return data
@@ -229,8 +247,13 @@ def to_scenario(hist: History) -> str:
             obj = state.objects[oid]
             card = state.cards[obj.card].card
             cards.setdefault(card.name, _card_yaml(card))
-            entry: dict[str, Any] = {"label": label[obj.card], "card": card.name,
-                                     "owner": obj.owner, "zone": obj.zone, "position": "bottom"}
+            entry: dict[str, Any] = {
+                "label": label[obj.card],
+                "card": card.name,
+                "owner": obj.owner,
+                "zone": obj.zone,
+                "position": "bottom",
+            }
             if obj.face_down:
                 entry["face_down"] = True
             setup.append(entry)
@@ -244,9 +267,19 @@ def to_scenario(hist: History) -> str:
         elif action.verb == "shuffle":
             steps.append({"shuffle": args})
         elif action.verb == "move":
-            steps.append({"move": {"object": lab, "to": args["to"],
-                                   **({"face_down": args["face_down"]}
-                                      if args.get("face_down") is not None else {})}})
+            steps.append(
+                {
+                    "move": {
+                        "object": lab,
+                        "to": args["to"],
+                        **(
+                            {"face_down": args["face_down"]}
+                            if args.get("face_down") is not None
+                            else {}
+                        ),
+                    }
+                }
+            )
         elif action.verb == "become_copy":
             of = state.objects[args["of"]]
             steps.append({"become_copy": {"object": lab, "of": label[of.card]}})
@@ -255,17 +288,29 @@ def to_scenario(hist: History) -> str:
         elif action.verb == "examine":
             steps.append({"examine": {"player": args["player"], "object": lab}})
         elif action.verb == "add_counters":
-            steps.append({"add_counters": {"object": lab, "counter": args["counter"],
-                                           "count": args.get("count", 1)}})
+            steps.append(
+                {
+                    "add_counters": {
+                        "object": lab,
+                        "counter": args["counter"],
+                        "count": args.get("count", 1),
+                    }
+                }
+            )
         elif action.verb == "change_control":
             steps.append({"change_control": {"object": lab, "to": args["to"]}})
         else:
             steps.append({action.verb: lab})
         state = apply(state, action).state
-    doc = {"ruleset": rs.name, "title": f"fuzz counterexample {hist.alias} seed {hist.seed}: "
-           f"{hist.error}", "players": list(PLAYERS), "seed": state.seed,
-           "cards": list(cards.values()), "setup": setup,
-           "steps": steps or [{"end_turn": None}]}
+    doc = {
+        "ruleset": rs.name,
+        "title": f"fuzz counterexample {hist.alias} seed {hist.seed}: {hist.error}",
+        "players": list(PLAYERS),
+        "seed": state.seed,
+        "cards": list(cards.values()),
+        "setup": setup,
+        "steps": steps or [{"end_turn": None}],
+    }
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
 
 
@@ -310,14 +355,20 @@ def _run_batch(args: tuple[str, list[int], int]) -> tuple[int, list[tuple[str, i
     return total, failures
 
 
-def fuzz(alias: str, histories: int, workers: int = 1, ray_address: str | None = None,
-         steps: int = 40, seed: int = 0,
-         progress: Callable[[int], None] | None = None) -> FuzzReport:
+def fuzz(
+    alias: str,
+    histories: int,
+    workers: int = 1,
+    ray_address: str | None = None,
+    steps: int = 40,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> FuzzReport:
     """Run ``histories`` seeded histories (and as many twin histories) for a ruleset."""
     get_ruleset(alias)
     seeds = list(range(seed, seed + histories))
     chunk = max(1, len(seeds) // max(1, workers * 4))
-    batches = [(alias, seeds[i:i + chunk], steps) for i in range(0, len(seeds), chunk)]
+    batches = [(alias, seeds[i : i + chunk], steps) for i in range(0, len(seeds), chunk)]
     start = time.perf_counter()
     total = 0
     failures: list[tuple[str, int, str, str]] = []
@@ -337,15 +388,20 @@ def fuzz(alias: str, histories: int, workers: int = 1, ray_address: str | None =
     return FuzzReport(alias, histories, total, time.perf_counter() - start, failures)
 
 
-def _run_on_ray(batches: list[tuple[str, list[int], int]], address: str,
-                workers: int) -> list[tuple[int, list[tuple[str, int, str, str]]]]:
+def _run_on_ray(
+    batches: list[tuple[str, list[int], int]], address: str, workers: int
+) -> list[tuple[int, list[tuple[str, int, str, str]]]]:
     try:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
         raise ObverseError("--ray needs Ray: pip install 'obverse[ray]'") from exc
     if address == "local":
-        ray.init(num_cpus=max(1, workers), include_dashboard=False, ignore_reinit_error=True,
-                 log_to_driver=False)
+        ray.init(
+            num_cpus=max(1, workers),
+            include_dashboard=False,
+            ignore_reinit_error=True,
+            log_to_driver=False,
+        )
     else:
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
     try:

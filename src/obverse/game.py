@@ -25,8 +25,13 @@ class Game:
     Cards are named as in scenarios; :meth:`add` returns the physical card id, which follows
     the card across zones (like a scenario label)."""
 
-    def __init__(self, ruleset: str = "mtg", players: tuple[str, ...] = ("alice", "bob"),
-                 seed: int = 0, cards: list[CardDef] | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: str = "mtg",
+        players: tuple[str, ...] = ("alice", "bob"),
+        seed: int = 0,
+        cards: list[CardDef] | None = None,
+    ) -> None:
         self.ruleset: Ruleset = get_ruleset(ruleset)
         self.state: GameState = new_state(self.ruleset.name, players, seed=seed)
         from obverse.carddata import CardIndex
@@ -34,16 +39,26 @@ class Game:
         self.cards = CardResolver(self.ruleset.game, CardIndex(cards or []))
         self.history: list[Outcome] = []
 
-    def add(self, card: str | CardDef, zone: str, owner: str | None = None,
-            face: str | None = None, face_down: bool = False) -> int:
+    def add(
+        self,
+        card: str | CardDef,
+        zone: str,
+        owner: str | None = None,
+        face: str | None = None,
+        face_down: bool = False,
+    ) -> int:
         """Put a card into ``zone`` before play; returns its card id."""
         cdef = self.cards.get(card) if isinstance(card, str) else card
         if cdef is None:
             raise InputError("", "card", f"unknown card {card!r}")
         who = owner or self.state.players[0]
         self.state, card_id = actions.add_card(
-            self.state, PhysicalCard(card=cdef, owner=who), zone,
-            face=face or self.ruleset.default_face(cdef, zone), face_down=face_down)
+            self.state,
+            PhysicalCard(card=cdef, owner=who),
+            zone,
+            face=face or self.ruleset.default_face(cdef, zone),
+            face_down=face_down,
+        )
         return card_id
 
     def obj(self, card_id: int) -> GameObject:

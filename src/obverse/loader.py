@@ -29,11 +29,11 @@ def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) 
         try:
             hash(key)
         except TypeError as exc:
-            raise InputError(f"line {key_node.start_mark.line + 1}", str(key),
-                             "a mapping key must be a scalar") from exc
+            raise InputError(
+                f"line {key_node.start_mark.line + 1}", str(key), "a mapping key must be a scalar"
+            ) from exc
         if key in out:
-            raise InputError(f"line {key_node.start_mark.line + 1}", str(key),
-                             "duplicate key")
+            raise InputError(f"line {key_node.start_mark.line + 1}", str(key), "duplicate key")
         out[key] = loader.construct_object(value_node, deep=deep)
     return out
 

@@ -20,15 +20,30 @@ from obverse.rulings import Outcome
 from obverse.state import GameState, PhysicalCard, new_state
 
 #: Verbs every ruleset accepts, and the game-specific ones by ruleset attribute.
-SHARED_VERBS = ("move", "cast", "play", "resolve", "turn_face_down", "turn_face_up",
-                "become_copy", "reveal", "examine", "shuffle", "end_turn", "add_counters",
-                "change_control")
+SHARED_VERBS = (
+    "move",
+    "cast",
+    "play",
+    "resolve",
+    "turn_face_down",
+    "turn_face_up",
+    "become_copy",
+    "reveal",
+    "examine",
+    "shuffle",
+    "end_turn",
+    "add_counters",
+    "change_control",
+)
 
 
 #: Verbs that take one object and nothing else.
 _ONE_OBJECT: dict[str, Callable[[GameState, int], Outcome]] = {
-    "resolve": actions.resolve, "transform": actions.transform,
-    "turn_face_down": actions.turn_face_down, "turn_face_up": actions.turn_face_up}
+    "resolve": actions.resolve,
+    "transform": actions.transform,
+    "turn_face_down": actions.turn_face_down,
+    "turn_face_up": actions.turn_face_up,
+}
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -52,12 +67,25 @@ def apply(state: GameState, action: Action) -> Outcome:
     v, o, a = action.verb, action.obj, action.arg
     if v == "move":
         assert o is not None
-        return actions.move(state, o, a("to"), face=a("face"), face_down=a("face_down"),
-                            transformed=a("transformed"), position=a("position"))
+        return actions.move(
+            state,
+            o,
+            a("to"),
+            face=a("face"),
+            face_down=a("face_down"),
+            transformed=a("transformed"),
+            position=a("position"),
+        )
     if v in ("cast", "play"):
         assert o is not None
-        return rs.do_cast(state, o, v, face=a("face"), transformed=bool(a("transformed")),
-                          face_down=bool(a("face_down")))
+        return rs.do_cast(
+            state,
+            o,
+            v,
+            face=a("face"),
+            transformed=bool(a("transformed")),
+            face_down=bool(a("face_down")),
+        )
     if v in _ONE_OBJECT:
         assert o is not None
         return _ONE_OBJECT[v](state, o)
@@ -93,21 +121,33 @@ def replay(initial: GameState, log: Iterable[Action]) -> GameState:
     return state
 
 
-def deal(ruleset: str, cards: Sequence[tuple[CardDef, str, str]], players: Sequence[str] =
-         ("alice", "bob"), seed: int = 0) -> GameState:
+def deal(
+    ruleset: str,
+    cards: Sequence[tuple[CardDef, str, str]],
+    players: Sequence[str] = ("alice", "bob"),
+    seed: int = 0,
+) -> GameState:
     """A state with ``(card, owner, zone)`` entries, each at the rules' default face."""
     rs = get_ruleset(ruleset)
     state = new_state(rs.name, tuple(players), seed=seed)
     for card, owner, zone in cards:
-        state, _ = actions.add_card(state, PhysicalCard(card=card, owner=owner), zone,
-                                    face=rs.default_face(card, zone),
-                                    face_down=rs.face_down_on_setup(zone, None),
-                                    position="bottom")
+        state, _ = actions.add_card(
+            state,
+            PhysicalCard(card=card, owner=owner),
+            zone,
+            face=rs.default_face(card, zone),
+            face_down=rs.face_down_on_setup(zone, None),
+            position="bottom",
+        )
     return state
 
 
-def random_action(state: GameState, rng: random.Random, rs: Ruleset | None = None,
-                  verbs: Sequence[str] | None = None) -> Action:
+def random_action(
+    state: GameState,
+    rng: random.Random,
+    rs: Ruleset | None = None,
+    verbs: Sequence[str] | None = None,
+) -> Action:
     """A random action on a random object (the kernel decides what it does)."""
     rs = rs or get_ruleset(state.ruleset)
     objs = sorted(state.objects.keys())
@@ -117,14 +157,14 @@ def random_action(state: GameState, rng: random.Random, rs: Ruleset | None = Non
     if not objs or verb in ("shuffle", "end_turn"):
         if verb == "end_turn":
             return Action("end_turn")
-        return Action("shuffle", None, (("player", player),
-                                        ("zone", rng.choice(sorted(rs.zones)))))
+        return Action("shuffle", None, (("player", player), ("zone", rng.choice(sorted(rs.zones)))))
     oid = rng.choice(objs)
     obj = state.objects[oid]
     if verb == "move":
         zones = sorted(z for z in rs.zones if z != rs.stack_zone)
-        return Action("move", oid, (("to", rng.choice(zones)),
-                                    ("face_down", rng.choice([None, None, True]))))
+        return Action(
+            "move", oid, (("to", rng.choice(zones)), ("face_down", rng.choice([None, None, True])))
+        )
     if verb == "resolve":
         stack = [o for o in objs if state.objects[o].zone == rs.stack_zone]
         return Action("resolve", rng.choice(stack)) if stack else Action("end_turn")
@@ -137,8 +177,11 @@ def random_action(state: GameState, rng: random.Random, rs: Ruleset | None = Non
     if verb == "add_counters":
         return Action("add_counters", oid, (("counter", "+1/+1"), ("count", 1)))
     if verb == "change_control":
-        return Action("change_control", oid, (("to", player),)) if rs.is_in_play(obj.zone) \
+        return (
+            Action("change_control", oid, (("to", player),))
+            if rs.is_in_play(obj.zone)
             else Action("end_turn")
+        )
     if verb in ("cast", "play"):
         return Action(verb, oid)
     return Action(verb, oid)

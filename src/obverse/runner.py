@@ -44,8 +44,10 @@ class Failure:
     actual: Any
 
     def __str__(self) -> str:
-        return (f"  step {self.step}: {self.key}: expected {_json(self.expected)}, "
-                f"got {_json(self.actual)}")
+        return (
+            f"  step {self.step}: {self.key}: expected {_json(self.expected)}, "
+            f"got {_json(self.actual)}"
+        )
 
 
 @dataclass
@@ -65,13 +67,9 @@ class Result:
         if self.status == "ERROR" and self.error is not None:
             detail = self.error.describe()
             if self.title == self.error.path:  # untitled: the path is the title already
-                detail = detail[len(self.title) + 2:]
+                detail = detail[len(self.title) + 2 :]
             return f"ERROR {self.title}: {detail}"
         return f"{self.status} {self.title}"
-
-
-
-
 
 
 class Runner:
@@ -119,15 +117,21 @@ class Runner:
                 owner = entry["controller"]  # a token's owner is its controller
             face = _setup_face(entry, card, zone, self.rs)
             face_down = self.rs.face_down_on_setup(zone, entry.get("face_down"))
-            flipped = bool(entry.get("flipped")) or (card.layout == "flip" and face == "back"
-                                                     and self.rs.game == "mtg")
+            flipped = bool(entry.get("flipped")) or (
+                card.layout == "flip" and face == "back" and self.rs.game == "mtg"
+            )
             position = entry.get("position", "bottom")
             try:
                 self.state, card_id = actions.add_card(
                     self.state,
                     PhysicalCard(card=card, owner=owner, token=bool(entry.get("token"))),
-                    zone, face=face, face_down=face_down, flipped=flipped,
-                    controller=entry.get("controller", owner), position=position)
+                    zone,
+                    face=face,
+                    face_down=face_down,
+                    flipped=flipped,
+                    controller=entry.get("controller", owner),
+                    position=position,
+                )
             except ObverseError as exc:
                 raise _err(place, "", str(exc)) from None
             self.labels[entry["label"]] = ("card", card_id)
@@ -172,8 +176,11 @@ class Runner:
         try:
             out = self._forbidden(name, arg) or self._act(name, arg)
         except _Nothing:
-            out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "the label stands for "
-                                                               "nothing; nothing happens"),))
+            out = Outcome(
+                self.state,
+                NOTHING,
+                (self.rs.ruling("-", "the label stands for nothing; nothing happens"),),
+            )
         self.record(out)
 
     def _forbidden(self, name: str, arg: Any) -> Outcome | None:
@@ -182,30 +189,53 @@ class Runner:
         left to it."""
         if name in ("move", "transform") or name in self.rs.checks_forbid:
             return None
-        label = arg if isinstance(arg, str) else \
-            arg.get("object") or arg.get("hero") if isinstance(arg, dict) else None
+        label = (
+            arg
+            if isinstance(arg, str)
+            else arg.get("object") or arg.get("hero")
+            if isinstance(arg, dict)
+            else None
+        )
         if not isinstance(label, str) or label not in self.labels:
             return None
         o = self.obj(label)
         if o is None or not actions.is_forbidden(self.state, o, name):
             return None
         result = ILLEGAL if name in ("cast", "play", "examine") else NOTHING
-        return Outcome(self.state, result, (self.rs.ruling(
-            self.rs.forbid_rule, f"an effect says it can't {name.replace('_', ' ')}"),))
+        return Outcome(
+            self.state,
+            result,
+            (
+                self.rs.ruling(
+                    self.rs.forbid_rule, f"an effect says it can't {name.replace('_', ' ')}"
+                ),
+            ),
+        )
 
     def _act(self, name: str, arg: Any) -> Outcome:
         st = self.state
         rs = self.rs
         if name == "move":
             o = self.need(arg["object"])
-            return actions.move(st, o.id, rs.canonical_zone(arg["to"]), face=arg.get("face"),
-                                face_down=arg.get("face_down"),
-                                transformed=arg.get("transformed"), position=arg.get("position"))
+            return actions.move(
+                st,
+                o.id,
+                rs.canonical_zone(arg["to"]),
+                face=arg.get("face"),
+                face_down=arg.get("face_down"),
+                transformed=arg.get("transformed"),
+                position=arg.get("position"),
+            )
         if name in ("cast", "play"):
             o = self.need(arg["object"])
-            return rs.do_cast(st, o.id, name, face=arg.get("face"),
-                              transformed=bool(arg.get("transformed")),
-                              face_down=bool(arg.get("face_down")))
+            return rs.do_cast(
+                st,
+                o.id,
+                name,
+                face=arg.get("face"),
+                transformed=bool(arg.get("transformed")),
+                face_down=bool(arg.get("face_down")),
+            )
         if name == "resolve":
             return actions.resolve(st, self.need(arg).id)
         if name == "transform":
@@ -232,19 +262,32 @@ class Runner:
                 target = self.obj(to)
                 if target is None:
                     raise _Nothing
-                return actions.apply_effect(st, arg["label"], target=target.id,
-                                            modify=arg["modify"], until_end_of_turn=until)
-            return actions.apply_effect(st, arg["label"], where=to, modify=arg["modify"],
-                                        until_end_of_turn=until, fixed=bool(arg.get("fixed")))
+                return actions.apply_effect(
+                    st,
+                    arg["label"],
+                    target=target.id,
+                    modify=arg["modify"],
+                    until_end_of_turn=until,
+                )
+            return actions.apply_effect(
+                st,
+                arg["label"],
+                where=to,
+                modify=arg["modify"],
+                until_end_of_turn=until,
+                fixed=bool(arg.get("fixed")),
+            )
         if name == "add_counters":
-            return actions.add_counters(st, self.need(arg["object"]).id, arg["counter"],
-                                        arg.get("count", 1))
+            return actions.add_counters(
+                st, self.need(arg["object"]).id, arg["counter"], arg.get("count", 1)
+            )
         if name == "change_control":
             return actions.change_control(st, self.need(arg["object"]).id, arg["to"])
         if name == "reveal":
             to = arg.get("to")
-            return actions.reveal(st, self.need(arg["object"]).id,
-                                  [to] if isinstance(to, str) else to)
+            return actions.reveal(
+                st, self.need(arg["object"]).id, [to] if isinstance(to, str) else to
+            )
         if name == "end_turn":
             return actions.end_turn(st)
         if name == "start_game":
@@ -265,8 +308,11 @@ class Runner:
             return out
         # game-specific actions: the ruleset's own vocabulary
         main_label = arg if isinstance(arg, str) else arg.get("object") or arg.get("hero")
-        objs = {k: self.need(v).id for k, v in (arg.items() if isinstance(arg, dict) else [])
-                if isinstance(v, str) and v in self.labels}
+        objs = {
+            k: self.need(v).id
+            for k, v in (arg.items() if isinstance(arg, dict) else [])
+            if isinstance(v, str) and v in self.labels
+        }
         main = self.need(main_label).id if isinstance(main_label, str) else None
         return rs.do_action(st, name, main, objs)
 
@@ -285,8 +331,7 @@ class Runner:
                 o = self.obj(lab)
                 if o is None or not rs.zone_matches(o.zone, zone):
                     continue
-                if not (rs.is_shared(zone) or rs.is_shared(o.zone)) and \
-                        o.owner != arg["player"]:
+                if not (rs.is_shared(zone) or rs.is_shared(o.zone)) and o.owner != arg["player"]:
                     continue  # an owned zone: the player's own
                 chars = rs.searchable(st, o) if name == "search" else characteristics(st, o, rs)
                 if _matches(chars, where, rs):
@@ -326,8 +371,11 @@ class Runner:
         if "answer" in exp:
             want = exp["answer"]
             got = self.answer
-            same = (sorted(map(str, want)) == sorted(map(str, got))
-                    if isinstance(want, list) and isinstance(got, list) else want == got)
+            same = (
+                sorted(map(str, want)) == sorted(map(str, got))
+                if isinstance(want, list) and isinstance(got, list)
+                else want == got
+            )
             if not same:
                 self.fail(step, "answer", want, got)
         viewer = exp.get("viewer", _NO_VIEWER)
@@ -412,7 +460,7 @@ class Runner:
         if key in ("new_object_since", "same_object_as"):
             pinned = self.remembered.get(want)
             same = pinned is not None and pinned == o.id
-            return (not same if key == "new_object_since" else same)
+            return not same if key == "new_object_since" else same
         if key in ("affected_by", "not_affected_by"):
             hit = self.affected(o, want)
             return hit if key == "affected_by" else not hit
@@ -474,8 +522,11 @@ def _equal(key: str, want: Any, got: Any, rs: Ruleset) -> bool:
     return bool(want == got)
 
 
-def run_scenario(path: str | Path, explain: bool = False,
-                 extra_cards: Callable[[str], CardDef | None] | None = None) -> Result:
+def run_scenario(
+    path: str | Path,
+    explain: bool = False,
+    extra_cards: Callable[[str], CardDef | None] | None = None,
+) -> Result:
     """Validate and run one scenario file; never raises for bad input."""
     p = str(path)
     result = Result(path=p, title=p)
@@ -506,8 +557,9 @@ def run_scenario(path: str | Path, explain: bool = False,
 def scenario_view(result: Result, viewer: str | None) -> str:
     """The final state's view for ``viewer`` as one line of canonical JSON."""
     assert result.state is not None
-    return json.dumps(view(result.state, viewer), ensure_ascii=False, sort_keys=True,
-                      separators=(",", ":"))
+    return json.dumps(
+        view(result.state, viewer), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
 
 
 __all__ = ["Failure", "Result", "Runner", "run_scenario", "scenario_view"]

@@ -19,22 +19,45 @@ from obverse.errors import InputError
 from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset
 
-TOP_KEYS: Final = frozenset({"ruleset", "title", "players", "pregame", "cards", "setup", "steps",
-                             "seed"})
-SETUP_KEYS: Final = frozenset({"label", "card", "owner", "controller", "zone", "face",
-                               "transformed", "flipped", "face_down", "token", "position"})
+TOP_KEYS: Final = frozenset(
+    {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed"}
+)
+SETUP_KEYS: Final = frozenset(
+    {
+        "label",
+        "card",
+        "owner",
+        "controller",
+        "zone",
+        "face",
+        "transformed",
+        "flipped",
+        "face_down",
+        "token",
+        "position",
+    }
+)
 FACE_VALUES: Final = ("front", "back", "left", "right", "both")
 POSITIONS: Final = ("top", "bottom")
 
 # action -> (argument keys, required keys, accepts a bare label as {object: LABEL})
 _L = "label"
 ACTIONS: Final[dict[str, tuple[frozenset[str], frozenset[str], str]]] = {
-    "move": (frozenset({"object", "to", "face", "face_down", "transformed", "position"}),
-             frozenset({"object", "to"}), "map"),
-    "cast": (frozenset({"object", "face", "transformed", "face_down"}), frozenset({"object"}),
-             "either"),
-    "play": (frozenset({"object", "face", "transformed", "face_down"}), frozenset({"object"}),
-             "either"),
+    "move": (
+        frozenset({"object", "to", "face", "face_down", "transformed", "position"}),
+        frozenset({"object", "to"}),
+        "map",
+    ),
+    "cast": (
+        frozenset({"object", "face", "transformed", "face_down"}),
+        frozenset({"object"}),
+        "either",
+    ),
+    "play": (
+        frozenset({"object", "face", "transformed", "face_down"}),
+        frozenset({"object"}),
+        "either",
+    ),
     "resolve": (frozenset(), frozenset(), _L),
     "transform": (frozenset(), frozenset(), _L),
     "flip": (frozenset(), frozenset(), _L),
@@ -44,13 +67,22 @@ ACTIONS: Final[dict[str, tuple[frozenset[str], frozenset[str], str]]] = {
     "turn_face_up": (frozenset(), frozenset(), _L),
     "mark": (frozenset(), frozenset(), _L),
     "become_copy": (frozenset({"object", "of"}), frozenset({"object", "of"}), "map"),
-    "create_token_copy": (frozenset({"of", "label", "controller"}), frozenset({"of", "label"}),
-                          "map"),
+    "create_token_copy": (
+        frozenset({"of", "label", "controller"}),
+        frozenset({"of", "label"}),
+        "map",
+    ),
     "meld": (frozenset({"objects", "label"}), frozenset({"objects", "label"}), "map"),
-    "apply_effect": (frozenset({"label", "to", "modify", "until", "fixed"}),
-                     frozenset({"label", "to", "modify"}), "map"),
-    "add_counters": (frozenset({"object", "counter", "count"}), frozenset({"object", "counter"}),
-                     "map"),
+    "apply_effect": (
+        frozenset({"label", "to", "modify", "until", "fixed"}),
+        frozenset({"label", "to", "modify"}),
+        "map",
+    ),
+    "add_counters": (
+        frozenset({"object", "counter", "count"}),
+        frozenset({"object", "counter"}),
+        "map",
+    ),
     "change_control": (frozenset({"object", "to"}), frozenset({"object", "to"}), "map"),
     "reveal": (frozenset({"object", "to"}), frozenset({"object"}), "either"),
     "end_turn": (frozenset(), frozenset(), "null"),
@@ -67,34 +99,113 @@ QUERIES: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "check_card_pool": (frozenset({"hero", "cards"}), frozenset({"hero", "cards"})),
 }
 #: Actions that belong to some games only (the rest are shared).
-GAME_ACTIONS: Final = frozenset({"transform", "flip", "meld", "awaken", "transcend", "mark",
-                                 "hit", "cross_test"})
-MODIFY_KEYS: Final = frozenset({"power", "toughness", "set_power", "set_toughness", "add_types",
-                                "add_supertypes", "add_subtypes", "lose_all_abilities",
-                                "prevent_damage_from", "forbid"})
-SET_KEYS: Final = frozenset({"names", "colors", "types", "supertypes", "subtypes", "abilities",
-                             "tags"})
-STAT_KEYS: Final = frozenset({"power", "toughness", "loyalty", "defense", "pitch", "life",
-                              "intellect", "reserve_cost", "memory_cost", "durability",
-                              "element", "level", "securing_power", "object_class"})
-OBJECT_KEYS: Final = frozenset({
-    "zone", "owner", "controller", "exists", "name", "has_name", "mana_value", "mana_cost",
-    "cost", "has_type", "lacks_type", "has_ability", "lacks_ability", "face", "transformed",
-    "flipped", "face_down", "is_copy", "is_token", "marked", "can_transform",
-    "new_object_since", "same_object_as", "position", "affected_by", "not_affected_by",
-    "counters", "visible", *SET_KEYS, *STAT_KEYS})
-EXPECT_KEYS: Final = frozenset({"object", "viewer", "distinguishable", "last_result", "cites",
-                                "answer", *OBJECT_KEYS})
+GAME_ACTIONS: Final = frozenset(
+    {"transform", "flip", "meld", "awaken", "transcend", "mark", "hit", "cross_test"}
+)
+MODIFY_KEYS: Final = frozenset(
+    {
+        "power",
+        "toughness",
+        "set_power",
+        "set_toughness",
+        "add_types",
+        "add_supertypes",
+        "add_subtypes",
+        "lose_all_abilities",
+        "prevent_damage_from",
+        "forbid",
+    }
+)
+SET_KEYS: Final = frozenset(
+    {"names", "colors", "types", "supertypes", "subtypes", "abilities", "tags"}
+)
+STAT_KEYS: Final = frozenset(
+    {
+        "power",
+        "toughness",
+        "loyalty",
+        "defense",
+        "pitch",
+        "life",
+        "intellect",
+        "reserve_cost",
+        "memory_cost",
+        "durability",
+        "element",
+        "level",
+        "securing_power",
+        "object_class",
+    }
+)
+OBJECT_KEYS: Final = frozenset(
+    {
+        "zone",
+        "owner",
+        "controller",
+        "exists",
+        "name",
+        "has_name",
+        "mana_value",
+        "mana_cost",
+        "cost",
+        "has_type",
+        "lacks_type",
+        "has_ability",
+        "lacks_ability",
+        "face",
+        "transformed",
+        "flipped",
+        "face_down",
+        "is_copy",
+        "is_token",
+        "marked",
+        "can_transform",
+        "new_object_since",
+        "same_object_as",
+        "position",
+        "affected_by",
+        "not_affected_by",
+        "counters",
+        "visible",
+        *SET_KEYS,
+        *STAT_KEYS,
+    }
+)
+EXPECT_KEYS: Final = frozenset(
+    {"object", "viewer", "distinguishable", "last_result", "cites", "answer", *OBJECT_KEYS}
+)
 RESULTS: Final = frozenset({"done", "nothing_happened", "illegal"})
 #: What an absent key of an unidentified object's view entry means.
 VIEW_DEFAULTS: Final[dict[str, Any]] = {
-    "face_down": False, "transformed": False, "flipped": False, "is_copy": False,
-    "is_token": False, "marked": False, "counters": {}, "names": [], "types": [],
-    "supertypes": [], "subtypes": [], "colors": [], "abilities": [], "tags": []}
+    "face_down": False,
+    "transformed": False,
+    "flipped": False,
+    "is_copy": False,
+    "is_token": False,
+    "marked": False,
+    "counters": {},
+    "names": [],
+    "types": [],
+    "supertypes": [],
+    "subtypes": [],
+    "colors": [],
+    "abilities": [],
+    "tags": [],
+}
 #: Keys whose value names something and whose check is a yes/no predicate.
-PREDICATE_KEYS: Final = frozenset({"has_name", "has_type", "lacks_type", "has_ability",
-                                   "lacks_ability", "new_object_since", "same_object_as",
-                                   "affected_by", "not_affected_by"})
+PREDICATE_KEYS: Final = frozenset(
+    {
+        "has_name",
+        "has_type",
+        "lacks_type",
+        "has_ability",
+        "lacks_ability",
+        "new_object_since",
+        "same_object_as",
+        "affected_by",
+        "not_affected_by",
+    }
+)
 
 
 @dataclass
@@ -116,8 +227,7 @@ def _err(place: str, key: str, message: str) -> InputError:
     return InputError(place, key, message)
 
 
-def _check_type(value: Any, kind: type | tuple[type, ...], place: str, key: str,
-                what: str) -> None:
+def _check_type(value: Any, kind: type | tuple[type, ...], place: str, key: str, what: str) -> None:
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise _err(place, key, f"expected {what}, got {_json_safe(value)}")
 
@@ -133,8 +243,10 @@ def _json_safe(value: Any) -> str:
         return repr(value)
 
 
-def load_scenario(path: str | Path, extra_cards: Callable[[str], CardDef | None] | None = None,
-                  ) -> Scenario:
+def load_scenario(
+    path: str | Path,
+    extra_cards: Callable[[str], CardDef | None] | None = None,
+) -> Scenario:
     """Read and validate a scenario file in full; raises :class:`InputError` naming the
     file, the place and the key."""
     p = str(path)
@@ -159,9 +271,12 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
     title = data.get("title", path)
     _check_type(title, str, top, "title", "a string")
     players = data.get("players", ["alice", "bob"])
-    if (not isinstance(players, list) or not players or
-            not all(isinstance(x, str) and x for x in players)
-            or len(set(players)) != len(players)):
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(x, str) and x for x in players)
+        or len(set(players)) != len(players)
+    ):
         raise _err(top, "players", "expected a list of distinct player names")
     pregame = data.get("pregame", False)
     _check_type(pregame, bool, top, "pregame", "true or false")
@@ -186,14 +301,30 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
     parsed: list[tuple[str, Any]] = []
     remembered: set[str] = set()
     for n, step in enumerate(steps, 1):
-        parsed.append(_validate_step(step, f"step {n}", rs, resolver, tuple(players), labels,
-                                     remembered))
-    return Scenario(path=path, title=title, ruleset=rs, players=tuple(players), pregame=pregame,
-                    resolver=resolver, setup=setup, steps=parsed, seed=seed)
+        parsed.append(
+            _validate_step(step, f"step {n}", rs, resolver, tuple(players), labels, remembered)
+        )
+    return Scenario(
+        path=path,
+        title=title,
+        ruleset=rs,
+        players=tuple(players),
+        pregame=pregame,
+        resolver=resolver,
+        setup=setup,
+        steps=parsed,
+        seed=seed,
+    )
 
 
-def _validate_setup(entry: Any, place: str, rs: Ruleset, resolver: CardResolver,
-                    players: tuple[str, ...], labels: dict[str, str]) -> None:
+def _validate_setup(
+    entry: Any,
+    place: str,
+    rs: Ruleset,
+    resolver: CardResolver,
+    players: tuple[str, ...],
+    labels: dict[str, str],
+) -> None:
     if not isinstance(entry, dict):
         raise _err(place, "", "a setup entry must be a mapping")
     for key in entry:
@@ -225,8 +356,11 @@ def _validate_setup(entry: Any, place: str, rs: Ruleset, resolver: CardResolver,
     except InputError as exc:
         raise _err(place, exc.key, exc.message) from None
     if face not in rs.allowed_faces(card, zone) and not entry.get("face_down"):
-        raise _err(place, "face" if "face" in entry else "transformed",
-                   f"{card.name} can't be {face} face up in {entry['zone']} under {rs.name}")
+        raise _err(
+            place,
+            "face" if "face" in entry else "transformed",
+            f"{card.name} can't be {face} face up in {entry['zone']} under {rs.name}",
+        )
     labels[label] = "card"
 
 
@@ -239,8 +373,13 @@ def _setup_face(entry: Mapping[str, Any], card: CardDef, zone: str, rs: Ruleset)
     return face or rs.default_face(card, zone)
 
 
-def _label(value: Any, place: str, key: str, labels: Mapping[str, str],
-           kinds: tuple[str, ...] = ("card", "meld")) -> str:
+def _label(
+    value: Any,
+    place: str,
+    key: str,
+    labels: Mapping[str, str],
+    kinds: tuple[str, ...] = ("card", "meld"),
+) -> str:
     if not isinstance(value, str):
         raise _err(place, key, f"expected a label, got {_json_safe(value)}")
     if value not in labels:
@@ -261,8 +400,9 @@ def _validate_where(where: Any, place: str, key: str, rs: Ruleset) -> None:
             raise _err(place, f"{key}.zone", f"unknown zone {v!r}")
 
 
-def _check_args(arg: Any, keys: frozenset[str], required: frozenset[str], place: str,
-                name: str) -> None:
+def _check_args(
+    arg: Any, keys: frozenset[str], required: frozenset[str], place: str, name: str
+) -> None:
     if not isinstance(arg, dict):
         raise _err(place, name, "expected a mapping of arguments")
     for key in arg:
@@ -273,13 +413,19 @@ def _check_args(arg: Any, keys: frozenset[str], required: frozenset[str], place:
             raise _err(place, key, f"missing argument of {name}")
 
 
-def _validate_step(step: Any, place: str, rs: Ruleset, resolver: CardResolver,
-                   players: tuple[str, ...], labels: dict[str, str],
-                   remembered: set[str]) -> tuple[str, Any]:
+def _validate_step(
+    step: Any,
+    place: str,
+    rs: Ruleset,
+    resolver: CardResolver,
+    players: tuple[str, ...],
+    labels: dict[str, str],
+    remembered: set[str],
+) -> tuple[str, Any]:
     if not isinstance(step, dict) or len(step) != 1:
         given = ", ".join(map(str, step)) if isinstance(step, dict) else ""
         raise _err(place, given, "a step is a mapping with exactly one key (the action)")
-    (name, arg), = step.items()
+    ((name, arg),) = step.items()
     name = str(name)
     if name == "expect":
         _validate_expect(arg, place, rs, resolver, players, labels, remembered)
@@ -287,8 +433,9 @@ def _validate_step(step: Any, place: str, rs: Ruleset, resolver: CardResolver,
     if name == "remember":
         if not isinstance(arg, dict):
             raise _err(place, "remember", "expected {object: LABEL, as: NAME}")
-        _check_args(arg, frozenset({"object", "as"}), frozenset({"object", "as"}), place,
-                    "remember")
+        _check_args(
+            arg, frozenset({"object", "as"}), frozenset({"object", "as"}), place, "remember"
+        )
         _label(arg["object"], place, "object", labels)
         _check_type(arg["as"], str, place, "as", "a name")
         remembered.add(arg["as"])
@@ -395,8 +542,10 @@ def _validate_step(step: Any, place: str, rs: Ruleset, resolver: CardResolver,
             elif key == "forbid":
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     raise _err(place, "modify.forbid", "expected a list of action names")
-            elif not (isinstance(value, str) or (isinstance(value, list) and
-                                                 all(isinstance(v, str) for v in value))):
+            elif not (
+                isinstance(value, str)
+                or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+            ):
                 raise _err(place, f"modify.{key}", "expected a name or a list of names")
         if "until" in arg and arg["until"] not in ("end_of_turn", None):
             raise _err(place, "until", "expected end_of_turn")
@@ -404,9 +553,15 @@ def _validate_step(step: Any, place: str, rs: Ruleset, resolver: CardResolver,
     return name, arg
 
 
-def _validate_expect(arg: Any, place: str, rs: Ruleset, resolver: CardResolver,
-                     players: tuple[str, ...], labels: Mapping[str, str],
-                     remembered: set[str]) -> None:
+def _validate_expect(
+    arg: Any,
+    place: str,
+    rs: Ruleset,
+    resolver: CardResolver,
+    players: tuple[str, ...],
+    labels: Mapping[str, str],
+    remembered: set[str],
+) -> None:
     if not isinstance(arg, dict) or not arg:
         raise _err(place, "expect", "expected a mapping of expectations")
     for key in arg:
@@ -443,13 +598,29 @@ def _validate_expect(arg: Any, place: str, rs: Ruleset, resolver: CardResolver,
 
 
 #: Expectation keys whose value is true or false.
-BOOL_KEYS: Final = frozenset({"exists", "transformed", "flipped", "face_down", "is_copy",
-                              "is_token", "marked", "can_transform", "visible",
-                              "distinguishable"})
+BOOL_KEYS: Final = frozenset(
+    {
+        "exists",
+        "transformed",
+        "flipped",
+        "face_down",
+        "is_copy",
+        "is_token",
+        "marked",
+        "can_transform",
+        "visible",
+        "distinguishable",
+    }
+)
 
 
-def _validate_expect_values(arg: Mapping[str, Any], place: str, rs: Ruleset,
-                            players: tuple[str, ...], labels: Mapping[str, str]) -> None:
+def _validate_expect_values(
+    arg: Mapping[str, Any],
+    place: str,
+    rs: Ruleset,
+    players: tuple[str, ...],
+    labels: Mapping[str, str],
+) -> None:
     """Wrong types and impossible values are errors, not failures."""
     for key in BOOL_KEYS & set(arg):
         _check_type(arg[key], bool, place, key, "true or false")
@@ -462,8 +633,10 @@ def _validate_expect_values(arg: Mapping[str, Any], place: str, rs: Ruleset,
         raise _err(place, "face", f"expected one of {', '.join(FACE_VALUES)}, none")
     if "position" in arg and arg["position"] not in (*POSITIONS, None):
         raise _err(place, "position", "expected top, bottom or null")
-    if "counters" in arg and not (isinstance(arg["counters"], dict) and all(
-            isinstance(k, str) and isinstance(v, int) for k, v in arg["counters"].items())):
+    if "counters" in arg and not (
+        isinstance(arg["counters"], dict)
+        and all(isinstance(k, str) and isinstance(v, int) for k, v in arg["counters"].items())
+    ):
         raise _err(place, "counters", "expected a mapping of counter names to numbers")
     for key in SET_KEYS & set(arg):
         value = arg[key]
@@ -473,5 +646,3 @@ def _validate_expect_values(arg: Mapping[str, Any], place: str, rs: Ruleset,
         for item in arg["answer"]:
             if item not in labels:
                 raise _err(place, "answer", f"unknown label {_json_safe(item)}")
-
-

@@ -39,13 +39,23 @@ _DECODER = msgspec.json.Decoder(_Wire)
 def dumps(state: GameState) -> bytes:
     """The state as canonical JSON bytes."""
     wire = _Wire(
-        ruleset=state.ruleset, players=state.players,
-        cards=sorted(state.cards.items()), objects=sorted(state.objects.items()),
-        card_object=sorted(state.card_object.items()), zones=sorted(state.zones.items()),
-        effects=state.effects, knowledge=state.knowledge, designations=state.designations,
-        active=state.active, turn=state.turn,
-        next_id=state.next_id, clock=state.clock, seed=state.seed, shuffles=state.shuffles,
-        pregame=state.pregame)
+        ruleset=state.ruleset,
+        players=state.players,
+        cards=sorted(state.cards.items()),
+        objects=sorted(state.objects.items()),
+        card_object=sorted(state.card_object.items()),
+        zones=sorted(state.zones.items()),
+        effects=state.effects,
+        knowledge=state.knowledge,
+        designations=state.designations,
+        active=state.active,
+        turn=state.turn,
+        next_id=state.next_id,
+        clock=state.clock,
+        seed=state.seed,
+        shuffles=state.shuffles,
+        pregame=state.pregame,
+    )
     return _ENCODER.encode(wire)
 
 
@@ -58,16 +68,30 @@ def loads(data: bytes | str) -> GameState:
     w = _DECODER.decode(data)
     effects = tuple(
         msgspec.structs.replace(
-            e, modify=tuple((k, _effect_value(v)) for k, v in e.modify),
-            filter=None if e.filter is None else tuple((k, _effect_value(v)) for k, v in e.filter))
-        for e in w.effects)
+            e,
+            modify=tuple((k, _effect_value(v)) for k, v in e.modify),
+            filter=None if e.filter is None else tuple((k, _effect_value(v)) for k, v in e.filter),
+        )
+        for e in w.effects
+    )
     return GameState(
-        ruleset=w.ruleset, players=w.players, cards=immutables.Map(w.cards),
-        objects=immutables.Map(w.objects), card_object=immutables.Map(w.card_object),
-        zones=immutables.Map(w.zones), effects=effects, knowledge=w.knowledge,
+        ruleset=w.ruleset,
+        players=w.players,
+        cards=immutables.Map(w.cards),
+        objects=immutables.Map(w.objects),
+        card_object=immutables.Map(w.card_object),
+        zones=immutables.Map(w.zones),
+        effects=effects,
+        knowledge=w.knowledge,
         designations=w.designations,
-        active=w.active, turn=w.turn, next_id=w.next_id, clock=w.clock, seed=w.seed,
-        shuffles=w.shuffles, pregame=w.pregame)
+        active=w.active,
+        turn=w.turn,
+        next_id=w.next_id,
+        clock=w.clock,
+        seed=w.seed,
+        shuffles=w.shuffles,
+        pregame=w.pregame,
+    )
 
 
 __all__ = ["CardDef", "CopyValues", "dumps", "loads"]

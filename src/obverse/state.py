@@ -159,9 +159,17 @@ class GameState(msgspec.Struct, frozen=True):
         return self.players[self.active]
 
 
-def new_state(ruleset: str, players: tuple[str, ...], seed: int = 0,
-              pregame: bool = False) -> GameState:
+def new_state(
+    ruleset: str, players: tuple[str, ...], seed: int = 0, pregame: bool = False
+) -> GameState:
     """An empty game for ``players`` (the first is active)."""
-    return GameState(ruleset=ruleset, players=players, cards=immutables.Map(),
-                     objects=immutables.Map(), card_object=immutables.Map(),
-                     zones=immutables.Map(), seed=seed, pregame=pregame)
+    return GameState(
+        ruleset=ruleset,
+        players=players,
+        cards=immutables.Map(),
+        objects=immutables.Map(),
+        card_object=immutables.Map(),
+        zones=immutables.Map(),
+        seed=seed,
+        pregame=pregame,
+    )

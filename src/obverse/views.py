@@ -17,9 +17,22 @@ from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
 from obverse.state import GameObject, GameState
 
-STAT_KEYS = ("power", "toughness", "loyalty", "defense", "pitch", "life", "intellect",
-             "reserve_cost", "memory_cost", "durability", "element", "level", "securing_power",
-             "object_class")
+STAT_KEYS = (
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+    "pitch",
+    "life",
+    "intellect",
+    "reserve_cost",
+    "memory_cost",
+    "durability",
+    "element",
+    "level",
+    "securing_power",
+    "object_class",
+)
 
 
 def handle(state: GameState, viewer: str | None, obj: GameObject) -> str:
@@ -28,8 +41,9 @@ def handle(state: GameState, viewer: str | None, obj: GameObject) -> str:
     return "h" + hashlib.blake2b(raw, digest_size=6).hexdigest()
 
 
-def is_visible(state: GameState, viewer: str | None, obj: GameObject,
-               rs: Ruleset | None = None) -> bool:
+def is_visible(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset | None = None
+) -> bool:
     """Whether ``viewer`` can tell which card ``obj`` is (rules or kept knowledge)."""
     rs = rs or get_ruleset(state.ruleset)
     if rs.may_look(state, viewer, obj):
@@ -70,12 +84,23 @@ _CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _ALWAYS = frozenset({"handle", "visible", "zone", "owner", "controller", "face"})
 
 
-def view_object(state: GameState, viewer: str | None, obj: GameObject,
-                rs: Ruleset | None = None) -> dict[str, Any]:
+def view_object(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset | None = None
+) -> dict[str, Any]:
     """One object as ``viewer`` sees it (a fresh dict; cached by immutable inputs)."""
     effects, cards, knowledge = state.effects, state.cards, state.knowledge
-    key = (viewer, id(obj), id(effects), id(cards), id(knowledge), state.shuffles,
-           state.pregame, state.seed, state.ruleset, state.designations)
+    key = (
+        viewer,
+        id(obj),
+        id(effects),
+        id(cards),
+        id(knowledge),
+        state.shuffles,
+        state.pregame,
+        state.seed,
+        state.ruleset,
+        state.designations,
+    )
     hit = _CACHE.get(key)
     if hit is not None:
         held = hit[0]
@@ -84,8 +109,11 @@ def view_object(state: GameState, viewer: str | None, obj: GameObject,
     inputs = (obj, effects, cards, knowledge)
     full = _view_object(state, viewer, obj, rs or get_ruleset(state.ruleset))
     # Absent means null / empty / false: keeps views small and fast to copy.
-    entry = {k: v for k, v in full.items()
-             if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})}
+    entry = {
+        k: v
+        for k, v in full.items()
+        if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})
+    }
     if len(_CACHE) > 100_000:
         _CACHE.clear()
     _CACHE[key] = (inputs, entry)
@@ -97,12 +125,17 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def _view_object(state: GameState, viewer: str | None, obj: GameObject,
-                 rs: Ruleset) -> dict[str, Any]:
+def _view_object(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset
+) -> dict[str, Any]:
     visible = is_visible(state, viewer, obj, rs)
-    entry: dict[str, Any] = {"handle": handle(state, viewer, obj), "visible": visible,
-                             "zone": obj.zone, "owner": obj.owner,
-                             "controller": obj.controller}
+    entry: dict[str, Any] = {
+        "handle": handle(state, viewer, obj),
+        "visible": visible,
+        "zone": obj.zone,
+        "owner": obj.owner,
+        "controller": obj.controller,
+    }
     if visible:
         chars = characteristics(state, obj, rs)
         entry.update(chars_dict(chars, rs))
@@ -119,8 +152,17 @@ def _view_object(state: GameState, viewer: str | None, obj: GameObject,
         else:
             entry.update(chars_dict(Characteristics(face="none", names=(), props=_EMPTY), rs))
         entry["face"] = "none"
-        entry.update({"face_down": obj.face_down, "transformed": False, "flipped": False,
-                      "is_copy": False, "is_token": False, "marked": False, "counters": {}})
+        entry.update(
+            {
+                "face_down": obj.face_down,
+                "transformed": False,
+                "flipped": False,
+                "is_copy": False,
+                "is_token": False,
+                "marked": False,
+                "counters": {},
+            }
+        )
     return entry
 
 
@@ -149,11 +191,16 @@ def view(state: GameState, viewer: str | None) -> dict[str, Any]:
         objs = [view_object(state, viewer, state.objects[o], rs) for o in ids]
         if zone not in rs.ordered_zones:
             objs.sort(key=lambda e: (not e["visible"], e.get("name") or "", e["handle"]))
-        zones.append({"zone": zone, "owner": owner or None, "count": len(ids),
-                      "objects": objs})
-    return {"ruleset": rs.name, "viewer": viewer, "players": list(state.players),
-            "active": state.active_player, "turn": state.turn, "pregame": state.pregame,
-            "zones": zones}
+        zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
+    return {
+        "ruleset": rs.name,
+        "viewer": viewer,
+        "players": list(state.players),
+        "active": state.active_player,
+        "turn": state.turn,
+        "pregame": state.pregame,
+        "zones": zones,
+    }
 
 
 from obverse.cards import Face  # noqa: E402  (kept last: only the empty face is needed)
@@ -161,20 +208,29 @@ from obverse.cards import Face  # noqa: E402  (kept last: only the empty face is
 _EMPTY = Face()
 
 
-def view_events(before: GameState, after: GameState, events: Iterable[Event],
-                viewer: str | None) -> list[dict[str, Any]]:
+def view_events(
+    before: GameState, after: GameState, events: Iterable[Event], viewer: str | None
+) -> list[dict[str, Any]]:
     """Events as ``viewer`` may see them: a card is named only if the viewer could identify
     it before or after the event; otherwise it is "a card" under the after-state's handle."""
     rs = get_ruleset(after.ruleset)
     out: list[dict[str, Any]] = []
     for ev in events:
-        entry: dict[str, Any] = {"kind": ev.kind, "player": ev.player,
-                                 "from": ev.zone_from, "to": ev.zone_to}
+        entry: dict[str, Any] = {
+            "kind": ev.kind,
+            "player": ev.player,
+            "from": ev.zone_from,
+            "to": ev.zone_to,
+        }
         old = before.objects.get(ev.obj) if ev.obj is not None else None
-        new = after.object_of_card(ev.card) if ev.card is not None else (
-            after.objects.get(ev.obj) if ev.obj is not None else None)
-        seen = any(o is not None and is_visible(s, viewer, o, rs)
-                   for s, o in ((before, old), (after, new)))
+        new = (
+            after.object_of_card(ev.card)
+            if ev.card is not None
+            else (after.objects.get(ev.obj) if ev.obj is not None else None)
+        )
+        seen = any(
+            o is not None and is_visible(s, viewer, o, rs) for s, o in ((before, old), (after, new))
+        )
         if new is not None:
             entry["object"] = handle(after, viewer, new)
         if seen and ev.card is not None and ev.card in after.cards:

@@ -87,8 +87,9 @@ def _incomplete(exc: json.JSONDecodeError, size: int) -> bool:
     return exc.msg.startswith("Unterminated string") or exc.pos >= size - 8
 
 
-def read_json_file(path: str | Path, report: Report,
-                   progress: Callable[[int], None] | None = None) -> Iterator[Any]:
+def read_json_file(
+    path: str | Path, report: Report, progress: Callable[[int], None] | None = None
+) -> Iterator[Any]:
     """The items of a JSON file, streamed (:func:`iter_json_array`); a file that can't be read
     or isn't UTF-8 is reported, never raised."""
     p = str(path)
@@ -104,8 +105,9 @@ def read_json_file(path: str | Path, report: Report,
             report(Problem(p, "", "", f"not UTF-8 text ({exc.reason})"))
 
 
-def iter_json_array(stream: IO[str], path: str, report: Report,
-                    progress: Callable[[int], None] | None = None) -> Iterator[Any]:
+def iter_json_array(
+    stream: IO[str], path: str, report: Report, progress: Callable[[int], None] | None = None
+) -> Iterator[Any]:
     """The items of a JSON document one at a time without holding the file in memory.
 
     A top-level array yields its items; an object with a ``data`` array (an API page) yields
@@ -182,9 +184,14 @@ def iter_json_array(stream: IO[str], path: str, report: Report,
                 continue
             line = buf.count("\n", 0, exc.pos)
             count += 1
-            report(Problem(path, f"item {count}", "",
-                           f"invalid JSON: {exc.msg} (line {line + 1} of the item's chunk); "
-                           "skipped"))
+            report(
+                Problem(
+                    path,
+                    f"item {count}",
+                    "",
+                    f"invalid JSON: {exc.msg} (line {line + 1} of the item's chunk); skipped",
+                )
+            )
             found = _RESYNC.search(buf, exc.pos)
             while found is None and more():
                 found = _RESYNC.search(buf, pos)
@@ -207,8 +214,9 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...]) -> list
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and
-                              f.name.lower().endswith(suffixes)))
+            out.extend(
+                sorted(f for f in p.rglob("*") if f.is_file() and f.name.lower().endswith(suffixes))
+            )
         else:
             out.append(p)
     return out
@@ -250,5 +258,18 @@ def stat(value: Any, key: str) -> int | str | None:
     raise BadRecord(key, f"expected a number, got {value!r}")
 
 
-__all__ = ["GAMES", "BadRecord", "Problem", "Progress", "Record", "Report", "expand_paths",
-           "ignore", "iter_json_array", "read_json_file", "stat", "str_list", "str_or_none"]
+__all__ = [
+    "GAMES",
+    "BadRecord",
+    "Problem",
+    "Progress",
+    "Record",
+    "Report",
+    "expand_paths",
+    "ignore",
+    "iter_json_array",
+    "read_json_file",
+    "stat",
+    "str_list",
+    "str_or_none",
+]

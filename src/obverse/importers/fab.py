@@ -29,17 +29,45 @@ from obverse.cards import CardDef, Face
 from obverse.importers import BadRecord, Problem, Record, Report, read_json_file, stat
 
 #: FaB type keywords (CR 2.15.6a); the other words before the dash are supertypes.
-TYPES: Final = frozenset({"Action", "Attack Reaction", "Block", "Companion", "Defense Reaction",
-                          "Demi-Hero", "Equipment", "Event", "Hero", "Instant", "Macro",
-                          "Mentor", "Resource", "Token", "Weapon"})
+TYPES: Final = frozenset(
+    {
+        "Action",
+        "Attack Reaction",
+        "Block",
+        "Companion",
+        "Defense Reaction",
+        "Demi-Hero",
+        "Equipment",
+        "Event",
+        "Hero",
+        "Instant",
+        "Macro",
+        "Mentor",
+        "Resource",
+        "Token",
+        "Weapon",
+    }
+)
 MULTI_WORD: Final = ("Attack Reaction", "Defense Reaction", "High Seas", "Placeholder Card")
 FLIP_SUBTYPES: Final = frozenset({"Figment", "Invocation", "Construct"})
 PITCH_COLORS: Final = {"Red": 1, "Yellow": 2, "Blue": 3}
 _DASH: Final = re.compile(r"\s+[-–—]\s+")
 _SPLIT_TEXT: Final = re.compile(r"\n\s*//\s*\n")
-CSV_COLUMNS: Final = ("Unique ID", "Name", "Color", "Pitch", "Cost", "Power", "Defense",
-                      "Health", "Intelligence", "Types", "Card Keywords", "Functional Text",
-                      "Type Text")
+CSV_COLUMNS: Final = (
+    "Unique ID",
+    "Name",
+    "Color",
+    "Pitch",
+    "Cost",
+    "Power",
+    "Defense",
+    "Health",
+    "Intelligence",
+    "Types",
+    "Card Keywords",
+    "Functional Text",
+    "Type Text",
+)
 csv.field_size_limit(16 * 1024 * 1024)
 
 
@@ -62,7 +90,7 @@ def _words(part: str) -> list[str]:
         for multi in MULTI_WORD:
             if rest.startswith(multi) and (len(rest) == len(multi) or rest[len(multi)] == " "):
                 out.append(multi)
-                rest = rest[len(multi):].strip()
+                rest = rest[len(multi) :].strip()
                 break
         else:
             word, _, rest = rest.partition(" ")
@@ -94,12 +122,21 @@ def _stat(value: Any, key: str) -> int | str | None:
 def _face(row: Row, name: str, type_text: str, text: str) -> Face:
     supertypes, types, subtypes = parse_type_text(type_text)
     v = row.values
-    return Face(name=name, cost=_stat(v.get("cost"), "cost"),
-                pitch=_stat(v.get("pitch"), "pitch"), power=_stat(v.get("power"), "power"),
-                defense=_stat(v.get("defense"), "defense"), life=_stat(v.get("health"), "health"),
-                intellect=_stat(v.get("intelligence"), "intelligence"),
-                colors=(row.color,) if row.color else (), supertypes=supertypes, types=types,
-                subtypes=subtypes, abilities=row.keywords, text=text)
+    return Face(
+        name=name,
+        cost=_stat(v.get("cost"), "cost"),
+        pitch=_stat(v.get("pitch"), "pitch"),
+        power=_stat(v.get("power"), "power"),
+        defense=_stat(v.get("defense"), "defense"),
+        life=_stat(v.get("health"), "health"),
+        intellect=_stat(v.get("intelligence"), "intelligence"),
+        colors=(row.color,) if row.color else (),
+        supertypes=supertypes,
+        types=types,
+        subtypes=subtypes,
+        abilities=row.keywords,
+        text=text,
+    )
 
 
 def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
@@ -109,12 +146,14 @@ def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
         types = row.type_text.split(" // ")
         texts = _SPLIT_TEXT.split(row.text, maxsplit=1)
         if len(types) != 2:
-            raise BadRecord("type_text", f"a split card needs two type boxes, got "
-                            f"{row.type_text!r}")
+            raise BadRecord(
+                "type_text", f"a split card needs two type boxes, got {row.type_text!r}"
+            )
         if len(texts) != 2:
             texts = [row.text, ""]
-        return "split", tuple(_face(row, n, t, x.strip())
-                              for n, t, x in zip(names, types, texts, strict=True))
+        return "split", tuple(
+            _face(row, n, t, x.strip()) for n, t, x in zip(names, types, texts, strict=True)
+        )
     return "normal", (_face(row, row.name, row.type_text, row.text),)
 
 
@@ -146,15 +185,25 @@ def row_from_csv(raw: dict[str, Any]) -> Row:
         raise BadRecord("Unique ID", "missing")
     if not name:
         raise BadRecord("Name", "missing")
-    values = {"cost": raw.get("Cost"), "pitch": raw.get("Pitch"), "power": raw.get("Power"),
-              "defense": raw.get("Defense"), "health": raw.get("Health"),
-              "intelligence": raw.get("Intelligence")}
+    values = {
+        "cost": raw.get("Cost"),
+        "pitch": raw.get("Pitch"),
+        "power": raw.get("Power"),
+        "defense": raw.get("Defense"),
+        "health": raw.get("Health"),
+        "intelligence": raw.get("Intelligence"),
+    }
     for key, value in values.items():
         _stat(value, key)
-    return Row(uid, name, _check_str(raw.get("Color"), "Color").strip(), values,
-               _keywords(raw.get("Card Keywords"), "Card Keywords"),
-               _plain(_check_str(raw.get("Functional Text"), "Functional Text")),
-               _check_str(raw.get("Type Text"), "Type Text"))
+    return Row(
+        uid,
+        name,
+        _check_str(raw.get("Color"), "Color").strip(),
+        values,
+        _keywords(raw.get("Card Keywords"), "Card Keywords"),
+        _plain(_check_str(raw.get("Functional Text"), "Functional Text")),
+        _check_str(raw.get("Type Text"), "Type Text"),
+    )
 
 
 def row_from_json(raw: Any) -> Row:
@@ -167,16 +216,26 @@ def row_from_json(raw: Any) -> Row:
         raise BadRecord("unique_id", "missing")
     if not name:
         raise BadRecord("name", "missing")
-    values = {k: raw.get(k) for k in ("cost", "pitch", "power", "defense", "health",
-                                      "intelligence")}
+    values = {
+        k: raw.get(k) for k in ("cost", "pitch", "power", "defense", "health", "intelligence")
+    }
     for key, value in values.items():
         _stat(value, key)
     plain = raw.get("functional_text_plain")
-    text = _check_str(plain, "functional_text_plain") if plain is not None else \
-        _plain(_check_str(raw.get("functional_text"), "functional_text"))
-    return Row(uid, name, _check_str(raw.get("color"), "color").strip(), values,
-               _keywords(raw.get("card_keywords"), "card_keywords"), text.strip(),
-               _check_str(raw.get("type_text"), "type_text"))
+    text = (
+        _check_str(plain, "functional_text_plain")
+        if plain is not None
+        else _plain(_check_str(raw.get("functional_text"), "functional_text"))
+    )
+    return Row(
+        uid,
+        name,
+        _check_str(raw.get("color"), "color").strip(),
+        values,
+        _keywords(raw.get("card_keywords"), "card_keywords"),
+        text.strip(),
+        _check_str(raw.get("type_text"), "type_text"),
+    )
 
 
 class Pairing(NamedTuple):
@@ -187,8 +246,9 @@ class Pairing(NamedTuple):
     dfc: bool
 
 
-def _read_csv(path: Path, report: Report, required: tuple[str, ...] = ()
-              ) -> Iterator[dict[str, Any]]:
+def _read_csv(
+    path: Path, report: Report, required: tuple[str, ...] = ()
+) -> Iterator[dict[str, Any]]:
     try:
         with open(path, encoding="utf-8", newline="") as stream:
             reader = csv.DictReader(stream, delimiter="\t", quotechar='"')
@@ -213,17 +273,28 @@ def read_pairings(path: Path, report: Report) -> list[Pairing]:
     if path.suffix == ".csv":
         cols = ("Front Card Printing Unique ID", "Back Card Printing Unique ID", "Is DFC")
         for raw in _read_csv(path, report, cols):
-            out.append(Pairing(str(raw[cols[0]]).strip(), str(raw[cols[1]]).strip(),
-                               _is_dfc(raw[cols[2]])))
+            out.append(
+                Pairing(str(raw[cols[0]]).strip(), str(raw[cols[1]]).strip(), _is_dfc(raw[cols[2]]))
+            )
         return out
     for n, item in enumerate(read_json_file(path, report), 1):
-        if not isinstance(item, dict) or not isinstance(item.get("front_unique_id"), str) \
-                or not isinstance(item.get("back_unique_id"), str):
-            report(Problem(str(path), f"item {n}", "front_unique_id",
-                           "expected front_unique_id and back_unique_id strings"))
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("front_unique_id"), str)
+            or not isinstance(item.get("back_unique_id"), str)
+        ):
+            report(
+                Problem(
+                    str(path),
+                    f"item {n}",
+                    "front_unique_id",
+                    "expected front_unique_id and back_unique_id strings",
+                )
+            )
             continue
-        out.append(Pairing(item["front_unique_id"], item["back_unique_id"],
-                           _is_dfc(item.get("is_DFC"))))
+        out.append(
+            Pairing(item["front_unique_id"], item["back_unique_id"], _is_dfc(item.get("is_DFC")))
+        )
     return out
 
 
@@ -236,8 +307,9 @@ def kind_of(front: Face) -> str:
     return "twin"
 
 
-def read(paths: list[Path], report: Report,
-         progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+def read(
+    paths: list[Path], report: Report, progress: Callable[[int], None] | None = None
+) -> Iterator[Record]:
     """The cards of FaB database files (``card.csv`` / ``card.json`` and their siblings)."""
     rows: dict[str, Row] = {}
     order: list[str] = []
@@ -277,29 +349,39 @@ def read(paths: list[Path], report: Report,
                     order.append(row.uid)
                 rows[row.uid] = row
                 for printing in raw.get("printings") or []:
-                    if not isinstance(printing, dict) or \
-                            not isinstance(printing.get("unique_id"), str):
+                    if not isinstance(printing, dict) or not isinstance(
+                        printing.get("unique_id"), str
+                    ):
                         continue
                     printing_card[printing["unique_id"]] = row.uid
                     for info in printing.get("double_sided_card_info") or []:
-                        other = info.get("other_face_unique_id") if isinstance(info, dict) \
-                            else None
+                        other = info.get("other_face_unique_id") if isinstance(info, dict) else None
                         # Only a front entry is trusted: upstream writes a back face's
                         # other_face_unique_id as its own id.
-                        if isinstance(other, str) and info.get("is_front") is True and \
-                                other != printing["unique_id"]:
-                            fallback.append(Pairing(printing["unique_id"], other,
-                                                    _is_dfc(info.get("is_DFC"))))
+                        if (
+                            isinstance(other, str)
+                            and info.get("is_front") is True
+                            and other != printing["unique_id"]
+                        ):
+                            fallback.append(
+                                Pairing(printing["unique_id"], other, _is_dfc(info.get("is_DFC")))
+                            )
         sibling = path.with_name("card-face-association" + path.suffix.lower())
         if sibling.exists():
             have_association = True
             pairings.extend(read_pairings(sibling, report))
-    yield from _records(rows, order, printing_card,
-                        pairings if have_association else fallback, report)
+    yield from _records(
+        rows, order, printing_card, pairings if have_association else fallback, report
+    )
 
 
-def _records(rows: dict[str, Row], order: list[str], printing_card: dict[str, str],
-             pairings: list[Pairing], report: Report) -> Iterator[Record]:
+def _records(
+    rows: dict[str, Row],
+    order: list[str],
+    printing_card: dict[str, str],
+    pairings: list[Pairing],
+    report: Report,
+) -> Iterator[Record]:
     built: dict[str, tuple[str, tuple[Face, ...]]] = {}
     for uid in list(order):
         try:
@@ -329,10 +411,12 @@ def _records(rows: dict[str, Row], order: list[str], printing_card: dict[str, st
     fronts_of: dict[str, list[str]] = {}
     for front, back in chosen.items():
         fronts_of.setdefault(back, []).append(front)
-    merged = {back for back, fronts in fronts_of.items()
-              if len(fronts) == 1 and back not in chosen}
-    twin_reverse = {front: back for front, back in chosen.items()
-                    if chosen.get(back) is None and (back, front) in counts}
+    merged = {back for back, fronts in fronts_of.items() if len(fronts) == 1 and back not in chosen}
+    twin_reverse = {
+        front: back
+        for front, back in chosen.items()
+        if chosen.get(back) is None and (back, front) in counts
+    }
     for uid in order:
         if uid in merged:
             continue
@@ -353,8 +437,13 @@ def _records(rows: dict[str, Row], order: list[str], printing_card: dict[str, st
                 aliases += (f"{back_face.name} // {row.name}",)
         else:
             name = row.name
-        yield Record(key=uid, card=CardDef(name=name, layout=layout, faces=faces),
-                     aliases=aliases, rank=rank, sources=sources)
+        yield Record(
+            key=uid,
+            card=CardDef(name=name, layout=layout, faces=faces),
+            aliases=aliases,
+            rank=rank,
+            sources=sources,
+        )
 
 
 def card_files(paths: list[Path]) -> list[Path]:
@@ -374,4 +463,5 @@ def card_files(paths: list[Path]) -> list[Path]:
 def _is_card_file(name: str) -> bool:
     low = name.lower()
     return low.startswith("card") and not any(
-        x in low for x in ("association", "printing", "reference", "flattened", "schema"))
+        x in low for x in ("association", "printing", "reference", "flattened", "schema")
+    )

@@ -52,18 +52,21 @@ def face_of(data: dict[str, Any], where: str = "") -> Face:
     element = str_or_none(data.get("element"), f"{pre}element")
     effect = str_or_none(data.get("effect"), f"{pre}effect")
     raw = str_or_none(data.get("effect_raw"), f"{pre}effect_raw")
-    return Face(name=name,
-                supertypes=tuple(t for t in types if t in SUPERTYPES),
-                types=tuple(t for t in types if t not in SUPERTYPES),
-                subtypes=str_list(data.get("subtypes"), f"{pre}subtypes"),
-                element=element, abilities=_abilities(effect),
-                text=(raw or effect or "").replace("CARDNAME", name),
-                reserve_cost=stat(data.get("cost_reserve"), f"{pre}cost_reserve"),
-                memory_cost=stat(data.get("cost_memory"), f"{pre}cost_memory"),
-                power=stat(data.get("power"), f"{pre}power"),
-                life=stat(data.get("life"), f"{pre}life"),
-                durability=stat(data.get("durability"), f"{pre}durability"),
-                level=stat(data.get("level"), f"{pre}level"))
+    return Face(
+        name=name,
+        supertypes=tuple(t for t in types if t in SUPERTYPES),
+        types=tuple(t for t in types if t not in SUPERTYPES),
+        subtypes=str_list(data.get("subtypes"), f"{pre}subtypes"),
+        element=element,
+        abilities=_abilities(effect),
+        text=(raw or effect or "").replace("CARDNAME", name),
+        reserve_cost=stat(data.get("cost_reserve"), f"{pre}cost_reserve"),
+        memory_cost=stat(data.get("cost_memory"), f"{pre}cost_memory"),
+        power=stat(data.get("power"), f"{pre}power"),
+        life=stat(data.get("life"), f"{pre}life"),
+        durability=stat(data.get("durability"), f"{pre}durability"),
+        level=stat(data.get("level"), f"{pre}level"),
+    )
 
 
 def _back_of(data: dict[str, Any]) -> dict[str, Any] | None:
@@ -79,17 +82,25 @@ def _back_of(data: dict[str, Any]) -> dict[str, Any] | None:
         if edition.get("configuration") == "flip" and edition.get("orientation") != "back":
             for j, other in enumerate(others):
                 if not isinstance(other, dict):
-                    raise BadRecord(f"editions[{i}].other_orientations[{j}]",
-                                    "expected a card object")
+                    raise BadRecord(
+                        f"editions[{i}].other_orientations[{j}]", "expected a card object"
+                    )
                 return other
     return None
 
 
 def _is_back(data: dict[str, Any]) -> bool:
     editions = data.get("editions") or []
-    return isinstance(editions, list) and bool(editions) and all(
-        isinstance(e, dict) and e.get("configuration") == "flip" and
-        e.get("orientation") == "back" for e in editions)
+    return (
+        isinstance(editions, list)
+        and bool(editions)
+        and all(
+            isinstance(e, dict)
+            and e.get("configuration") == "flip"
+            and e.get("orientation") == "back"
+            for e in editions
+        )
+    )
 
 
 def convert(data: Any) -> Record:
@@ -102,13 +113,18 @@ def convert(data: Any) -> Record:
     front = face_of(data)
     back_data = _back_of(data)
     if back_data is None:
-        return Record(key=uuid, card=CardDef(name=front.name or "", faces=(front,)),
-                      sources=(uuid,))
+        return Record(
+            key=uuid, card=CardDef(name=front.name or "", faces=(front,)), sources=(uuid,)
+        )
     back = face_of(back_data, "other_orientations[0]")
     sources = (uuid, back_data["uuid"]) if isinstance(back_data.get("uuid"), str) else (uuid,)
-    return Record(key=uuid, card=CardDef(name=f"{front.name} // {back.name}",
-                                         layout="double_faced", faces=(front, back)),
-                  sources=sources)
+    return Record(
+        key=uuid,
+        card=CardDef(
+            name=f"{front.name} // {back.name}", layout="double_faced", faces=(front, back)
+        ),
+        sources=sources,
+    )
 
 
 def _ident(data: Any, n: int) -> str:
@@ -119,8 +135,9 @@ def _ident(data: Any, n: int) -> str:
     return f"item {n}"
 
 
-def read(paths: list[Path], report: Report,
-         progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+def read(
+    paths: list[Path], report: Report, progress: Callable[[int], None] | None = None
+) -> Iterator[Record]:
     """The cards of GA API files; back faces listed on their own join their front card."""
     backs: list[tuple[str, Any, int]] = []
     fronts_seen: set[str] = set()
@@ -145,7 +162,13 @@ def read(paths: list[Path], report: Report,
         except BadRecord as exc:
             report(Problem(p, _ident(data, n), exc.key, exc.message))
             continue
-        report(Problem(p, _ident(data, n), "editions",
-                       "a back face whose front card is not in these files; imported alone",
-                       warning=True))
+        report(
+            Problem(
+                p,
+                _ident(data, n),
+                "editions",
+                "a back face whose front card is not in these files; imported alone",
+                warning=True,
+            )
+        )
         yield record

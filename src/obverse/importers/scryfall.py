@@ -31,16 +31,36 @@ from obverse.importers import (
     str_or_none,
 )
 
-SUPERTYPES: Final = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Elite",
-                               "Host"})
+SUPERTYPES: Final = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Elite", "Host"})
 #: Scryfall layouts kept as they are.
-DIRECT: Final = frozenset({"normal", "transform", "modal_dfc", "flip", "split", "meld",
-                           "adventure", "token", "reversible_card"})
+DIRECT: Final = frozenset(
+    {
+        "normal",
+        "transform",
+        "modal_dfc",
+        "flip",
+        "split",
+        "meld",
+        "adventure",
+        "token",
+        "reversible_card",
+    }
+)
 #: Scryfall layouts that are, for faces, another obverse layout.
-ALIASES: Final = {"leveler": "normal", "class": "normal", "case": "normal", "saga": "normal",
-                  "mutate": "normal", "prototype": "normal", "host": "normal",
-                  "augment": "normal", "aftermath": "split", "battle": "transform",
-                  "double_faced_token": "transform", "emblem": "token"}
+ALIASES: Final = {
+    "leveler": "normal",
+    "class": "normal",
+    "case": "normal",
+    "saga": "normal",
+    "mutate": "normal",
+    "prototype": "normal",
+    "host": "normal",
+    "augment": "normal",
+    "aftermath": "split",
+    "battle": "transform",
+    "double_faced_token": "transform",
+    "emblem": "token",
+}
 _DASH: Final = re.compile(r"\s+[—–-]\s+")
 
 
@@ -63,8 +83,12 @@ def _keywords_for(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(k for k in keywords if k.lower() in low)
 
 
-def _face(data: dict[str, Any], keywords: tuple[str, ...], where: str,
-          fallback_colors: tuple[str, ...] = ()) -> Face:
+def _face(
+    data: dict[str, Any],
+    keywords: tuple[str, ...],
+    where: str,
+    fallback_colors: tuple[str, ...] = (),
+) -> Face:
     if not isinstance(data, dict):
         raise BadRecord(where, f"expected a card face object, got {data!r}")
     where = f"{where}." if where else ""
@@ -72,18 +96,27 @@ def _face(data: dict[str, Any], keywords: tuple[str, ...], where: str,
     if name is None:
         raise BadRecord(f"{where}name", "a face needs a name")
     supertypes, types, subtypes = parse_type_line(
-        str_or_none(data.get("type_line"), f"{where}type_line"))
+        str_or_none(data.get("type_line"), f"{where}type_line")
+    )
     text = str_or_none(data.get("oracle_text"), f"{where}oracle_text") or ""
     cost = str_or_none(data.get("mana_cost"), f"{where}mana_cost")
     colors = str_list(data.get("color_indicator"), f"{where}color_indicator")
     if not colors and cost is None:
         colors = str_list(data.get("colors"), f"{where}colors") or fallback_colors
-    return Face(name=name, cost=cost, supertypes=supertypes, types=types, subtypes=subtypes,
-                colors=colors, abilities=_keywords_for(text, keywords), text=text,
-                power=stat(data.get("power"), f"{where}power"),
-                toughness=stat(data.get("toughness"), f"{where}toughness"),
-                loyalty=stat(data.get("loyalty"), f"{where}loyalty"),
-                defense=stat(data.get("defense"), f"{where}defense"))
+    return Face(
+        name=name,
+        cost=cost,
+        supertypes=supertypes,
+        types=types,
+        subtypes=subtypes,
+        colors=colors,
+        abilities=_keywords_for(text, keywords),
+        text=text,
+        power=stat(data.get("power"), f"{where}power"),
+        toughness=stat(data.get("toughness"), f"{where}toughness"),
+        loyalty=stat(data.get("loyalty"), f"{where}loyalty"),
+        defense=stat(data.get("defense"), f"{where}defense"),
+    )
 
 
 def record_id(obj: Any) -> str:
@@ -119,14 +152,17 @@ def convert(obj: Any) -> tuple[Record, str | None]:
         layout = ALIASES[raw_layout]
     else:
         layout = "normal"
-        warning = (f"layout {raw_layout!r} is not an obverse layout; imported as its faces"
-                   f" ({'normal' if not raw_faces else 'reversible_card'})")
+        warning = (
+            f"layout {raw_layout!r} is not an obverse layout; imported as its faces"
+            f" ({'normal' if not raw_faces else 'reversible_card'})"
+        )
     colors = str_list(obj.get("colors"), "colors")
     if raw_faces is not None:
         if not isinstance(raw_faces, list) or not raw_faces:
             raise BadRecord("card_faces", "expected a non-empty list of faces")
-        faces = tuple(_face(f, keywords, f"card_faces[{i}]", colors)
-                      for i, f in enumerate(raw_faces))
+        faces = tuple(
+            _face(f, keywords, f"card_faces[{i}]", colors) for i, f in enumerate(raw_faces)
+        )
         if len(faces) == 1:
             layout = "normal" if layout not in ("token", "meld") else layout
         elif layout == "normal":
@@ -142,14 +178,21 @@ def convert(obj: Any) -> tuple[Record, str | None]:
         parts = obj.get("all_parts") or []
         if not isinstance(parts, list):
             raise BadRecord("all_parts", "expected a list")
-        result = [p.get("name") for p in parts
-                  if isinstance(p, dict) and p.get("component") == "meld_result"]
+        result = [
+            p.get("name")
+            for p in parts
+            if isinstance(p, dict) and p.get("component") == "meld_result"
+        ]
         if name in result:
-            melds_from = tuple(str(p.get("name")) for p in parts if isinstance(p, dict)
-                               and p.get("component") == "meld_part")
+            melds_from = tuple(
+                str(p.get("name"))
+                for p in parts
+                if isinstance(p, dict) and p.get("component") == "meld_part"
+            )
             if len(melds_from) != 2:
-                raise BadRecord("all_parts", f"a meld result needs two meld_part entries, got "
-                                f"{len(melds_from)}")
+                raise BadRecord(
+                    "all_parts", f"a meld result needs two meld_part entries, got {len(melds_from)}"
+                )
     oracle = obj.get("oracle_id")
     if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], dict):
         oracle = raw_faces[0].get("oracle_id")
@@ -158,12 +201,12 @@ def convert(obj: Any) -> tuple[Record, str | None]:
         key = f"name:{name}"
     card = CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)
     ident = obj.get("id")
-    return Record(key=key, card=card, sources=(ident,) if isinstance(ident, str) else ()), \
-        warning
+    return Record(key=key, card=card, sources=(ident,) if isinstance(ident, str) else ()), warning
 
 
-def read(path: str | Path, report: Report,
-         progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+def read(
+    path: str | Path, report: Report, progress: Callable[[int], None] | None = None
+) -> Iterator[Record]:
     """The cards of a Scryfall file (a JSON array, a list page ``{"data": [...]}`` or one card
     object), streamed; bad records are reported and skipped."""
     p = str(path)

@@ -117,8 +117,9 @@ class Ruleset:
         card = state.card_def(obj)
         return card.layout, card.faces
 
-    def active_faces(self, state: GameState, obj: GameObject, layout: str,
-                     faces: tuple[Face, ...]) -> tuple[Face, ...]:
+    def active_faces(
+        self, state: GameState, obj: GameObject, layout: str, faces: tuple[Face, ...]
+    ) -> tuple[Face, ...]:
         """The face(s) that count for ``obj`` with status ``obj.face``."""
         if len(faces) == 1:
             return faces
@@ -163,16 +164,23 @@ class Ruleset:
         """Whether moving ``obj`` to ``zone`` makes a new object."""
         return True, ()
 
-    def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
-                     transformed: bool | None) -> tuple[str | None, Rulings]:
+    def face_on_move(
+        self,
+        state: GameState,
+        obj: GameObject,
+        zone: str,
+        face: str | None,
+        transformed: bool | None,
+    ) -> tuple[str | None, Rulings]:
         """The face up after moving to ``zone``; ``None``: the card stays where it is."""
         card = state.card_def(obj)
         if face is not None and face in self.allowed_faces(card, zone):
             return face, ()
         return self.default_face(card, zone), ()
 
-    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
-                          face_down: bool | None) -> tuple[bool, Rulings]:
+    def face_down_on_move(
+        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
+    ) -> tuple[bool, Rulings]:
         """Whether the card is face down after moving to ``zone``."""
         return bool(face_down), ()
 
@@ -192,8 +200,15 @@ class Ruleset:
         """The face up once a face-down object is turned face up."""
         return self.default_face(state.card_def(obj), obj.zone)
 
-    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
-             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+    def cast(
+        self,
+        state: GameState,
+        obj: GameObject,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+        action: str = "cast",
+    ) -> tuple[str, str, str, Rulings]:
         """Casting/playing: ``(result, zone, face, rulings)``; result ``illegal`` refuses."""
         card = state.card_def(obj)
         if face is not None and face not in self.allowed_faces(card, self.stack_zone):
@@ -236,12 +251,12 @@ class Ruleset:
             return True
         return obj.owner == viewer
 
-    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
-                           owner: str) -> bool:
+    def is_distinguishable(
+        self, state: GameState, viewer: str | None, zone: str, owner: str
+    ) -> bool:
         """Whether ``viewer`` can tell apart the cards ``owner`` has in ``zone``."""
         key = self.zone_key(zone, owner)
-        return all(self.may_look(state, viewer, state.objects[o])
-                   for o in state.zone_contents(key))
+        return all(self.may_look(state, viewer, state.objects[o]) for o in state.zone_contents(key))
 
     # --- more hooks: copies, rulings of the generic procedures, knowledge -------------------
 
@@ -263,31 +278,39 @@ class Ruleset:
         its copiable values; a face-down object copies as its face-down characteristics)."""
         if of.face_down:
             chars = self.face_down_characteristics(state, of)
-            return CopyValues(layout="normal", faces=(chars.props,), name="",
-                              source_face="none"), ()
+            return CopyValues(
+                layout="normal", faces=(chars.props,), name="", source_face="none"
+            ), ()
         layout, faces = self.printed_faces(state, of)
         if layout == "split":
-            return CopyValues(layout=layout, faces=faces, name=" // ".join(
-                f.name or "" for f in faces), source_face=of.face), ()
+            return CopyValues(
+                layout=layout,
+                faces=faces,
+                name=" // ".join(f.name or "" for f in faces),
+                source_face=of.face,
+            ), ()
         active = self.active_faces(state, of, layout, faces)
         chars = combine_faces(of.face, active)
-        return CopyValues(layout="normal", faces=(chars.props,), name=chars.props.name or "",
-                          source_face=of.face), ()
+        return CopyValues(
+            layout="normal", faces=(chars.props,), name=chars.props.name or "", source_face=of.face
+        ), ()
 
     def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         """Rulings about the object becoming a copy (its own status still applies)."""
         return ()
 
-    def token_copy(self, state: GameState, of: GameObject
-                   ) -> tuple[CardDef, str, CopyValues, Rulings]:
+    def token_copy(
+        self, state: GameState, of: GameObject
+    ) -> tuple[CardDef, str, CopyValues, Rulings]:
         """The token a "create a token that's a copy" makes: its card, face and copy values."""
         values, rulings = self.copiable_values(state, of)
         card = CardDef(name=values.name or "Token", layout=values.layout, faces=values.faces)
         face = "both" if values.layout == "split" else "front"
         return card, face, values, rulings
 
-    def move_within_zone(self, state: GameState, obj: GameObject, face_down: bool | None,
-                         position: str | None) -> Outcome | None:
+    def move_within_zone(
+        self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
+    ) -> Outcome | None:
         """A move to the zone the object is already in; ``None``: the generic handling (FaB
         3.0.7b: no move occurs, only the visibility changes)."""
         return None
@@ -346,11 +369,14 @@ class Ruleset:
 
     def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
         """Whether ``viewer`` keeps knowledge of the card (revealed, examined)."""
-        return any(k.player == viewer and (k.obj == obj.id or (k.lasting and k.card == obj.card))
-                   for k in state.knowledge)
+        return any(
+            k.player == viewer and (k.obj == obj.id or (k.lasting and k.card == obj.card))
+            for k in state.knowledge
+        )
 
-    def public_characteristics(self, state: GameState, viewer: str | None,
-                               obj: GameObject) -> Characteristics | None:
+    def public_characteristics(
+        self, state: GameState, viewer: str | None, obj: GameObject
+    ) -> Characteristics | None:
         """What everyone may see of an object the viewer can't identify (MTG 708.2a: the
         face-down 2/2 on the battlefield); ``None``: nothing but being a card."""
         if obj.face_down and (self.is_public(obj.zone) or self.is_in_play(obj.zone)):
@@ -363,20 +389,30 @@ class Ruleset:
         """Whether a card set up in ``zone`` is face down."""
         return bool(face_down)
 
-    def do_cast(self, state: GameState, obj_id: int, action: str, *, face: str | None,
-                transformed: bool, face_down: bool) -> Outcome:
+    def do_cast(
+        self,
+        state: GameState,
+        obj_id: int,
+        action: str,
+        *,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+    ) -> Outcome:
         """``cast``/``play``: onto the stack with a face choice (``action`` tells which)."""
         from obverse import actions
 
-        return actions.cast(state, obj_id, face=face, transformed=transformed,
-                            face_down=face_down, action=action)
+        return actions.cast(
+            state, obj_id, face=face, transformed=transformed, face_down=face_down, action=action
+        )
 
     def do_meld(self, state: GameState, a: int, b: int, cards: list[CardDef]) -> Outcome:
         """MTG meld; other games have none."""
         return Outcome(state, "nothing_happened")
 
-    def do_action(self, state: GameState, name: str, obj: int | None,
-                  objs: dict[str, int]) -> Outcome:
+    def do_action(
+        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
+    ) -> Outcome:
         """A game-specific action (flip, awaken, transcend, mark, hit, cross_test)."""
         raise InputError("", name, f"not an action of {self.name}")
 
@@ -384,7 +420,8 @@ class Ruleset:
         """Rulings attached to a query's answer."""
         return ()
 
-    def check_card_pool(self, state: GameState, hero: GameObject,
-                        cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def check_card_pool(
+        self, state: GameState, hero: GameObject, cards: list[CardDef]
+    ) -> tuple[bool, Rulings]:
         """FaB 1.1.3: whether the cards may be in the hero's card-pool."""
         return True, ()

@@ -23,27 +23,46 @@ from obverse.state import GameObject, GameState
 replace = msgspec.structs.replace
 
 #: 3.0.5: the zones that make up the arena (the contract's ``arena`` is the permanent zone).
-ARENA_ZONES: Final = frozenset({"arena", "hero", "arms", "chest", "head", "legs", "weapon",
-                                "combat_chain"})
+ARENA_ZONES: Final = frozenset(
+    {"arena", "hero", "arms", "chest", "head", "legs", "weapon", "combat_chain"}
+)
 #: What a search or a filter for ``zone: arena`` finds: the permanent, hero and equipment zones.
 ARENA_MATCHES: Final = ARENA_ZONES - {"combat_chain"}
 #: 3.0.4a / 3.0.4b (and 4.1.6b: the inventory is private).
-PUBLIC_ZONES: Final = frozenset({"arms", "banished", "chest", "combat_chain", "graveyard", "head",
-                                 "hero", "legs", "arena", "pitch", "stack", "weapon"})
+PUBLIC_ZONES: Final = frozenset(
+    {
+        "arms",
+        "banished",
+        "chest",
+        "combat_chain",
+        "graveyard",
+        "head",
+        "hero",
+        "legs",
+        "arena",
+        "pitch",
+        "stack",
+        "weapon",
+    }
+)
 PRIVATE_ZONES: Final = frozenset({"arsenal", "deck", "hand", "inventory"})
 #: 1.3.2c: the types that make a deck-card.
-DECK_TYPES: Final = frozenset({"Action", "Attack Reaction", "Block", "Defense Reaction",
-                               "Instant", "Mentor", "Resource"})
+DECK_TYPES: Final = frozenset(
+    {"Action", "Attack Reaction", "Block", "Defense Reaction", "Instant", "Mentor", "Resource"}
+)
 #: 1.3.3: deck-cards with one of these subtypes become permanents in the arena.
-PERMANENT_SUBTYPES: Final = frozenset({"Affliction", "Ally", "Ash", "Aura", "Construct",
-                                       "Figment", "Invocation", "Item", "Landmark"})
+PERMANENT_SUBTYPES: Final = frozenset(
+    {"Affliction", "Ally", "Ash", "Aura", "Construct", "Figment", "Invocation", "Item", "Landmark"}
+)
 #: Zones that hold only their owner's deck-cards, with the rule that says so.
-DECK_CARD_ZONES: Final = {"hand": "3.9.2", "deck": "3.7.2", "pitch": "3.14.2",
-                          "arsenal": "3.3.2"}
+DECK_CARD_ZONES: Final = {"hand": "3.9.2", "deck": "3.7.2", "pitch": "3.14.2", "arsenal": "3.3.2"}
 #: Subtype rules that decide the face a flip-card resolves into the arena with:
 #: subtype -> (face, rule id).
-RESOLVE_FACE: Final = {"Construct": ("back", "8.2.14a"), "Invocation": ("back", "8.2.13a"),
-                       "Figment": ("front", "8.2.16a")}
+RESOLVE_FACE: Final = {
+    "Construct": ("back", "8.2.14a"),
+    "Invocation": ("back", "8.2.13a"),
+    "Figment": ("front", "8.2.16a"),
+}
 #: The ability that lets a split-card be played with both sides (5.1.2c, 8.3.38).
 MELD: Final = "Meld"
 #: 8.3.16: "Essence of X" lets the card-pool hold X cards.
@@ -92,9 +111,26 @@ class FleshAndBlood(Ruleset):
     game: ClassVar[str] = "fab"
     version: ClassVar[str] = "2.10.1"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
-    zones: ClassVar[frozenset[str]] = frozenset({
-        "deck", "hand", "arsenal", "pitch", "arena", "graveyard", "banished", "stack",
-        "inventory", "hero", "arms", "chest", "head", "legs", "weapon", "combat_chain"})
+    zones: ClassVar[frozenset[str]] = frozenset(
+        {
+            "deck",
+            "hand",
+            "arsenal",
+            "pitch",
+            "arena",
+            "graveyard",
+            "banished",
+            "stack",
+            "inventory",
+            "hero",
+            "arms",
+            "chest",
+            "head",
+            "legs",
+            "weapon",
+            "combat_chain",
+        }
+    )
     #: 3.0.2: the stack, permanent and combat chain zones are shared.
     shared_zones: ClassVar[frozenset[str]] = frozenset({"arena", "stack", "combat_chain"})
     public_zones: ClassVar[frozenset[str]] = PUBLIC_ZONES
@@ -102,8 +138,9 @@ class FleshAndBlood(Ruleset):
     ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
     play_zone: ClassVar[str] = "arena"
     extra_actions: ClassVar[frozenset[str]] = frozenset({"awaken", "transcend", "mark", "hit"})
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "flip", "twin", "transcend", "split",
-                                                   "meld"})
+    layouts: ClassVar[frozenset[str]] = frozenset(
+        {"normal", "flip", "twin", "transcend", "split", "meld"}
+    )
     forbid_rule: ClassVar[str] = "1.0.2"
 
     def one(self, rule: str, reason: str) -> Rulings:
@@ -136,8 +173,11 @@ class FleshAndBlood(Ruleset):
     def is_transcended(self, state: GameState, obj: GameObject) -> bool:
         """9.1.5b: once a transcend-card transcends, its back face stays active."""
         card = state.card_def(obj)
-        return card.layout == "transcend" and len(card.faces) > 1 and (
-            state.cards[obj.card].transcended or obj.face == "back")
+        return (
+            card.layout == "transcend"
+            and len(card.faces) > 1
+            and (state.cards[obj.card].transcended or obj.face == "back")
+        )
 
     def default_face(self, card: CardDef, zone: str) -> str:
         """9.1.3a/b, 9.1.5a/b: front; 9.1.4a/b: a twin-card has both faces outside the arena
@@ -159,8 +199,9 @@ class FleshAndBlood(Ruleset):
             return frozenset({"front"})
         if card.layout == "split":
             if zone in (self.stack_zone, "combat_chain"):
-                return frozenset({"left", "right", "both"} if self.has_meld(card)
-                                 else {"left", "right"})
+                return frozenset(
+                    {"left", "right", "both"} if self.has_meld(card) else {"left", "right"}
+                )
             return frozenset({"both"})
         if card.layout == "twin":
             return frozenset({"front", "back"} if self.stays_same_object(zone) else {"both"})
@@ -180,8 +221,14 @@ class FleshAndBlood(Ruleset):
 
     # --- moves (3.0.7b, 3.0.9, 3.0.11, 9.1.3b, 9.1.4, 9.1.5b, 9.2.3) -------------------------
 
-    def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
-                     transformed: bool | None) -> tuple[str | None, Rulings]:
+    def face_on_move(
+        self,
+        state: GameState,
+        obj: GameObject,
+        zone: str,
+        face: str | None,
+        transformed: bool | None,
+    ) -> tuple[str | None, Rulings]:
         """The active face(s) after a move, or ``None`` when the destination can't hold the
         card (3.0.11: an effect's move fails)."""
         new_face, rulings = self._face_after_move(state, obj, zone, face)
@@ -190,52 +237,80 @@ class FleshAndBlood(Ruleset):
             return None, refused
         return new_face, rulings
 
-    def _face_after_move(self, state: GameState, obj: GameObject, zone: str,
-                         face: str | None) -> tuple[str, Rulings]:
+    def _face_after_move(
+        self, state: GameState, obj: GameObject, zone: str, face: str | None
+    ) -> tuple[str, Rulings]:
         card = state.card_def(obj)
         if len(card.faces) < 2:
             return "front", ()
         same = self.stays_same_object(zone) and not obj.face_down
         if card.layout == "split":
-            if same and obj.face in ("left", "right", "both") and (
-                    obj.zone == self.stack_zone or obj.zone in ARENA_ZONES):
+            if (
+                same
+                and obj.face in ("left", "right", "both")
+                and (obj.zone == self.stack_zone or obj.zone in ARENA_ZONES)
+            ):
                 if obj.face == "both":
                     return "both", ()
-                return obj.face, self.one("9.2.3", "it keeps the side chosen as it went onto the "
-                                          "stack for the rest of its existence")
+                return obj.face, self.one(
+                    "9.2.3",
+                    "it keeps the side chosen as it went onto the "
+                    "stack for the rest of its existence",
+                )
             if zone == self.stack_zone:
-                chosen = face if face in ("left", "right") or (
-                    face == "both" and self.has_meld(card)) else "left"
-                return chosen, self.one("9.2.3", "put onto the stack, it has only the chosen "
-                                        "side" if chosen != "both" else "it has both sides")
-            return "both", self.one("9.2.2", "off the stack a split-card has both sides' "
-                                    "properties")
+                chosen = (
+                    face
+                    if face in ("left", "right") or (face == "both" and self.has_meld(card))
+                    else "left"
+                )
+                return chosen, self.one(
+                    "9.2.3",
+                    "put onto the stack, it has only the chosen side"
+                    if chosen != "both"
+                    else "it has both sides",
+                )
+            return "both", self.one(
+                "9.2.2", "off the stack a split-card has both sides' properties"
+            )
         if card.layout == "twin":
             if not self.stays_same_object(zone):
-                return "both", self.one("9.1.4a", "outside the arena and the stack both faces "
-                                        "of a twin-card are active")
+                return "both", self.one(
+                    "9.1.4a", "outside the arena and the stack both faces of a twin-card are active"
+                )
             if same and obj.face in ("front", "back") and self.stays_same_object(obj.zone):
                 return obj.face, ()
             chosen = face if face in ("front", "back") else "front"
-            return chosen, self.one("9.1.4b", f"in the {zone_name(zone)} only one face is "
-                                    f"active: the {chosen} face, chosen by the effect that "
-                                    "put it there")
+            return chosen, self.one(
+                "9.1.4b",
+                f"in the {zone_name(zone)} only one face is "
+                f"active: the {chosen} face, chosen by the effect that "
+                "put it there",
+            )
         if card.layout == "transcend":
             if self.is_transcended(state, obj):
-                return "back", (self.one("9.1.5b", "it has transcended: its back face stays "
-                                         "active even as a new object")
-                                if not self.stays_same_object(zone) else ())
+                return "back", (
+                    self.one(
+                        "9.1.5b",
+                        "it has transcended: its back face stays active even as a new object",
+                    )
+                    if not self.stays_same_object(zone)
+                    else ()
+                )
             return "front", ()
         # flip-card (9.1.3b)
         if not self.stays_same_object(zone):
-            return "front", self.one("9.1.3b", "it becomes a new card, so its front face is "
-                                     "active again")
+            return "front", self.one(
+                "9.1.3b", "it becomes a new card, so its front face is active again"
+            )
         if same and self.stays_same_object(obj.zone):
             # stack -> arena keeps the face: resolving, the subtype rule decides (resolve)
             return obj.face, ()
         if zone in ARENA_ZONES:
-            return "front", self.one("9.1.3b", "put into the arena without resolving, its front "
-                                     "face stays active: no rule makes its back face active")
+            return "front", self.one(
+                "9.1.3b",
+                "put into the arena without resolving, its front "
+                "face stays active: no rule makes its back face active",
+            )
         return "front", ()
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
@@ -251,15 +326,20 @@ class FleshAndBlood(Ruleset):
         kind = self.category(state, obj)
         if kind != "deck":
             layout, _ = self.printed_faces(state, obj)
-            out = (*self.one(rule, f"the {zone_name(zone)} can only contain its owner's "
-                             f"deck-cards; this is {article(kind)}-card, so the move fails"),
-                   *self.one("3.0.11", "an effect's move to a zone that can't contain the "
-                             "object fails"),
-                   *self.one("1.3.2", f"its types make it {article(kind)}-card"))
+            out = (
+                *self.one(
+                    rule,
+                    f"the {zone_name(zone)} can only contain its owner's "
+                    f"deck-cards; this is {article(kind)}-card, so the move fails",
+                ),
+                *self.one(
+                    "3.0.11", "an effect's move to a zone that can't contain the object fails"
+                ),
+                *self.one("1.3.2", f"its types make it {article(kind)}-card"),
+            )
             if layout in CATEGORY_RULE:
                 which = "both faces" if layout in ("twin", "split") else "its front face"
-                out += self.one(CATEGORY_RULE[layout], f"the types of {which} decide its "
-                                "category")
+                out += self.one(CATEGORY_RULE[layout], f"the types of {which} decide its category")
             return out
         if zone == "arsenal" and state.zone_contents(self.zone_key(zone, obj.owner)):
             return self.one("3.3.2a", "the arsenal is not empty, so the move fails")
@@ -272,50 +352,82 @@ class FleshAndBlood(Ruleset):
         if obj.token and not self.is_in_play(zone):
             return True, ()
         if self.stays_same_object(zone):
-            where = ("onto the stack" if zone == self.stack_zone else "into the arena"
-                     if zone == self.play_zone else f"into the {zone_name(zone)} (in the arena)")
+            where = (
+                "onto the stack"
+                if zone == self.stack_zone
+                else "into the arena"
+                if zone == self.play_zone
+                else f"into the {zone_name(zone)} (in the arena)"
+            )
             return False, self.one("3.0.9", f"put {where} it stays the same object")
-        out = self.one("3.0.9", f"entering the {zone_name(zone)}, outside the arena and not the "
-                       "stack, it becomes a new object with no relation to its previous existence")
+        out = self.one(
+            "3.0.9",
+            f"entering the {zone_name(zone)}, outside the arena and not the "
+            "stack, it becomes a new object with no relation to its previous existence",
+        )
         if any(e.target == obj.id for e in state.effects):
-            out += self.one("1.2.3b", "effects on the old object don't apply to the new one; "
-                            "they remain only in its last known information")
+            out += self.one(
+                "1.2.3b",
+                "effects on the old object don't apply to the new one; "
+                "they remain only in its last known information",
+            )
             if self.is_double_faced(state.card_def(obj)):
-                out += self.one("9.1.2c", "an effect on a double-faced card stops applying "
-                                "once the card ceases to exist")
+                out += self.one(
+                    "9.1.2c",
+                    "an effect on a double-faced card stops applying once the card ceases to exist",
+                )
         if obj.marked:
-            out += self.one("9.3.2b", "the marked hero ceased to exist: the new object is not "
-                            "marked")
+            out += self.one(
+                "9.3.2b", "the marked hero ceased to exist: the new object is not marked"
+            )
         return True, out
 
-    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
-                          face_down: bool | None) -> tuple[bool, Rulings]:
+    def face_down_on_move(
+        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
+    ) -> tuple[bool, Rulings]:
         """Face up unless moved face down (hidden zones hide cards without turning them)."""
         return bool(face_down), ()
 
-    def move_within_zone(self, state: GameState, obj: GameObject, face_down: bool | None,
-                         position: str | None) -> Outcome | None:
+    def move_within_zone(
+        self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
+    ) -> Outcome | None:
         """3.0.7b: a move to the zone the object is in does not occur; only its visibility
         changes, to the destination's (face up unless moved face down). Becoming private
         makes a new object (3.0.9)."""
         want = bool(face_down)
         if want == obj.face_down or obj.zone in PRIVATE_ZONES:
-            return Outcome(state, NOTHING, self.one(
-                "3.0.7b", f"origin and destination are both the {obj.zone}: no move occurs"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one(
+                    "3.0.7b", f"origin and destination are both the {obj.zone}: no move occurs"
+                ),
+            )
         from obverse import actions
 
         state, ts = actions.tick(state)
-        state = actions.update(state, replace(obj, face_down=want, set_face_down=want,
-                                              timestamp=ts))
+        state = actions.update(
+            state, replace(obj, face_down=want, set_face_down=want, timestamp=ts)
+        )
         if want:
             state = self.renew(state, obj.id)
-            return Outcome(state, DONE, (
-                *self.one("3.0.7b", "the move does not occur: the card just becomes private"),
-                *self.one("3.0.9", "a public object that becomes private becomes a new "
-                          "object")), (Event("turn_face_down", obj.id, None, obj.controller),))
-        return Outcome(state, DONE, self.one(
-            "3.0.7b", "the move does not occur: the card just becomes public, the same object"),
-            (Event("turn_face_up", obj.id, obj.card, obj.controller),))
+            return Outcome(
+                state,
+                DONE,
+                (
+                    *self.one("3.0.7b", "the move does not occur: the card just becomes private"),
+                    *self.one("3.0.9", "a public object that becomes private becomes a new object"),
+                ),
+                (Event("turn_face_down", obj.id, None, obj.controller),),
+            )
+        return Outcome(
+            state,
+            DONE,
+            self.one(
+                "3.0.7b", "the move does not occur: the card just becomes public, the same object"
+            ),
+            (Event("turn_face_up", obj.id, obj.card, obj.controller),),
+        )
 
     def renew(self, state: GameState, obj_id: int) -> GameState:
         """3.0.9: the object in place becomes a new object (same zone and position): no
@@ -325,16 +437,26 @@ class FleshAndBlood(Ruleset):
         cur = state.objects[obj_id]
         state, oid = actions.new_object_id(state)
         state, ts = actions.tick(state)
-        new = replace(cur, id=oid, copies=(), counters=(), marked=False, timestamp=ts,
-                      face=self._fresh_face(state, cur))
+        new = replace(
+            cur,
+            id=oid,
+            copies=(),
+            counters=(),
+            marked=False,
+            timestamp=ts,
+            face=self._fresh_face(state, cur),
+        )
         key = state.zone_key_of(cur)
         contents = tuple(oid if o == cur.id else o for o in state.zones[key])
         card_object = state.card_object
         for card in cur.cards:
             card_object = card_object.set(card, oid)
-        state = replace(state, zones=state.zones.set(key, contents),
-                        objects=state.objects.delete(cur.id).set(oid, new),
-                        card_object=card_object)
+        state = replace(
+            state,
+            zones=state.zones.set(key, contents),
+            objects=state.objects.delete(cur.id).set(oid, new),
+            card_object=card_object,
+        )
         return actions.forget(state, cur.id)
 
     def _fresh_face(self, state: GameState, obj: GameObject) -> str:
@@ -350,14 +472,22 @@ class FleshAndBlood(Ruleset):
 
     def token_ceases_rulings(self) -> Rulings:
         """8.1.8a, 3.0.12a: a token that leaves the arena ceases to exist."""
-        return (*self.one("8.1.8a", "a token exists only in the arena: leaving it, it ceases "
-                          "to exist"),
-                *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"))
+        return (
+            *self.one("8.1.8a", "a token exists only in the arena: leaving it, it ceases to exist"),
+            *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"),
+        )
 
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
-    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
-             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+    def cast(
+        self,
+        state: GameState,
+        obj: GameObject,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+        action: str = "cast",
+    ) -> tuple[str, str, str, Rulings]:
         """Playing a card puts it onto the stack: a flip-card front face up (9.1.3b), a
         transcend-card front face up until it has transcended (9.1.5b), a twin-card with one
         face (9.1.4b), a split-card with the declared side, or both with meld (5.1.2c,
@@ -366,49 +496,108 @@ class FleshAndBlood(Ruleset):
         chosen = "back" if transformed else face
         if face_down or len(card.faces) < 2:
             if chosen not in (None, "front"):
-                return ILLEGAL, obj.zone, obj.face, self.one(
-                    "2.0.2", f"{card.name} has no {chosen} face to play")
+                return (
+                    ILLEGAL,
+                    obj.zone,
+                    obj.face,
+                    self.one("2.0.2", f"{card.name} has no {chosen} face to play"),
+                )
             return DONE, self.stack_zone, "front", ()
         if card.layout == "split":
             side = chosen or "left"
             if side == "both":
                 if not self.has_meld(card):
-                    return ILLEGAL, obj.zone, obj.face, self.one(
-                        "5.1.2c", "only a split-card with meld may be played with both sides")
-                return DONE, self.stack_zone, "both", (
-                    *self.one("5.1.2c", "with meld the player declared both sides"),
-                    *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"))
+                    return (
+                        ILLEGAL,
+                        obj.zone,
+                        obj.face,
+                        self.one(
+                            "5.1.2c", "only a split-card with meld may be played with both sides"
+                        ),
+                    )
+                return (
+                    DONE,
+                    self.stack_zone,
+                    "both",
+                    (
+                        *self.one("5.1.2c", "with meld the player declared both sides"),
+                        *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
+                    ),
+                )
             if side not in ("left", "right"):
-                return ILLEGAL, obj.zone, obj.face, self.one(
-                    "5.1.2c", "a split-card is played with its left or right side")
+                return (
+                    ILLEGAL,
+                    obj.zone,
+                    obj.face,
+                    self.one("5.1.2c", "a split-card is played with its left or right side"),
+                )
             half = card.faces[0 if side == "left" else 1]
-            return DONE, self.stack_zone, side, (
-                *self.one("5.1.2c", f"the player declared the {side} side, {half.name}"
-                          + ("" if chosen else " (no declaration: the left side)")),
-                *self.one("9.2.3", f"for the rest of its existence it has only {half.name}'s "
-                          "name, typebox and textbox"))
+            return (
+                DONE,
+                self.stack_zone,
+                side,
+                (
+                    *self.one(
+                        "5.1.2c",
+                        f"the player declared the {side} side, {half.name}"
+                        + ("" if chosen else " (no declaration: the left side)"),
+                    ),
+                    *self.one(
+                        "9.2.3",
+                        f"for the rest of its existence it has only {half.name}'s "
+                        "name, typebox and textbox",
+                    ),
+                ),
+            )
         if card.layout == "twin":
             pick = chosen or "front"
             if pick not in ("front", "back"):
-                return ILLEGAL, obj.zone, obj.face, self.one(
-                    "9.1.4b", "on the stack only one face of a twin-card is active")
+                return (
+                    ILLEGAL,
+                    obj.zone,
+                    obj.face,
+                    self.one("9.1.4b", "on the stack only one face of a twin-card is active"),
+                )
             name = card.faces[0 if pick == "front" else 1].name
-            return DONE, self.stack_zone, pick, self.one(
-                "9.1.4b", f"the player chose the {pick} face, {name}: only it is active on "
-                "the stack")
+            return (
+                DONE,
+                self.stack_zone,
+                pick,
+                self.one(
+                    "9.1.4b",
+                    f"the player chose the {pick} face, {name}: only it is active on the stack",
+                ),
+            )
         if card.layout == "transcend":
             active = "back" if self.is_transcended(state, obj) else "front"
             if chosen not in (None, active):
-                return ILLEGAL, obj.zone, obj.face, self.one(
-                    "9.1.5b", f"its {active} face is active; it can't be played with its "
-                    f"{chosen} face")
+                return (
+                    ILLEGAL,
+                    obj.zone,
+                    obj.face,
+                    self.one(
+                        "9.1.5b",
+                        f"its {active} face is active; it can't be played with its {chosen} face",
+                    ),
+                )
             return DONE, self.stack_zone, active, ()
         if chosen not in (None, "front"):
-            return ILLEGAL, obj.zone, obj.face, self.one(
-                "9.1.3b", "a flip-card is played with its front face active; only a rule or "
-                "effect makes its back face active")
-        return DONE, self.stack_zone, "front", self.one(
-            "9.1.3b", "a flip-card is played with its front face active")
+            return (
+                ILLEGAL,
+                obj.zone,
+                obj.face,
+                self.one(
+                    "9.1.3b",
+                    "a flip-card is played with its front face active; only a rule or "
+                    "effect makes its back face active",
+                ),
+            )
+        return (
+            DONE,
+            self.stack_zone,
+            "front",
+            self.one("9.1.3b", "a flip-card is played with its front face active"),
+        )
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
         """1.3.3: hero-, arena- and token-cards, and deck-cards with a permanent subtype."""
@@ -429,37 +618,63 @@ class FleshAndBlood(Ruleset):
             for subtype, (face, rule) in RESOLVE_FACE.items():
                 if subtype not in subtypes:
                     continue
-                rulings = (*self.one(rule, f"{article(subtype.lower())} resolving enters the "
-                                     + (f"arena with its {face} face active" if face == "back"
-                                        else "arena; no rule makes its back face active, so its "
-                                        "front face stays active (9.1.3b)")),
-                           *self.one("1.3.3", f"a deck-card with the {subtype} subtype becomes "
-                                     "a permanent in the arena"))
+                rulings = (
+                    *self.one(
+                        rule,
+                        f"{article(subtype.lower())} resolving enters the "
+                        + (
+                            f"arena with its {face} face active"
+                            if face == "back"
+                            else "arena; no rule makes its back face active, so its "
+                            "front face stays active (9.1.3b)"
+                        ),
+                    ),
+                    *self.one(
+                        "1.3.3",
+                        f"a deck-card with the {subtype} subtype becomes a permanent in the arena",
+                    ),
+                )
                 if subtype == "Figment":
-                    rulings += self.one("8.2.16b", "a figment entering the arena becomes a "
-                                        "permanent")
+                    rulings += self.one(
+                        "8.2.16b", "a figment entering the arena becomes a permanent"
+                    )
                 if face != obj.face:
                     rulings += self.one("9.1.3b", "a rule makes its back face active")
                     if carried:
-                        rulings += self.one("9.1.2c", "effects on it keep applying: it did not "
-                                            "cease to exist between its faces")
+                        rulings += self.one(
+                            "9.1.2c",
+                            "effects on it keep applying: it did not "
+                            "cease to exist between its faces",
+                        )
                 return self.play_zone, face, rulings
         if self.is_permanent(state, obj):
             rulings = self.one("1.3.3", "it becomes a permanent in the arena")
             if card.layout == "twin":
-                rulings += self.one("9.1.4b", "it enters the arena with the face it was "
-                                    "played with")
+                rulings += self.one(
+                    "9.1.4b", "it enters the arena with the face it was played with"
+                )
             return self.play_zone, obj.face, rulings
         dest = self.discard_zone
         face, rulings = self._face_after_move(state, obj, dest, None)
-        return dest, face, (*self.one("5.3.7", "it is not a permanent (1.3.3), so it is still "
-                                      "on the stack after resolving and is cleared to its "
-                                      "owner's graveyard"), *rulings)
+        return (
+            dest,
+            face,
+            (
+                *self.one(
+                    "5.3.7",
+                    "it is not a permanent (1.3.3), so it is still "
+                    "on the stack after resolving and is cleared to its "
+                    "owner's graveyard",
+                ),
+                *rulings,
+            ),
+        )
 
     # --- awaken, transcend, mark, hit (8.5.43, 8.5.48, 9.3) ----------------------------------
 
-    def do_action(self, state: GameState, name: str, obj: int | None,
-                  objs: dict[str, int]) -> Outcome:
+    def do_action(
+        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
+    ) -> Outcome:
         """``awaken`` (8.5.43), ``transcend`` (8.5.48), ``mark`` (8.5.50, 9.3.2), ``hit``
         (7.5.5, 9.3.3)."""
         if name == "hit":
@@ -480,20 +695,29 @@ class FleshAndBlood(Ruleset):
         obj = state.objects[obj_id]
         card = state.card_def(obj)
         if not self.is_double_faced(card) or obj.copies:
-            return Outcome(state, NOTHING, self.one("8.5.43a", f"{card.name} is not a "
-                                                    "double-faced card: awaken fails"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one("8.5.43a", f"{card.name} is not a double-faced card: awaken fails"),
+            )
         if obj.face == "back":
-            return Outcome(state, NOTHING, self.one("8.5.43a", "its back face is already "
-                                                    "active: awaken fails"))
+            return Outcome(
+                state, NOTHING, self.one("8.5.43a", "its back face is already active: awaken fails")
+            )
         if not self.is_in_play(obj.zone) or obj.face_down:
-            return Outcome(state, NOTHING, self.one("8.5.43a", "only a public permanent in the "
-                                                    "arena awakens: awaken fails"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one("8.5.43a", "only a public permanent in the arena awakens: awaken fails"),
+            )
         from obverse import actions
 
         state, ts = actions.tick(state)
         state = actions.update(state, replace(obj, face="back", timestamp=ts))
-        rulings = self.one("8.5.43", f"{card.faces[1].name}, its back face, becomes its active "
-                           "face; it is the same object")
+        rulings = self.one(
+            "8.5.43",
+            f"{card.faces[1].name}, its back face, becomes its active face; it is the same object",
+        )
         if any(e.target == obj.id for e in state.effects):
             rulings += self.one("9.1.2c", "effects on it keep applying to its new face")
         return Outcome(state, DONE, rulings, (Event("awaken", obj.id, obj.card, obj.controller),))
@@ -505,8 +729,11 @@ class FleshAndBlood(Ruleset):
         obj = state.objects[obj_id]
         card = state.card_def(obj)
         if card.layout != "transcend" or len(card.faces) < 2 or obj.copies:
-            return Outcome(state, NOTHING, self.one("9.1.5", f"{card.name} is not a "
-                                                    "transcend-card: it can't transcend"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one("9.1.5", f"{card.name} is not a transcend-card: it can't transcend"),
+            )
         from obverse import actions
 
         before = state
@@ -519,12 +746,22 @@ class FleshAndBlood(Ruleset):
         state = out.state
         if moved is not None and moved.face != "back":
             state = actions.update(state, replace(moved, face="back"))
-        return Outcome(state, DONE, (
-            *self.one("8.5.48", f"it transcends: into its owner's hand as {card.faces[1].name}, "
-                      "its back face"),
-            *out.rulings,
-            *self.one("9.1.2c", "it ceased to exist between its faces: effects on the old "
-                      "object don't apply")), out.events)
+        return Outcome(
+            state,
+            DONE,
+            (
+                *self.one(
+                    "8.5.48",
+                    f"it transcends: into its owner's hand as {card.faces[1].name}, its back face",
+                ),
+                *out.rulings,
+                *self.one(
+                    "9.1.2c",
+                    "it ceased to exist between its faces: effects on the old object don't apply",
+                ),
+            ),
+            out.events,
+        )
 
     def is_hero(self, state: GameState, obj: GameObject) -> bool:
         """3.11.3: the hero is the hero card in the hero zone (or a hero in the arena)."""
@@ -537,18 +774,29 @@ class FleshAndBlood(Ruleset):
         9.3.1: only a hero can be marked."""
         obj = state.objects[obj_id]
         if not self.is_hero(state, obj):
-            return Outcome(state, NOTHING, self.one("9.3.1", "marked is a condition only a hero "
-                                                    "may have: nothing happens"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one("9.3.1", "marked is a condition only a hero may have: nothing happens"),
+            )
         if obj.marked:
-            return Outcome(state, NOTHING, self.one("9.3.2a", "it is already marked and "
-                                                    "continues to be marked"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one("9.3.2a", "it is already marked and continues to be marked"),
+            )
         from obverse import actions
 
         state = actions.update(state, replace(obj, marked=True))
-        return Outcome(state, DONE, (*self.one("9.3.2", "an effect marks the hero"),
-                                     *self.one("8.5.50", "mark: the hero gets the marked "
-                                               "condition")),
-                       (Event("mark", obj.id, obj.card, obj.controller),))
+        return Outcome(
+            state,
+            DONE,
+            (
+                *self.one("9.3.2", "an effect marks the hero"),
+                *self.one("8.5.50", "mark: the hero gets the marked condition"),
+            ),
+            (Event("mark", obj.id, obj.card, obj.controller),),
+        )
 
     def hit(self, state: GameState, hero_id: int, source_id: int) -> Outcome:
         """9.3.3: a marked hero hit by a source an opponent controls loses the marked
@@ -558,22 +806,45 @@ class FleshAndBlood(Ruleset):
         if not self.is_hero(state, hero):
             return Outcome(state, NOTHING, self.one("9.3.1", "only a hero can be marked"))
         if not hero.marked:
-            return Outcome(state, NOTHING, self.one("9.3.3", "a hit removes the marked "
-                                                    "condition only from a marked hero: this "
-                                                    "hero is not marked, nothing is removed"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one(
+                    "9.3.3",
+                    "a hit removes the marked "
+                    "condition only from a marked hero: this "
+                    "hero is not marked, nothing is removed",
+                ),
+            )
         if source.controller == hero.controller:
-            return Outcome(state, NOTHING, self.one(
-                "9.3.2b", "the source is controlled by the hero's own player, not an opponent: "
-                "the hero stays marked"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.one(
+                    "9.3.2b",
+                    "the source is controlled by the hero's own player, not an opponent: "
+                    "the hero stays marked",
+                ),
+            )
         from obverse import actions
 
         state = actions.update(state, replace(hero, marked=False))
-        return Outcome(state, DONE, (
-            *self.one("9.3.3", "hit by a source an opponent controls, the marked condition is "
-                      "removed as part of the hit event"),
-            *self.one("7.5.5", "the attack hits its hero"),
-            *self.one("9.3.2b", "a marked hero stays marked only until hit by an opponent's "
-                      "source")), (Event("hit", hero.id, hero.card, source.controller),))
+        return Outcome(
+            state,
+            DONE,
+            (
+                *self.one(
+                    "9.3.3",
+                    "hit by a source an opponent controls, the marked condition is "
+                    "removed as part of the hit event",
+                ),
+                *self.one("7.5.5", "the attack hits its hero"),
+                *self.one(
+                    "9.3.2b", "a marked hero stays marked only until hit by an opponent's source"
+                ),
+            ),
+            (Event("hit", hero.id, hero.card, source.controller),),
+        )
 
     # --- turning face up/down, copies (8.5.24, 8.5.25) ---------------------------------------
 
@@ -581,11 +852,11 @@ class FleshAndBlood(Ruleset):
         """8.5.24: turning a card face down makes it private, a new object (3.0.9); 8.5.24a:
         it fails if the card already is private."""
         if obj.face_down or obj.zone in PRIVATE_ZONES:
-            return False, self.one("8.5.24a", "it is already private: turning it face down "
-                                   "fails")
-        return True, (*self.one("8.5.24", "turned face down, it becomes private"),
-                      *self.one("3.0.9", "a public object that becomes private becomes a new "
-                                "object"))
+            return False, self.one("8.5.24a", "it is already private: turning it face down fails")
+        return True, (
+            *self.one("8.5.24", "turned face down, it becomes private"),
+            *self.one("3.0.9", "a public object that becomes private becomes a new object"),
+        )
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
         """3.0.9: the public object that became private is a new object."""
@@ -596,8 +867,9 @@ class FleshAndBlood(Ruleset):
         already is public."""
         if not obj.face_down:
             return False, self.one("8.5.24a", "it is already face up: turning it face up fails")
-        return True, self.one("8.5.24", "turned face up it becomes public; private to public "
-                              "is not a new object")
+        return True, self.one(
+            "8.5.24", "turned face up it becomes public; private to public is not a new object"
+        )
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
         """The face it had, which :meth:`renew` set for where it is."""
@@ -605,8 +877,11 @@ class FleshAndBlood(Ruleset):
 
     def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         """8.5.25: it gets the copyable properties; it doesn't cease to exist (9.3.2b)."""
-        out = self.one("8.5.25", "it becomes a copy: it gets the reference's copyable "
-                       "properties and stays the same object")
+        out = self.one(
+            "8.5.25",
+            "it becomes a copy: it gets the reference's copyable "
+            "properties and stays the same object",
+        )
         if obj.marked:
             out += self.one("9.3.2b", "it did not cease to exist, so it stays marked")
         return out
@@ -621,12 +896,15 @@ class FleshAndBlood(Ruleset):
                 continue
             rule = "9.2.2b" if card.layout == "split" else "9.1.2b"
             if name == card.name and name not in card.face_names:
-                return False, (*self.one(rule, f"one name of {card.name} may be named, not "
-                                         "both"),
-                               *self.one("8.5.21", "a name is declared"))
+                return False, (
+                    *self.one(rule, f"one name of {card.name} may be named, not both"),
+                    *self.one("8.5.21", "a name is declared"),
+                )
             if name in card.face_names:
-                return True, (*self.one(rule, f"{name} is one side of {card.name}"),
-                              *self.one("8.5.21", "a name is declared"))
+                return True, (
+                    *self.one(rule, f"{name} is one side of {card.name}"),
+                    *self.one("8.5.21", "a name is declared"),
+                )
         return True, self.one("8.5.21", f"{name} is a card's name")
 
     def query_rulings(self, name: str, zone: str = "") -> Rulings:
@@ -635,16 +913,20 @@ class FleshAndBlood(Ruleset):
         if name not in ("search", "select"):
             return ()
         if zone == self.stack_zone:
-            return (*self.one("9.2.3", "on the stack a split-card has only its chosen side"),
-                    *self.one("9.1.4b", "on the stack a twin-card has one active face"))
+            return (
+                *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
+                *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+            )
         if zone in ARENA_ZONES:
-            return (*self.one("9.1.3", "a flip-card's active face alone defines its "
-                              "properties"),
-                    *self.one("9.1.4b", "in the arena a twin-card has one active face"))
-        return (*self.one("9.2.2", "off the stack a split-card has both sides' properties"),
-                *self.one("9.1.4a", "outside the arena and the stack a twin-card has both "
-                          "faces"),
-                *self.one("9.1.3b", "a flip-card there has its front face active"))
+            return (
+                *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
+                *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+            )
+        return (
+            *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
+            *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
+            *self.one("9.1.3b", "a flip-card there has its front face active"),
+        )
 
     def pool_supertypes(self, card: CardDef) -> tuple[tuple[str, ...], Rulings]:
         """The supertypes a card brings to a card-pool, outside the game: a flip- or
@@ -655,21 +937,24 @@ class FleshAndBlood(Ruleset):
         if card.layout in ("flip", "transcend") and len(faces) > 1:
             rule = "9.1.3a" if card.layout == "flip" else "9.1.5a"
             kind = "flip" if card.layout == "flip" else "transcend"
-            rulings = self.one(rule, f"outside the game a {kind}-card has its front face "
-                               f"active: {card.faces[0].name}'s supertypes count")
+            rulings = self.one(
+                rule,
+                f"outside the game a {kind}-card has its front face "
+                f"active: {card.faces[0].name}'s supertypes count",
+            )
             faces = faces[:1]
         elif card.layout == "split" and len(faces) > 1:
             rulings = self.one("9.2.2a", "a split-card needs both sides' supertypes")
         elif card.layout == "twin" and len(faces) > 1:
-            rulings = self.one("9.1.4a", "outside the game both faces of a twin-card are "
-                               "active")
+            rulings = self.one("9.1.4a", "outside the game both faces of a twin-card are active")
         supertypes: list[str] = []
         for face in faces:
             supertypes.extend(s for s in face.supertypes if s not in supertypes)
         return tuple(supertypes), rulings
 
-    def check_card_pool(self, state: GameState, hero: GameObject,
-                        cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def check_card_pool(
+        self, state: GameState, hero: GameObject, cards: list[CardDef]
+    ) -> tuple[bool, Rulings]:
         """1.1.3: every card's supertypes must be a subset of the hero's (as the hero is now,
         effects included), widened by its "Essence of" abilities (8.3.16)."""
         chars = characteristics(state, hero, self)
@@ -680,32 +965,42 @@ class FleshAndBlood(Ruleset):
             if found:
                 extra = [w for w in re.split(r",\s*|\s+and\s+|\s+", found.group(1)) if w]
                 allowed.update(extra)
-                rulings += self.one("8.3.16", f"{ability}: the card-pool may hold "
-                                    f"{', '.join(extra)} cards as though the hero had those "
-                                    "supertypes")
+                rulings += self.one(
+                    "8.3.16",
+                    f"{ability}: the card-pool may hold "
+                    f"{', '.join(extra)} cards as though the hero had those "
+                    "supertypes",
+                )
         legal = True
         hero_name = chars.props.name or "the hero"
         for card in cards:
             kind = layout_category(card.layout, card.faces)
             if kind in ("hero", "token"):
                 legal = False
-                rulings += self.one("1.3.2b" if kind == "token" else "1.1.3",
-                                    f"{card.name} is {article(kind)}-card: a card-pool holds "
-                                    "only deck- and arena-cards")
+                rulings += self.one(
+                    "1.3.2b" if kind == "token" else "1.1.3",
+                    f"{card.name} is {article(kind)}-card: a card-pool holds "
+                    "only deck- and arena-cards",
+                )
                 continue
             supertypes, why = self.pool_supertypes(card)
             rulings += why
             missing = [s for s in supertypes if s not in allowed]
             if missing:
                 legal = False
-                rulings += self.one("1.1.3", f"{card.name} has {', '.join(missing)}, not among "
-                                    f"{hero_name}'s supertypes: it can't be in the card-pool")
+                rulings += self.one(
+                    "1.1.3",
+                    f"{card.name} has {', '.join(missing)}, not among "
+                    f"{hero_name}'s supertypes: it can't be in the card-pool",
+                )
             elif not supertypes:
-                rulings += self.one("1.1.3", f"{card.name} is generic (no supertypes): any "
-                                    "card-pool may hold it")
+                rulings += self.one(
+                    "1.1.3", f"{card.name} is generic (no supertypes): any card-pool may hold it"
+                )
             else:
-                rulings += self.one("1.1.3", f"{card.name}'s supertypes are a subset of "
-                                    f"{hero_name}'s")
+                rulings += self.one(
+                    "1.1.3", f"{card.name}'s supertypes are a subset of {hero_name}'s"
+                )
         return legal, rulings
 
     # --- visibility (3.0.3a, 3.0.4, 3.7.4, 4.1.6b, 8.5.17, 9.1.2a) ----------------------------
@@ -721,14 +1016,18 @@ class FleshAndBlood(Ruleset):
             return True
         return viewer is not None and viewer == obj.owner
 
-    def can_examine(self, state: GameState, player: str, obj: GameObject
-                    ) -> tuple[bool, Rulings]:
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
         """9.1.2a: whoever may look at a double-faced card may look at both faces (3.0.3a)."""
         if not self.may_look(state, player, obj) and not self.knows(state, player, obj):
-            return False, self.one("3.0.3a", "a player may look only at public objects and the "
-                                   "private ones they own outside their deck")
-        return True, self.one("9.1.2a", "a player who may look at a card may look at both its "
-                              "faces; looking changes nothing")
+            return False, self.one(
+                "3.0.3a",
+                "a player may look only at public objects and the "
+                "private ones they own outside their deck",
+            )
+        return True, self.one(
+            "9.1.2a",
+            "a player who may look at a card may look at both its faces; looking changes nothing",
+        )
 
     def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         """8.5.17: revealing makes a private object public for a moment; 8.5.17d: revealing a
@@ -739,8 +1038,9 @@ class FleshAndBlood(Ruleset):
 
     def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         """8.5.17: the revealed private card is seen until it moves (a new object, 3.0.9)."""
-        return self.one("8.5.17", "the private card is revealed: those players see it until "
-                        "it moves")
+        return self.one(
+            "8.5.17", "the private card is revealed: those players see it until it moves"
+        )
 
 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]

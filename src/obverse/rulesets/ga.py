@@ -42,8 +42,18 @@ class GrandArchive(Ruleset):
     game: ClassVar[str] = "ga"
     version: ClassVar[str] = "current"
     title: ClassVar[str] = "Grand Archive (Comprehensive Rules)"
-    zones: ClassVar[frozenset[str]] = frozenset({"main_deck", "material_deck", "hand", "memory",
-                                                 "field", "graveyard", "banishment", "stack"})
+    zones: ClassVar[frozenset[str]] = frozenset(
+        {
+            "main_deck",
+            "material_deck",
+            "hand",
+            "memory",
+            "field",
+            "graveyard",
+            "banishment",
+            "stack",
+        }
+    )
     # Game Zones #2: the field and the effects stack are shared.
     shared_zones: ClassVar[frozenset[str]] = frozenset({FIELD, STACK})
     # Public vs Private Information #9: face up by default except main deck, material deck,
@@ -77,8 +87,9 @@ class GrandArchive(Ruleset):
             return frozenset({"front", "back"})
         return frozenset({"front"})
 
-    def active_faces(self, state: GameState, obj: GameObject, layout: str,
-                     faces: tuple[Face, ...]) -> tuple[Face, ...]:
+    def active_faces(
+        self, state: GameState, obj: GameObject, layout: str, faces: tuple[Face, ...]
+    ) -> tuple[Face, ...]:
         """4: the face-up side counts on the field; off the field only the default side."""
         if len(faces) > 1 and obj.zone == FIELD and obj.face == "back":
             return (faces[1],)
@@ -104,8 +115,13 @@ class GrandArchive(Ruleset):
     def is_transformed(self, state: GameState, obj: GameObject) -> bool:
         """3, 8: a double-faced card on its flip side on the field is transformed; a face-down
         card or a copy never is."""
-        return (obj.zone == FIELD and obj.face == "back" and not obj.face_down
-                and not obj.copies and self.is_double_faced(state.card_def(obj)))
+        return (
+            obj.zone == FIELD
+            and obj.face == "back"
+            and not obj.face_down
+            and not obj.copies
+            and self.is_double_faced(state.card_def(obj))
+        )
 
     # --- transform (2, 4, 7.2, 8, 9, 9.1) ----------------------------------------------------
 
@@ -114,33 +130,63 @@ class GrandArchive(Ruleset):
         down; 7.2: never a copy. Otherwise nothing happens."""
         card = state.card_def(obj)
         if obj.zone != FIELD:
-            return False, (self.ruling("4", f"in the {_words(obj.zone)} only its default side "
-                                       "is considered; only an object on the field can "
-                                       "transform, nothing happens"),)
+            return False, (
+                self.ruling(
+                    "4",
+                    f"in the {_words(obj.zone)} only its default side "
+                    "is considered; only an object on the field can "
+                    "transform, nothing happens",
+                ),
+            )
         if obj.face_down:
-            return False, (self.ruling("8", "a face-down card is treated as a non-double-faced "
-                                       "card: it can't transform, nothing happens"),)
+            return False, (
+                self.ruling(
+                    "8",
+                    "a face-down card is treated as a non-double-faced "
+                    "card: it can't transform, nothing happens",
+                ),
+            )
         if obj.copies:
-            return False, (self.ruling("7.2", "a copy of a double-faced card can't transform: "
-                                       "nothing happens and the action is skipped"),)
+            return False, (
+                self.ruling(
+                    "7.2",
+                    "a copy of a double-faced card can't transform: "
+                    "nothing happens and the action is skipped",
+                ),
+            )
         if not self.is_double_faced(card):
-            return False, (self.ruling("2", f"{card.name} is not a double-faced card: it has "
-                                       "no other side to transform to, nothing happens"),)
+            return False, (
+                self.ruling(
+                    "2",
+                    f"{card.name} is not a double-faced card: it has "
+                    "no other side to transform to, nothing happens",
+                ),
+            )
         target = card.faces[0] if obj.face == "back" else card.faces[1]
         return True, (self.ruling("2", f"transform flips it to its other side, {target.name}"),)
 
     def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         """3, 9, 9.1: the result of a transform (``obj`` as it was before)."""
         now = "front" if obj.face == "back" else "back"
-        out: Rulings = (self.ruling("3", "on its flip side on the field it is transformed")
-                        if now == "back" else
-                        self.ruling("3", "back on its default side it is no longer "
-                                    "transformed"),)
-        out += (self.ruling("9", "transforming doesn't make a new object; newly active static "
-                            "abilities get a new timestamp"),)
+        out: Rulings = (
+            self.ruling("3", "on its flip side on the field it is transformed")
+            if now == "back"
+            else self.ruling("3", "back on its default side it is no longer transformed"),
+        )
+        out += (
+            self.ruling(
+                "9",
+                "transforming doesn't make a new object; newly active static "
+                "abilities get a new timestamp",
+            ),
+        )
         if any(_bound_to(e, obj.id) for e in state.effects):
-            out += (self.ruling("9.1", "continuous effects that applied to it keep applying "
-                                "to the transformed card"),)
+            out += (
+                self.ruling(
+                    "9.1",
+                    "continuous effects that applied to it keep applying to the transformed card",
+                ),
+            )
         return out
 
     # --- moves (4.1, 4.2, regalia, new objects) ---------------------------------------------
@@ -153,68 +199,117 @@ class GrandArchive(Ruleset):
         if REGALIA not in default.supertypes:
             return zone, ()
         if zone == GRAVEYARD:
-            dest, rule, why = BANISHMENT, "Regalia #4", "a regalia that would go to a " \
-                "graveyard is banished instead"
+            dest, rule, why = (
+                BANISHMENT,
+                "Regalia #4",
+                "a regalia that would go to a graveyard is banished instead",
+            )
         elif zone in REGALIA_RETURNS_FROM:
-            dest, rule, why = MATERIAL_DECK, "Regalia #5", "a regalia sent to the hand, main " \
-                "deck or memory returns to its owner's material deck"
+            dest, rule, why = (
+                MATERIAL_DECK,
+                "Regalia #5",
+                "a regalia sent to the hand, main "
+                "deck or memory returns to its owner's material deck",
+            )
         else:
             return zone, ()
         out: Rulings = (self.ruling(rule, why),)
         if self.is_transformed(state, obj):
-            out = (self.ruling("4.2", f"its default side {default.name} is a regalia, whose "
-                               f"rules send it to the {_words(dest)} instead of the "
-                               f"{_words(zone)}"), *out)
+            out = (
+                self.ruling(
+                    "4.2",
+                    f"its default side {default.name} is a regalia, whose "
+                    f"rules send it to the {_words(dest)} instead of the "
+                    f"{_words(zone)}",
+                ),
+                *out,
+            )
         return dest, out
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
         """Objects #1: only cards on the field are objects; leaving it makes a new one."""
         if obj.zone == FIELD:
-            return True, (self.ruling("Objects #1", f"leaving the field for the {_words(zone)} "
-                                      "it becomes a new object"),)
+            return True, (
+                self.ruling(
+                    "Objects #1",
+                    f"leaving the field for the {_words(zone)} it becomes a new object",
+                ),
+            )
         return True, ()
 
-    def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
-                     transformed: bool | None) -> tuple[str | None, Rulings]:
+    def face_on_move(
+        self,
+        state: GameState,
+        obj: GameObject,
+        zone: str,
+        face: str | None,
+        transformed: bool | None,
+    ) -> tuple[str | None, Rulings]:
         """3, 4, 4.1, 7.2: off the field only the default side; onto the field the flip side
         only when asked (it is then transformed); a card with no flip side can't enter
         transformed and stays where it is."""
         card = state.card_def(obj)
         out: Rulings = ()
         if self.is_transformed(state, obj) and zone != FIELD:
-            out += (self.ruling("4.1", "leaving the field it is flipped back to its default "
-                                f"side, {card.front.name} (last-known information still sees "
-                                f"{card.faces[1].name})"),)
+            out += (
+                self.ruling(
+                    "4.1",
+                    "leaving the field it is flipped back to its default "
+                    f"side, {card.front.name} (last-known information still sees "
+                    f"{card.faces[1].name})",
+                ),
+            )
         if zone != FIELD:
             if face == "back" or transformed:
-                out += (self.ruling("4", f"in the {_words(zone)} only the default side is "
-                                    "considered; the flip side asked for is ignored"),)
+                out += (
+                    self.ruling(
+                        "4",
+                        f"in the {_words(zone)} only the default side is "
+                        "considered; the flip side asked for is ignored",
+                    ),
+                )
             return "front", out
         if transformed or face == "back":
             if not self.is_double_faced(card) or obj.copies:
                 if not transformed:
                     return "front", out
-                return None, (self.ruling("7.2", f"{card.name} is not a double-faced card and "
-                                          "can't enter the field transformed: nothing happens, "
-                                          "it stays where it is"),)
-            return "back", (*out, self.ruling("3", "it enters the field on its flip side and "
-                                              "is transformed"))
+                return None, (
+                    self.ruling(
+                        "7.2",
+                        f"{card.name} is not a double-faced card and "
+                        "can't enter the field transformed: nothing happens, "
+                        "it stays where it is",
+                    ),
+                )
+            return "back", (
+                *out,
+                self.ruling("3", "it enters the field on its flip side and is transformed"),
+            )
         return "front", out
 
-    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
-                          face_down: bool | None) -> tuple[bool, Rulings]:
+    def face_down_on_move(
+        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
+    ) -> tuple[bool, Rulings]:
         """8: moved face down, a double-faced card is not transformed and has no
         characteristics; cards in hidden zones stay face up (hiding them is the views' job)."""
         if face_down:
-            return True, (self.ruling("8", "face down it is not transformed, has no "
-                                      "characteristics but being a card, and is treated as a "
-                                      "single-faced card"),)
+            return True, (
+                self.ruling(
+                    "8",
+                    "face down it is not transformed, has no "
+                    "characteristics but being a card, and is treated as a "
+                    "single-faced card",
+                ),
+            )
         return False, ()
 
     def same_zone_rulings(self) -> Rulings:
         """Game Zones #5.1: moving to the same zone is not a zone change."""
-        return (self.ruling("Game Zones #5.1", "it is already in that zone: no zone change, "
-                            "nothing happens"),)
+        return (
+            self.ruling(
+                "Game Zones #5.1", "it is already in that zone: no zone change, nothing happens"
+            ),
+        )
 
     def token_ceases_rulings(self) -> Rulings:
         """Tokens #3: a token moved off the field ceases to exist."""
@@ -232,9 +327,14 @@ class GrandArchive(Ruleset):
         but being a card."""
         if obj.face_down:
             return False, (self.ruling("8", "it is already face down; nothing happens"),)
-        return True, (self.ruling("8", "face down it is not transformed, has no "
-                                  "characteristics but being a card and is treated as a "
-                                  "single-faced card"),)
+        return True, (
+            self.ruling(
+                "8",
+                "face down it is not transformed, has no "
+                "characteristics but being a card and is treated as a "
+                "single-faced card",
+            ),
+        )
 
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         """8, 1.1: turned face up, a double-faced card shows its default side."""
@@ -244,15 +344,24 @@ class GrandArchive(Ruleset):
 
     # --- playing (3) ------------------------------------------------------------------------
 
-    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
-             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+    def cast(
+        self,
+        state: GameState,
+        obj: GameObject,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+        action: str = "cast",
+    ) -> tuple[str, str, str, Rulings]:
         """3: double-faced cards are played on their default side; the flip side can't be
         played."""
         card = state.card_def(obj)
         if transformed or (face is not None and face != "front"):
-            why = (f"{card.name} must be played on its default side; its flip side can't be "
-                   "played") if self.is_double_faced(card) else \
-                f"{card.name} has only its default side to play"
+            why = (
+                (f"{card.name} must be played on its default side; its flip side can't be played")
+                if self.is_double_faced(card)
+                else f"{card.name} has only its default side to play"
+            )
             return "illegal", obj.zone, obj.face, (self.ruling("3", why),)
         rulings: Rulings = ()
         if self.is_double_faced(card):
@@ -271,11 +380,16 @@ class GrandArchive(Ruleset):
         transformed side's characteristics (and, 7.2, can't transform)."""
         values, _ = super().copiable_values(state, of)
         if self.is_transformed(state, of):
-            return values, (self.ruling("7.1", f"the copy has the characteristics of the "
-                                        f"transformed side, {values.name}"),
-                            self.ruling("7", "only the present side is copied"))
-        return values, (self.ruling("7", f"only the present side, {values.name or 'a card'}, "
-                                    "is copied"),)
+            return values, (
+                self.ruling(
+                    "7.1",
+                    f"the copy has the characteristics of the transformed side, {values.name}",
+                ),
+                self.ruling("7", "only the present side is copied"),
+            )
+        return values, (
+            self.ruling("7", f"only the present side, {values.name or 'a card'}, is copied"),
+        )
 
     # --- naming, effects, queries (4, 10) ----------------------------------------------------
 
@@ -285,17 +399,24 @@ class GrandArchive(Ruleset):
             if not self.is_double_faced(card):
                 continue
             if name == card.name:
-                return False, (self.ruling("10", f"{name} names both sides; choose the name of "
-                                           "one side"),)
-            return True, (self.ruling("10", f"{name} is the name of a side of {card.name} and "
-                                      "may be chosen"),)
+                return False, (
+                    self.ruling("10", f"{name} names both sides; choose the name of one side"),
+                )
+            return True, (
+                self.ruling("10", f"{name} is the name of a side of {card.name} and may be chosen"),
+            )
         return True, ()
 
     def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
         """10: an effect for a chosen name applies only to cards bearing that name now."""
         if effect.filter is not None and any(k == "name" for k, _ in effect.filter):
-            return (self.ruling("10", "only cards with the chosen name now are affected, "
-                                "whatever the name on their other side"),)
+            return (
+                self.ruling(
+                    "10",
+                    "only cards with the chosen name now are affected, "
+                    "whatever the name on their other side",
+                ),
+            )
         return ()
 
     def query_rulings(self, name: str, zone: str = "") -> Rulings:
@@ -303,10 +424,14 @@ class GrandArchive(Ruleset):
         if name not in ("search", "select"):
             return ()
         if zone == FIELD:
-            return (self.ruling("4", "on the field only the face-up side's characteristics "
-                                "count"),)
-        return (self.ruling("4", f"in the {_words(zone) or 'other zones'} only the default "
-                            "side's characteristics count"),)
+            return (self.ruling("4", "on the field only the face-up side's characteristics count"),)
+        return (
+            self.ruling(
+                "4",
+                f"in the {_words(zone) or 'other zones'} only the default "
+                "side's characteristics count",
+            ),
+        )
 
     # --- visibility and knowledge (5, 6, 8; Public vs Private Information) ------------------
 
@@ -315,41 +440,58 @@ class GrandArchive(Ruleset):
         and material deck are private to the owner; the main deck to nobody; a face-down card
         is private to its controller, except in the main deck or face-down banished."""
         if obj.face_down:
-            return (viewer is not None and obj.zone not in (MAIN_DECK, BANISHMENT)
-                    and obj.controller == viewer)
+            return (
+                viewer is not None
+                and obj.zone not in (MAIN_DECK, BANISHMENT)
+                and obj.controller == viewer
+            )
         if self.is_public(obj.zone):
             return True
         return viewer is not None and obj.zone in OWNER_PRIVATE and obj.owner == viewer
 
     def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
         """Public vs Private Information #6.1.1: kept knowledge follows the physical card."""
-        return any(k.player == viewer and (k.card == obj.card if k.lasting else k.obj == obj.id)
-                   for k in state.knowledge)
+        return any(
+            k.player == viewer and (k.card == obj.card if k.lasting else k.obj == obj.id)
+            for k in state.knowledge
+        )
 
     def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
         """5: a player with knowledge permission (the card is public, or private to them) may
         examine either side; 6: flipping it to look is no transform."""
         if not (self.may_look(state, player, obj) or self.knows(state, player, obj)):
-            return False, (self.ruling("5", f"{player} has no knowledge permission for this "
-                                       "card: it is neither public nor private to them"),)
-        out: Rulings = (self.ruling("5", f"{player} has knowledge permission and may examine "
-                                    "either side"),)
+            return False, (
+                self.ruling(
+                    "5",
+                    f"{player} has no knowledge permission for this "
+                    "card: it is neither public nor private to them",
+                ),
+            )
+        out: Rulings = (
+            self.ruling("5", f"{player} has knowledge permission and may examine either side"),
+        )
         if self.is_double_faced(state.card_def(obj)):
             out += (self.ruling("6", "flipping it to examine it is not a transformation"),)
         return True, out
 
-    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
-                           owner: str) -> bool:
+    def is_distinguishable(
+        self, state: GameState, viewer: str | None, zone: str, owner: str
+    ) -> bool:
         """Field and effects stack objects are individual objects; elsewhere the viewer tells
         ``owner``'s cards apart only if each is public, private to them or known to them."""
-        objs = [o for o in (state.objects[i] for i in state.zone_contents(
-            self.zone_key(zone, owner))) if o.owner == owner]
+        objs = [
+            o
+            for o in (state.objects[i] for i in state.zone_contents(self.zone_key(zone, owner)))
+            if o.owner == owner
+        ]
         if zone in self.shared_zones:
             return True
         if self.is_public(zone) and all(not o.face_down for o in objs):
             return True
-        return bool(objs) and all(self.may_look(state, viewer, o) or (
-            viewer is not None and self.knows(state, viewer, o)) for o in objs)
+        return bool(objs) and all(
+            self.may_look(state, viewer, o) or (viewer is not None and self.knows(state, viewer, o))
+            for o in objs
+        )
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
         """Public vs Private Information #6.1.1: who saw it face up keeps that knowledge."""
@@ -361,8 +503,9 @@ class GrandArchive(Ruleset):
         if not obj.face_down:
             return state
         losers = {obj.owner, obj.controller} - {player}
-        knowledge = tuple(k for k in state.knowledge
-                          if not (k.card == obj.card and k.player in losers))
+        knowledge = tuple(
+            k for k in state.knowledge if not (k.card == obj.card and k.player in losers)
+        )
         return replace(state, knowledge=knowledge)
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
@@ -376,9 +519,11 @@ class GrandArchive(Ruleset):
         """Lasting knowledge of ``card`` for every player who could identify ``old``."""
         have = {(k.player, k.card) for k in state.knowledge if k.lasting}
         new_obj = state.card_object.get(card, old.id)
-        extra = tuple(Knowledge(player=p, card=card, obj=new_obj, lasting=True)
-                      for p in state.players
-                      if (p, card) not in have and self.may_look(state, p, old))
+        extra = tuple(
+            Knowledge(player=p, card=card, obj=new_obj, lasting=True)
+            for p in state.players
+            if (p, card) not in have and self.may_look(state, p, old)
+        )
         return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
 
 

@@ -16,8 +16,9 @@ from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulings import DONE, NOTHING, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 
-PERMANENT_TYPES: Final = frozenset({"Artifact", "Creature", "Enchantment", "Land",
-                                    "Planeswalker", "Battle"})
+PERMANENT_TYPES: Final = frozenset(
+    {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}
+)
 SPELL_ONLY: Final = frozenset({"Instant", "Sorcery"})
 FACE_DOWN: Final = Face(types=("Creature",), power=2, toughness=2)
 
@@ -34,18 +35,29 @@ class Magic(Ruleset):
     game: ClassVar[str] = "mtg"
     version: ClassVar[str] = "newest"
     title: ClassVar[str] = "Magic: The Gathering (newest Comprehensive Rules)"
-    zones: ClassVar[frozenset[str]] = frozenset({"library", "hand", "battlefield", "graveyard",
-                                                 "stack", "exile", "command"})
-    shared_zones: ClassVar[frozenset[str]] = frozenset({"battlefield", "stack", "exile",
-                                                        "command"})
-    public_zones: ClassVar[frozenset[str]] = frozenset({"battlefield", "graveyard", "stack",
-                                                        "exile", "command"})
+    zones: ClassVar[frozenset[str]] = frozenset(
+        {"library", "hand", "battlefield", "graveyard", "stack", "exile", "command"}
+    )
+    shared_zones: ClassVar[frozenset[str]] = frozenset({"battlefield", "stack", "exile", "command"})
+    public_zones: ClassVar[frozenset[str]] = frozenset(
+        {"battlefield", "graveyard", "stack", "exile", "command"}
+    )
     ordered_zones: ClassVar[frozenset[str]] = frozenset({"library", "graveyard", "stack"})
     play_zone: ClassVar[str] = "battlefield"
     extra_actions: ClassVar[frozenset[str]] = frozenset({"transform", "flip", "meld"})
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "transform", "modal_dfc", "flip",
-                                                   "split", "meld", "adventure", "token",
-                                                   "reversible_card"})
+    layouts: ClassVar[frozenset[str]] = frozenset(
+        {
+            "normal",
+            "transform",
+            "modal_dfc",
+            "flip",
+            "split",
+            "meld",
+            "adventure",
+            "token",
+            "reversible_card",
+        }
+    )
     #: 707.8a: a token copy of a transforming permanent is a double-faced token (not in 2020).
     double_faced_token_copies: ClassVar[bool] = True
     #: 712.11a: a transforming DFC may be cast transformed (2020's 711.7: front face up only).
@@ -122,19 +134,23 @@ class Magic(Ruleset):
         if face == "back" and layout == "transform" and not obj.copies and len(faces) > 1:
             mv = mana.mana_value(_cost(faces[0]))  # 712.8e: the front face's mana value
         colors = _colors(chosen)
-        props = chosen if colors == chosen.colors else msgspec.structs.replace(chosen,
-                                                                               colors=colors)
-        return Characteristics(face=obj.face, names=(chosen.name,) if chosen.name else (),
-                               props=props, mana_value=mv)
+        props = (
+            chosen if colors == chosen.colors else msgspec.structs.replace(chosen, colors=colors)
+        )
+        return Characteristics(
+            face=obj.face, names=(chosen.name,) if chosen.name else (), props=props, mana_value=mv
+        )
 
-    def _with_colors(self, chars: Characteristics,
-                     cost_face: Face | None = None) -> Characteristics:
+    def _with_colors(
+        self, chars: Characteristics, cost_face: Face | None = None
+    ) -> Characteristics:
         """202.2: colors from the mana cost's symbols plus the color indicator."""
         merged = _colors(cost_face or chars.props)
         if merged == chars.props.colors:
             return chars
-        return msgspec.structs.replace(chars, props=msgspec.structs.replace(chars.props,
-                                                                            colors=merged))
+        return msgspec.structs.replace(
+            chars, props=msgspec.structs.replace(chars.props, colors=merged)
+        )
 
     def _split(self, face: str, faces: tuple[Face, ...]) -> Characteristics:
         if face in ("left", "right"):
@@ -143,8 +159,9 @@ class Magic(Ruleset):
             return msgspec.structs.replace(chars, mana_value=mana.mana_value(_cost(half)))
         cost = mana.combine(*(_cost(f) for f in faces))  # 709.4b
         chars = combine_faces("both", faces)
-        chars = msgspec.structs.replace(chars, props=msgspec.structs.replace(chars.props,
-                                                                             cost=cost))
+        chars = msgspec.structs.replace(
+            chars, props=msgspec.structs.replace(chars.props, cost=cost)
+        )
         chars = self._with_colors(chars)
         return msgspec.structs.replace(chars, mana_value=mana.mana_value(cost))
 
@@ -169,48 +186,68 @@ class Magic(Ruleset):
     def explain_characteristics(self, state: GameState, obj: GameObject) -> Rulings:
         """712.8a-g, 710.1b/710.2, 709.3b/709.4, 708.2a, 707.2: why these values count."""
         if obj.face_down:
-            return self.rule("face_down_chars", "face down: a nameless 2/2 creature with no "
-                             "mana cost")
+            return self.rule(
+                "face_down_chars", "face down: a nameless 2/2 creature with no mana cost"
+            )
         if obj.meld is not None:
-            return self.rule("meld_chars", "a melded permanent has only its combined back "
-                             "face; its mana value is the sum of its front faces'")
+            return self.rule(
+                "meld_chars",
+                "a melded permanent has only its combined back "
+                "face; its mana value is the sum of its front faces'",
+            )
         layout, faces = self.printed_faces(state, obj)
-        out: Rulings = self.rule("copiable_values", "its values are the copied ones") \
-            if obj.copies else ()
+        out: Rulings = (
+            self.rule("copiable_values", "its values are the copied ones") if obj.copies else ()
+        )
         where = obj.zone
         if layout == "split":
             if obj.face in ("left", "right"):
                 return out + self.rule("split_stack", "on the stack only the chosen half exists")
             return out + self.ruling_list(
                 ("split_combined", "off the stack it has both halves' characteristics"),
-                ("mv_split", "its mana value comes from the combined cost"))
+                ("mv_split", "its mana value comes from the combined cost"),
+            )
         if layout == "flip" and len(faces) > 1:
             if where == "battlefield" and obj.face == "back":
                 return out + self.ruling_list(
                     ("flip_alt", "flipped on the battlefield: the alternative characteristics"),
-                    ("flip_color_cost", "color and mana cost stay the normal ones"))
-            return out + self.rule("flip_normal", "unflipped or off the battlefield: its normal "
-                                   "characteristics")
+                    ("flip_color_cost", "color and mana cost stay the normal ones"),
+                )
+            return out + self.rule(
+                "flip_normal", "unflipped or off the battlefield: its normal characteristics"
+            )
         card = state.cards[obj.card].card
         if not (self.is_double_faced(card) or len(faces) > 1):
             return out
         if layout == "meld":
-            topic = ("meld_stack" if where == "stack" else "meld_front_up"
-                     if where == "battlefield" else "meld_front_outside")
+            topic = (
+                "meld_stack"
+                if where == "stack"
+                else "meld_front_up"
+                if where == "battlefield"
+                else "meld_front_outside"
+            )
             return out + self.rule(topic, "an unmelded meld card has only its front face")
         if where not in ("battlefield", "stack"):
-            return out + self.rule("dfc_front_outside", f"in the {where} it has only its front "
-                                   "face")
+            return out + self.rule(
+                "dfc_front_outside", f"in the {where} it has only its front face"
+            )
         if layout == "modal_dfc":
-            return out + self.rule("mdfc_face_up", "a modal double-faced card has the face that "
-                                   "is up, mana value included")
+            return out + self.rule(
+                "mdfc_face_up",
+                "a modal double-faced card has the face that is up, mana value included",
+            )
         if where == "stack":
             return out + self.rule("dfc_spell", "a spell has the face it was cast with")
         if obj.face == "back":
             return out + self.ruling_list(
-                ("dfc_back_up", "back face up: the back face's characteristics; mana value "
-                 "from the front face" + (" (a copy's is 0)" if obj.copies else "")),
-                ("mv_back_face", "the back face has no mana cost of its own"))
+                (
+                    "dfc_back_up",
+                    "back face up: the back face's characteristics; mana value "
+                    "from the front face" + (" (a copy's is 0)" if obj.copies else ""),
+                ),
+                ("mv_back_face", "the back face has no mana cost of its own"),
+            )
         return out + self.rule("dfc_front_up", "front face up: only the front face counts")
 
     # --- status -----------------------------------------------------------------------------
@@ -231,71 +268,102 @@ class Magic(Ruleset):
         if obj.zone != "battlefield":
             return False, self.rule("transform", "only permanents transform; nothing happens")
         if obj.face_down:
-            return False, self.rule("face_down_no_transform",
-                                    "a face-down permanent can't transform; nothing happens")
+            return False, self.rule(
+                "face_down_no_transform", "a face-down permanent can't transform; nothing happens"
+            )
         if obj.meld is not None or state.cards[obj.card].card.layout == "meld":
-            return False, (*self.rule("meld_no_transform", "meld cards and melded permanents "
-                                      "can't transform; nothing happens"),
-                           *(self.rule("transform_not_dfc", "not a transforming permanent")
-                             if not self.meld_is_double_faced else ()))
+            return False, (
+                *self.rule(
+                    "meld_no_transform",
+                    "meld cards and melded permanents can't transform; nothing happens",
+                ),
+                *(
+                    self.rule("transform_not_dfc", "not a transforming permanent")
+                    if not self.meld_is_double_faced
+                    else ()
+                ),
+            )
         card = state.cards[obj.card].card
         if not self.is_double_faced(card):
-            return False, (*self.rule("who_transforms", f"{card.name} isn't a double-faced card; "
-                                      "nothing happens"),
-                           *self.rule("transform_not_dfc", "not a double-faced permanent"))
+            return False, (
+                *self.rule(
+                    "who_transforms", f"{card.name} isn't a double-faced card; nothing happens"
+                ),
+                *self.rule("transform_not_dfc", "not a double-faced permanent"),
+            )
         if not self.can_be_transformed_by_layout(card):
             kind = "a meld card" if card.layout == "meld" else "a modal double-faced card"
-            return False, self.rule("who_transforms", f"{kind} can't transform under these "
-                                    "rules; nothing happens")
+            return False, self.rule(
+                "who_transforms", f"{kind} can't transform under these rules; nothing happens"
+            )
         target = card.faces[0] if obj.face == "back" else card.faces[1]
         if SPELL_ONLY.intersection(target.types):
-            return False, (*self.rule("transform_into_instant",
-                                      f"the face it would transform into, {target.name}, is an "
-                                      "instant or sorcery; nothing happens"),
-                           *self.rule("transform_instant", "instant or sorcery face"))
-        return True, (*self.rule("transform", f"it turns over to {target.name}"),
-                      *self.rule("who_transforms", "it is represented by a double-faced card"))
+            return False, (
+                *self.rule(
+                    "transform_into_instant",
+                    f"the face it would transform into, {target.name}, is an "
+                    "instant or sorcery; nothing happens",
+                ),
+                *self.rule("transform_instant", "instant or sorcery face"),
+            )
+        return True, (
+            *self.rule("transform", f"it turns over to {target.name}"),
+            *self.rule("who_transforms", "it is represented by a double-faced card"),
+        )
 
     def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        return self.rule("transform_not_new", "transforming doesn't make a new object; effects "
-                         "that applied to it still apply")
+        return self.rule(
+            "transform_not_new",
+            "transforming doesn't make a new object; effects that applied to it still apply",
+        )
 
     def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         if obj.face_down:
             return False, self.rule("face_down_again", "it is already face down; nothing happens")
         card = state.cards[obj.card].card
         if obj.meld is not None or (card.layout == "meld" and obj.zone == "battlefield"):
-            return False, self.rule("meld_no_face_down", "meld cards on the battlefield and "
-                                    "melded permanents can't be turned face down; nothing "
-                                    "happens")
+            return False, self.rule(
+                "meld_no_face_down",
+                "meld cards on the battlefield and "
+                "melded permanents can't be turned face down; nothing "
+                "happens",
+            )
         if self.is_double_faced(card):
-            return False, self.rule("dfc_no_face_down", "double-faced permanents can't be "
-                                    "turned face down; nothing happens")
-        return True, self.rule("face_down_chars", "face down it is a nameless 2/2 creature "
-                               "with no mana cost")
+            return False, self.rule(
+                "dfc_no_face_down",
+                "double-faced permanents can't be turned face down; nothing happens",
+            )
+        return True, self.rule(
+            "face_down_chars", "face down it is a nameless 2/2 creature with no mana cost"
+        )
 
     def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         """707.3 / 708.10: the copy's own status (face down, flipped) still applies."""
         if obj.face_down:
-            return (*self.rule("face_down_copy", "a face-down permanent that becomes a copy "
-                               "keeps its face-down characteristics"),
-                    *self.rule("copy_status", "the copy is modified by its own status"))
+            return (
+                *self.rule(
+                    "face_down_copy",
+                    "a face-down permanent that becomes a copy keeps its face-down characteristics",
+                ),
+                *self.rule("copy_status", "the copy is modified by its own status"),
+            )
         if obj.flipped:
             return self.rule("copy_status", "the copy is modified by its own flipped status")
         return ()
 
-    def can_examine(self, state: GameState, player: str, obj: GameObject
-                    ) -> tuple[bool, Rulings]:
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
         """708.5: only the controller may look at a face-down permanent; 712.6: whoever may
         look at a double-faced card may look at both faces."""
         ok = self.may_look(state, player, obj)
         rulings: Rulings = ()
         if obj.face_down:
-            rulings = self.rule("face_down_look", "you may look at face-down permanents you "
-                                "control, not at others'")
+            rulings = self.rule(
+                "face_down_look", "you may look at face-down permanents you control, not at others'"
+            )
         elif self.is_double_faced(state.card_def(obj)):
-            rulings = self.rule("dfc_look", "a player who may look at a double-faced card may "
-                                "look at both faces")
+            rulings = self.rule(
+                "dfc_look", "a player who may look at a double-faced card may look at both faces"
+            )
         return ok, rulings
 
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
@@ -305,8 +373,9 @@ class Magic(Ruleset):
         if obj.copies:
             rulings += self.rule("face_down_copy", "turned face up, it has the copied values")
         if self.is_double_faced(state.cards[obj.card].card):
-            rulings += self.rule("face_down_no_transform", "a double-faced card turned face up "
-                                 "has its front face up")
+            rulings += self.rule(
+                "face_down_no_transform", "a double-faced card turned face up has its front face up"
+            )
         return True, rulings
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
@@ -318,67 +387,97 @@ class Magic(Ruleset):
     # --- moves (400.7, 712.13-712.14, 708.9) ------------------------------------------------
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
-        return True, self.rule("new_object", f"moving from {obj.zone} to {zone} makes a new "
-                               "object with no memory of the old one")
+        return True, self.rule(
+            "new_object",
+            f"moving from {obj.zone} to {zone} makes a new object with no memory of the old one",
+        )
 
-    def face_on_move(self, state: GameState, obj: GameObject, zone: str, face: str | None,
-                     transformed: bool | None) -> tuple[str | None, Rulings]:
+    def face_on_move(
+        self,
+        state: GameState,
+        obj: GameObject,
+        zone: str,
+        face: str | None,
+        transformed: bool | None,
+    ) -> tuple[str | None, Rulings]:
         card = state.card_def(obj)
         if zone == "stack" and face is not None:
             return face, ()
         if zone != "battlefield":
             if obj.face in ("back", "left", "right") and len(card.faces) > 1:
                 return self.default_face(card, zone), self.rule(
-                    "dfc_front_outside", f"in the {zone} it has only its "
-                    f"{'combined halves' if card.layout == 'split' else 'front face'}")
+                    "dfc_front_outside",
+                    f"in the {zone} it has only its "
+                    f"{'combined halves' if card.layout == 'split' else 'front face'}",
+                )
             return self.default_face(card, zone), ()
         if obj.zone == "stack" and face is not None:
-            return face, self.rule("resolve_same_face", "it enters with the same face up it "
-                                   "had on the stack")
+            return face, self.rule(
+                "resolve_same_face", "it enters with the same face up it had on the stack"
+            )
         if transformed or (face == "back" and card.layout != "flip" and len(card.faces) > 1):
             # The contract: ``face: back`` and ``transformed: true`` both mean "transformed".
             if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
-                return "back", self.rule("enter_transformed_not_dfc",
-                                         "put onto the battlefield transformed, it enters back "
-                                         "face up")
-            return None, self.rule("enter_transformed_not_dfc",
-                                   f"{card.name} can't be put onto the battlefield transformed; "
-                                   "it stays in its current zone")
+                return "back", self.rule(
+                    "enter_transformed_not_dfc",
+                    "put onto the battlefield transformed, it enters back face up",
+                )
+            return None, self.rule(
+                "enter_transformed_not_dfc",
+                f"{card.name} can't be put onto the battlefield transformed; "
+                "it stays in its current zone",
+            )
         if card.layout == "modal_dfc" and not is_permanent_face(card.faces[0]):
-            return None, self.rule("mdfc_front_not_permanent",
-                                   "its front face isn't a permanent card; it stays in its "
-                                   "current zone")
+            return None, self.rule(
+                "mdfc_front_not_permanent",
+                "its front face isn't a permanent card; it stays in its current zone",
+            )
         if self.is_double_faced(card):
             return "front", self.rule("enter_front", "it enters the battlefield front face up")
         return self.default_face(card, zone), ()
 
-    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
-                          face_down: bool | None) -> tuple[bool, Rulings]:
+    def face_down_on_move(
+        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
+    ) -> tuple[bool, Rulings]:
         if face_down:
             if zone == "exile" and self.is_double_faced(state.card_def(obj)):
-                return True, self.rule("dfc_exiled_face_down", "a double-faced card exiled face "
-                                       "down stays hidden")
+                return True, self.rule(
+                    "dfc_exiled_face_down", "a double-faced card exiled face down stays hidden"
+                )
             if zone == "battlefield" and self.is_double_faced(state.card_def(obj)):
-                return True, self.rule("dfc_face_down", "a double-faced card entering face down "
-                                       "has the face-down characteristics and stays hidden")
+                return True, self.rule(
+                    "dfc_face_down",
+                    "a double-faced card entering face down "
+                    "has the face-down characteristics and stays hidden",
+                )
             return True, ()
-        if face_down is None and obj.face_down and obj.zone in ("battlefield", "stack") and \
-                zone in ("battlefield", "stack"):
+        if (
+            face_down is None
+            and obj.face_down
+            and obj.zone in ("battlefield", "stack")
+            and zone in ("battlefield", "stack")
+        ):
             return True, ()
         return False, ()
 
     def leave_rulings(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         out: Rulings = ()
-        if obj.face_down and obj.zone in ("battlefield", "stack") and zone not in (
-                "battlefield", "stack"):
-            out += self.rule("face_down_reveal", "a face-down permanent or spell leaving is "
-                             "revealed")
+        if (
+            obj.face_down
+            and obj.zone in ("battlefield", "stack")
+            and zone not in ("battlefield", "stack")
+        ):
+            out += self.rule(
+                "face_down_reveal", "a face-down permanent or spell leaving is revealed"
+            )
         if obj.flipped and obj.zone == "battlefield":
-            out += self.rule("flip_one_way", "a flipped permanent that leaves retains no memory "
-                             "of being flipped")
+            out += self.rule(
+                "flip_one_way", "a flipped permanent that leaves retains no memory of being flipped"
+            )
         if obj.meld is not None and zone != "battlefield":
-            out += self.rule("meld_leaves", "one permanent leaves; its two cards each move, "
-                             "front face up")
+            out += self.rule(
+                "meld_leaves", "one permanent leaves; its two cards each move, front face up"
+            )
         return out
 
     def token_ceases_rulings(self) -> Rulings:
@@ -386,59 +485,115 @@ class Magic(Ruleset):
 
     # --- casting (712.11, 712.12, 709.3, 708.4, 305) -----------------------------------------
 
-    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
-             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+    def cast(
+        self,
+        state: GameState,
+        obj: GameObject,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+        action: str = "cast",
+    ) -> tuple[str, str, str, Rulings]:
         card = state.card_def(obj)
         if face_down:
             rulings = self.rule("face_down_cast", "cast face down, it is a 2/2 face-down spell")
             if self.is_double_faced(card):
-                rulings += self.rule("dfc_face_down", "a double-faced card cast face down has "
-                                     "the face-down characteristics and stays hidden")
+                rulings += self.rule(
+                    "dfc_face_down",
+                    "a double-faced card cast face down has "
+                    "the face-down characteristics and stays hidden",
+                )
             return "done", "stack", "front", rulings
         if card.is_meld_result:
-            return "illegal", obj.zone, obj.face, self.rule("meld", "the back half of a meld "
-                                                            "card can't be cast")
+            return (
+                "illegal",
+                obj.zone,
+                obj.face,
+                self.rule("meld", "the back half of a meld card can't be cast"),
+            )
         if card.layout == "meld":
             if face == "back":
-                return "illegal", obj.zone, obj.face, self.rule("meld_back", "a meld card's back "
-                                                                "face can't be cast")
-            return "done", "stack", "front", self.rule("meld_stack", "a meld card on the stack "
-                                                       "has only its front face")
+                return (
+                    "illegal",
+                    obj.zone,
+                    obj.face,
+                    self.rule("meld_back", "a meld card's back face can't be cast"),
+                )
+            return (
+                "done",
+                "stack",
+                "front",
+                self.rule("meld_stack", "a meld card on the stack has only its front face"),
+            )
         if card.layout == "split":
             chosen = face or "left"
             if chosen not in ("left", "right"):
-                return "illegal", obj.zone, obj.face, self.rule("split_choose", "choose one half "
-                                                                "to cast")
+                return (
+                    "illegal",
+                    obj.zone,
+                    obj.face,
+                    self.rule("split_choose", "choose one half to cast"),
+                )
             half = card.faces[0 if chosen == "left" else 1]
-            return "done", "stack", chosen, (
-                *self.rule("split_choose", f"the player chose to cast {half.name}"),
-                *self.ruling_list(("split_evaluated", "only the chosen half is evaluated")),
-                *self.rule("split_stack", f"only {half.name} is on the stack"),
-                *self.rule("mv_split", "on the stack its mana value is that half's"))
+            return (
+                "done",
+                "stack",
+                chosen,
+                (
+                    *self.rule("split_choose", f"the player chose to cast {half.name}"),
+                    *self.ruling_list(("split_evaluated", "only the chosen half is evaluated")),
+                    *self.rule("split_stack", f"only {half.name} is on the stack"),
+                    *self.rule("mv_split", "on the stack its mana value is that half's"),
+                ),
+            )
         chosen = "back" if transformed else (face or "front")
         if chosen in ("left", "right", "both") or (chosen == "back" and len(card.faces) < 2):
-            return "illegal", obj.zone, obj.face, self.rule("cast_front", f"{card.name} has no "
-                                                            f"{chosen} face to cast")
+            return (
+                "illegal",
+                obj.zone,
+                obj.face,
+                self.rule("cast_front", f"{card.name} has no {chosen} face to cast"),
+            )
         rulings = ()
         if card.layout == "flip" and chosen == "back":
-            return "illegal", obj.zone, obj.face, self.rule("flip_normal", "a flip card is cast "
-                                                            "with its normal characteristics")
+            return (
+                "illegal",
+                obj.zone,
+                obj.face,
+                self.rule("flip_normal", "a flip card is cast with its normal characteristics"),
+            )
         if card.layout == "transform" and chosen == "back":
             if not self.can_cast_transformed:
-                return "illegal", obj.zone, obj.face, self.rule(
-                    "cast_front", "a transforming double-faced card is put on the stack front "
-                    "face up")
+                return (
+                    "illegal",
+                    obj.zone,
+                    obj.face,
+                    self.rule(
+                        "cast_front",
+                        "a transforming double-faced card is put on the stack front face up",
+                    ),
+                )
             if not transformed:
-                return "illegal", obj.zone, obj.face, self.rule(
-                    "cast_front", "a transforming double-faced card is cast front face up")
-            rulings = self.rule("cast_transformed", "cast transformed, it is put on the stack "
-                                "back face up")
+                return (
+                    "illegal",
+                    obj.zone,
+                    obj.face,
+                    self.rule(
+                        "cast_front", "a transforming double-faced card is cast front face up"
+                    ),
+                )
+            rulings = self.rule(
+                "cast_transformed", "cast transformed, it is put on the stack back face up"
+            )
         elif transformed and self.can_be_transformed_by_layout(card):
-            rulings = self.rule("cast_transformed", "cast transformed, it is put on the stack "
-                                "back face up")
+            rulings = self.rule(
+                "cast_transformed", "cast transformed, it is put on the stack back face up"
+            )
         elif card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
-            rulings = self.rule("cast_mdfc_face", f"the player chose to cast "
-                                f"{card.faces[0 if chosen == 'front' else 1].name}")
+            rulings = self.rule(
+                "cast_mdfc_face",
+                f"the player chose to cast {card.faces[0 if chosen == 'front' else 1].name}",
+            )
             if face is None:
                 rulings += self.rule("cast_front", "with no choice made, it is cast front face up")
         elif self.is_double_faced(card):
@@ -446,16 +601,32 @@ class Magic(Ruleset):
         the_face = card.faces[1 if chosen == "back" and len(card.faces) > 1 else 0]
         if "Land" in the_face.types:
             if action != "play":
-                return "illegal", obj.zone, obj.face, (
-                    *self.rule("land_play", f"{the_face.name} is a land: it is played, not cast"),
-                    *(self.rule("mdfc_land", "a land face is played") if len(card.faces) > 1
-                      else ()))
-            rulings = (self.rule("mdfc_land", f"played as a land with {the_face.name} up")
-                       if self.is_double_faced(card) else
-                       self.rule("land_play", "a land is played onto the battlefield"))
+                return (
+                    "illegal",
+                    obj.zone,
+                    obj.face,
+                    (
+                        *self.rule(
+                            "land_play", f"{the_face.name} is a land: it is played, not cast"
+                        ),
+                        *(
+                            self.rule("mdfc_land", "a land face is played")
+                            if len(card.faces) > 1
+                            else ()
+                        ),
+                    ),
+                )
+            rulings = (
+                self.rule("mdfc_land", f"played as a land with {the_face.name} up")
+                if self.is_double_faced(card)
+                else self.rule("land_play", "a land is played onto the battlefield")
+            )
             return "done", "battlefield", chosen, rulings
-        rulings += self.rule("cast_evaluated", f"only {the_face.name} is considered put onto "
-                             "the stack") if self.is_double_faced(card) else ()
+        rulings += (
+            self.rule("cast_evaluated", f"only {the_face.name} is considered put onto the stack")
+            if self.is_double_faced(card)
+            else ()
+        )
         return "done", "stack", chosen, rulings
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
@@ -465,65 +636,105 @@ class Magic(Ruleset):
     def resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
         card = state.card_def(obj)
         if obj.face_down:
-            return "battlefield", obj.face, self.rule("face_down_chars", "a face-down spell "
-                                                      "becomes a face-down permanent")
+            return (
+                "battlefield",
+                obj.face,
+                self.rule("face_down_chars", "a face-down spell becomes a face-down permanent"),
+            )
         if card.layout == "adventure" and obj.face == "back":
-            return "exile", "front", self.rule("adventure_exile", "an adventure spell resolves "
-                                               "into exile")
+            return (
+                "exile",
+                "front",
+                self.rule("adventure_exile", "an adventure spell resolves into exile"),
+            )
         if self.is_permanent(state, obj):
-            rulings = self.rule("resolve_same_face", "it enters the battlefield with the same "
-                                "face up it had on the stack") if self.is_double_faced(card) else ()
+            rulings = (
+                self.rule(
+                    "resolve_same_face",
+                    "it enters the battlefield with the same face up it had on the stack",
+                )
+                if self.is_double_faced(card)
+                else ()
+            )
             return "battlefield", obj.face, rulings
         if card.layout == "transform" and obj.face == "back":
-            return "graveyard", "front", self.rule("resolve_transformed_instant", "its back face "
-                                                   "is an instant or sorcery: it goes to the "
-                                                   "graveyard")
+            return (
+                "graveyard",
+                "front",
+                self.rule(
+                    "resolve_transformed_instant",
+                    "its back face is an instant or sorcery: it goes to the graveyard",
+                ),
+            )
         return "graveyard", self.default_face(card, "graveyard"), ()
 
     # --- copies (707.2, 707.3, 707.8, 707.8a, 709.3c) ---------------------------------------
 
     def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
         if of.face_down:
-            return CopyValues(layout="normal", faces=(FACE_DOWN,), name="", source_face="none"), \
-                self.rule("copiable_values", "a copy of a face-down permanent is a nameless 2/2")
+            return CopyValues(
+                layout="normal", faces=(FACE_DOWN,), name="", source_face="none"
+            ), self.rule("copiable_values", "a copy of a face-down permanent is a nameless 2/2")
         if of.meld is not None:
             face = of.meld.faces[0]
-            return CopyValues(layout="normal", faces=(face,), name=face.name or "",
-                              source_face="back"), self.ruling_list(
+            return CopyValues(
+                layout="normal", faces=(face,), name=face.name or "", source_face="back"
+            ), self.ruling_list(
                 ("copy_dfc", "copying a melded permanent copies the face that is up"),
-                ("mv_meld", "a copy of a melded permanent has mana value 0"))
+                ("mv_meld", "a copy of a melded permanent has mana value 0"),
+            )
         layout, faces = self.printed_faces(state, of)
         if layout in ("flip", "split") and len(faces) > 1:
             topic = "copy_status" if layout == "flip" else "split_copy"
-            return CopyValues(layout=layout, faces=faces,
-                              name=" // ".join(f.name or "" for f in faces),
-                              source_face=of.face), (*self.rule(
-                topic, "the copy gets both halves; its own status decides which apply"),
-                *self.rule("copiable_values", "status, such as being flipped, isn't copied"))
+            return CopyValues(
+                layout=layout,
+                faces=faces,
+                name=" // ".join(f.name or "" for f in faces),
+                source_face=of.face,
+            ), (
+                *self.rule(topic, "the copy gets both halves; its own status decides which apply"),
+                *self.rule("copiable_values", "status, such as being flipped, isn't copied"),
+            )
         if len(faces) > 1:
             face = faces[1] if of.face == "back" else faces[0]
             rulings = self.rule("copy_dfc", f"only the face that is up, {face.name}, is copied")
             if of.face == "back" and layout == "transform":
                 rulings += self.ruling_list(
                     ("mv_back_face", "a copy of a back face has mana value 0"),
-                    ("dfc_back_up", "only the back face uses the front face's mana value"))
-            return CopyValues(layout="normal", faces=(face,), name=face.name or "",
-                              source_face=of.face), rulings
-        return CopyValues(layout="normal", faces=faces, name=faces[0].name or "",
-                          source_face=of.face), self.rule("copiable_values",
-                                                          "the copy gets the printed values")
+                    ("dfc_back_up", "only the back face uses the front face's mana value"),
+                )
+            return CopyValues(
+                layout="normal", faces=(face,), name=face.name or "", source_face=of.face
+            ), rulings
+        return CopyValues(
+            layout="normal", faces=faces, name=faces[0].name or "", source_face=of.face
+        ), self.rule("copiable_values", "the copy gets the printed values")
 
-    def token_copy(self, state: GameState, of: GameObject
-                   ) -> tuple[CardDef, str, CopyValues, Rulings]:
+    def token_copy(
+        self, state: GameState, of: GameObject
+    ) -> tuple[CardDef, str, CopyValues, Rulings]:
         layout, faces = self.printed_faces(state, of)
-        if (self.double_faced_token_copies and not of.face_down and of.meld is None
-                and layout in ("transform", "modal_dfc") and len(faces) > 1):
-            card = CardDef(name=" // ".join(f.name or "" for f in faces), layout=layout,
-                           faces=faces)
+        if (
+            self.double_faced_token_copies
+            and not of.face_down
+            and of.meld is None
+            and layout in ("transform", "modal_dfc")
+            and len(faces) > 1
+        ):
+            card = CardDef(
+                name=" // ".join(f.name or "" for f in faces), layout=layout, faces=faces
+            )
             values = CopyValues(layout=layout, faces=faces, name=card.name, source_face=of.face)
-            return card, of.face, values, self.rule(
-                "token_copy_dfc", "a token copy of a double-faced permanent is a double-faced "
-                "token, with the same face up")
+            return (
+                card,
+                of.face,
+                values,
+                self.rule(
+                    "token_copy_dfc",
+                    "a token copy of a double-faced permanent is a double-faced "
+                    "token, with the same face up",
+                ),
+            )
         return super().token_copy(state, of)
 
     # --- naming (201.4, 712.19, 709.4a, 710.5) ----------------------------------------------
@@ -533,21 +744,25 @@ class Magic(Ruleset):
             if card.is_meld_result:
                 return True, self.ruling_list(
                     ("naming_meld", "a melded permanent's name may be chosen"),
-                    ("meld_naming", "a front face's name or the combined back face's name"))
+                    ("meld_naming", "a front face's name or the combined back face's name"),
+                )
             if name == card.name and len(card.faces) > 1:
                 topic = "split_names" if card.layout == "split" else "dfc_naming"
                 return False, self.rule(topic, f"one name may be chosen, not {name}")
             if card.layout == "flip" and name in card.face_names:
-                return True, self.rule("flip_naming", "the alternative name of a flip card may "
-                                       "be chosen") if name != card.faces[0].name else \
-                    self.rule("naming", "a card's name may be chosen")
+                return True, self.rule(
+                    "flip_naming", "the alternative name of a flip card may be chosen"
+                ) if name != card.faces[0].name else self.rule(
+                    "naming", "a card's name may be chosen"
+                )
             if card.layout == "split" and name in card.face_names:
                 return True, self.rule("naming_split", "one half's name may be chosen")
             if self.is_double_faced(card) and name in card.face_names:
                 topic = "naming_dfc" if name != card.faces[0].name else "naming"
                 return True, self.ruling_list(
                     ("dfc_naming", "either face's name may be chosen, not both"),
-                    (topic, f"{name} is the name of a card"))
+                    (topic, f"{name} is the name of a card"),
+                )
         return True, self.rule("naming", "the name of a card may be chosen")
 
     def query_rulings(self, name: str, zone: str = "") -> Rulings:
@@ -555,12 +770,16 @@ class Magic(Ruleset):
         a DFC has only its front face (712.8a), a flip card its normal characteristics (710.2),
         a split card both halves (709.4)."""
         if name == "search" and zone not in ("battlefield", "stack"):
-            return (*self.rule("dfc_front_outside", f"in the {zone} a double-faced card has only "
-                               "its front face"),
-                    *self.rule("flip_normal", "a flip card has its normal characteristics"),
-                    *self.rule("split_combined", "a split card has both halves' characteristics"),
-                    *self.rule("split_names", "a split card has both names"),
-                    *self.rule("split_types", "a split card has both halves' card types"))
+            return (
+                *self.rule(
+                    "dfc_front_outside",
+                    f"in the {zone} a double-faced card has only its front face",
+                ),
+                *self.rule("flip_normal", "a flip card has its normal characteristics"),
+                *self.rule("split_combined", "a split card has both halves' characteristics"),
+                *self.rule("split_names", "a split card has both names"),
+                *self.rule("split_types", "a split card has both halves' card types"),
+            )
         return ()
 
     # --- meld (701.42, 712.4, 712.14c) ------------------------------------------------------
@@ -580,75 +799,131 @@ class Magic(Ruleset):
         result = self.find_meld_result(names, cards)
         # A meld ability exiles the pair from the battlefield and melds them from exile.
         where = {oa.zone, ob.zone}
-        if result is None or oa.token or ob.token or oa.meld is not None or \
-                ob.meld is not None or oa.id == ob.id or oa.owner != ob.owner or \
-                not where <= {"battlefield", "exile"}:
-            return Outcome(state, NOTHING, self.ruling_list(
-                ("meld_pair", "only two cards of the same meld pair can be melded"),
-                ("meld_stay", "objects that can't be melded stay in their current zone")))
+        if (
+            result is None
+            or oa.token
+            or ob.token
+            or oa.meld is not None
+            or ob.meld is not None
+            or oa.id == ob.id
+            or oa.owner != ob.owner
+            or not where <= {"battlefield", "exile"}
+        ):
+            return Outcome(
+                state,
+                NOTHING,
+                self.ruling_list(
+                    ("meld_pair", "only two cards of the same meld pair can be melded"),
+                    ("meld_stay", "objects that can't be melded stay in their current zone"),
+                ),
+            )
         from obverse import actions
 
         state = actions.forget(actions.remove(actions.remove(state, oa), ob), oa.id)
         state = actions.forget(state, ob.id)
         state, oid = actions.new_object_id(state)
         state, ts = actions.tick(state)
-        melded = GameObject(id=oid, cards=(oa.card, ob.card), zone="battlefield", owner=oa.owner,
-                            controller=oa.controller, face="back", meld=result, timestamp=ts)
+        melded = GameObject(
+            id=oid,
+            cards=(oa.card, ob.card),
+            zone="battlefield",
+            owner=oa.owner,
+            controller=oa.controller,
+            face="back",
+            meld=result,
+            timestamp=ts,
+        )
         state = actions.place(state, melded)
-        return Outcome(state, DONE, (*self.rule("meld_action", f"{' and '.join(sorted(names))} "
-                                                f"meld into {result.name}"),
-                                     *self.rule("meld_enters", "the melded permanent enters back "
-                                                "faces up, one object represented by two cards")))
+        return Outcome(
+            state,
+            DONE,
+            (
+                *self.rule("meld_action", f"{' and '.join(sorted(names))} meld into {result.name}"),
+                *self.rule(
+                    "meld_enters",
+                    "the melded permanent enters back "
+                    "faces up, one object represented by two cards",
+                ),
+            ),
+        )
 
-    def do_action(self, state: GameState, name: str, obj: int | None,
-                  objs: dict[str, int]) -> Outcome:
+    def do_action(
+        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
+    ) -> Outcome:
         """``flip`` (710.3): one-way; only a flip card on the battlefield flips."""
         assert name == "flip" and obj is not None
         o = state.objects[obj]
         card = state.card_def(o)
         if o.flipped:
-            return Outcome(state, NOTHING, self.rule("flip_one_way", "it is already flipped; "
-                                                     "flipping is one-way"))
+            return Outcome(
+                state,
+                NOTHING,
+                self.rule("flip_one_way", "it is already flipped; flipping is one-way"),
+            )
         if o.zone != "battlefield" or o.face_down:
-            return Outcome(state, NOTHING, self.ruling_list(
-                ("flip_alt", "the alternative characteristics are used only on the battlefield"),
-                ("flip_normal", "outside the battlefield a flip card has its normal "
-                 "characteristics; nothing happens")))
+            return Outcome(
+                state,
+                NOTHING,
+                self.ruling_list(
+                    (
+                        "flip_alt",
+                        "the alternative characteristics are used only on the battlefield",
+                    ),
+                    (
+                        "flip_normal",
+                        "outside the battlefield a flip card has its normal "
+                        "characteristics; nothing happens",
+                    ),
+                ),
+            )
         layout, _ = self.printed_faces(state, o)
         if layout != "flip" and card.layout != "flip":
-            return Outcome(state, NOTHING, self.rule("flip", f"{card.name} isn't a flip card; "
-                                                     "nothing happens"))
+            return Outcome(
+                state, NOTHING, self.rule("flip", f"{card.name} isn't a flip card; nothing happens")
+            )
         from obverse import actions
 
         state, ts = actions.tick(state)
-        state = actions.update(state, msgspec.structs.replace(o, flipped=True, face="back",
-                                                              timestamp=ts))
-        return Outcome(state, DONE, (*self.rule("flip", "it flips: its alternative "
-                                                "characteristics apply"),
-                                     *self.rule("flip_alt", "the alternative name, text, type "
-                                                "line, power and toughness now apply"),
-                                     *self.rule("flip_color_cost", "its color and mana cost "
-                                                "don't change")))
+        state = actions.update(
+            state, msgspec.structs.replace(o, flipped=True, face="back", timestamp=ts)
+        )
+        return Outcome(
+            state,
+            DONE,
+            (
+                *self.rule("flip", "it flips: its alternative characteristics apply"),
+                *self.rule(
+                    "flip_alt",
+                    "the alternative name, text, type line, power and toughness now apply",
+                ),
+                *self.rule("flip_color_cost", "its color and mana cost don't change"),
+            ),
+        )
 
     # --- visibility (708.5, 712.6, 712.7) ---------------------------------------------------
 
     def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
         if obj.face_down:
             # 708.5: you may look at face-down spells and permanents you control.
-            return viewer is not None and obj.zone in ("battlefield", "stack") and \
-                obj.controller == viewer
+            return (
+                viewer is not None
+                and obj.zone in ("battlefield", "stack")
+                and obj.controller == viewer
+            )
         if self.is_public(obj.zone):
             return True
         return viewer is not None and obj.zone == "hand" and obj.owner == viewer
 
-    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
-                           owner: str) -> bool:
+    def is_distinguishable(
+        self, state: GameState, viewer: str | None, zone: str, owner: str
+    ) -> bool:
         key = self.zone_key(zone, owner)
         objs = [state.objects[o] for o in state.zone_contents(key)]
         if zone in ("battlefield", "stack", "exile"):
             # 708.6: face-down permanents and spells are kept distinguishable.
-            return all(not o.face_down or o.zone in ("battlefield", "stack") for o in objs) or \
-                all(self.may_look(state, viewer, o) for o in objs)
+            return all(not o.face_down or o.zone in ("battlefield", "stack") for o in objs) or all(
+                self.may_look(state, viewer, o) for o in objs
+            )
         return bool(objs) and all(self.may_look(state, viewer, o) for o in objs)
 
 

@@ -170,7 +170,7 @@ def _renumber(ids: dict[str, str]) -> dict[str, str]:
     for key, rule in ids.items():
         for new, old in moved.items():
             if rule.startswith(new):
-                rule = old + rule[len(new):]
+                rule = old + rule[len(new) :]
                 break
         out[key] = rule
     return out

@@ -45,9 +45,20 @@ TALE_ZONE: Final = "tale_incident"
 #: 概要: hidden zones keep their cards face down; every other zone keeps them face up
 #: (the seed names the sandbox and the Anomalousロッカー 非公開領域; the contract agrees).
 HIDDEN_ZONES: Final = frozenset({SANDBOX, "anomalous_locker"})
-ALL_ZONES: Final = frozenset({SITE_ZONE, SANDBOX, "anomalous_locker", TALE_ZONE,
-                              "personnel_file", "decommissioned", "canon_hub", "out_of_game",
-                              "internal", "stack"})
+ALL_ZONES: Final = frozenset(
+    {
+        SITE_ZONE,
+        SANDBOX,
+        "anomalous_locker",
+        TALE_ZONE,
+        "personnel_file",
+        "decommissioned",
+        "canon_hub",
+        "out_of_game",
+        "internal",
+        "stack",
+    }
+)
 
 
 class ZoneRule(msgspec.Struct, frozen=True):
@@ -118,24 +129,37 @@ class SCP(Ruleset):
         put there face up before the game (``face_down: false``)."""
         return self.is_hidden(zone) if face_down is None else face_down
 
-    def face_down_on_move(self, state: GameState, obj: GameObject, zone: str,
-                          face_down: bool | None) -> tuple[bool, Rulings]:
+    def face_down_on_move(
+        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
+    ) -> tuple[bool, Rulings]:
         """領域移動: a card ends up with its destination's default facing (face up in a public
         zone, face down in a hidden one), whatever it had; 概要: an instruction overrides."""
         default = self.is_hidden(zone)
         if face_down is not None and face_down != default:
-            return face_down, (self.ruling(OVERVIEW, (
-                f"an instruction puts it into the {zone} face {'down' if face_down else 'up'}, "
-                f"overriding the zone's default"),),)
+            return face_down, (
+                self.ruling(
+                    OVERVIEW,
+                    (
+                        f"an instruction puts it into the {zone} face "
+                        f"{'down' if face_down else 'up'}, overriding the zone's default"
+                    ),
+                ),
+            )
         if obj.face_down == default:
-            reason = (f"a face-{'down' if default else 'up'} card moving to the "
-                      f"{'hidden' if default else 'public'} {zone} keeps its facing")
+            reason = (
+                f"a face-{'down' if default else 'up'} card moving to the "
+                f"{'hidden' if default else 'public'} {zone} keeps its facing"
+            )
         elif default:
-            reason = f"a face-up card sent to the hidden {zone} travels face up and turns " \
-                     "face down there"
+            reason = (
+                f"a face-up card sent to the hidden {zone} travels face up and turns "
+                "face down there"
+            )
         else:
-            reason = f"a face-down card sent to the public {zone} travels face down and " \
-                     "turns face up there"
+            reason = (
+                f"a face-down card sent to the public {zone} travels face down and "
+                "turns face up there"
+            )
         return default, (self.ruling(ZONE_MOVE, reason),)
 
     # --- characteristics (per-zone face-down characteristics) -------------------------------
@@ -144,8 +168,9 @@ class SCP(Ruleset):
         """サイト上, サンドボックス・Anomalousロッカー, Tale・Incident置き場, 人事ファイル,
         decommissioned、ゲーム外、内部, カノンハブ: a face-down card has no name, cost, 確保力,
         object class, effects or tags; its only characteristics are its zone's card types."""
-        return Characteristics(face="none", names=(),
-                               props=Face(types=self.zone_rule(obj.zone).types))
+        return Characteristics(
+            face="none", names=(), props=Face(types=self.zone_rule(obj.zone).types)
+        )
 
     # --- turning over (領域移動, per-zone sections) -----------------------------------------
 
@@ -155,8 +180,10 @@ class SCP(Ruleset):
         if obj.face_down:
             return False, (self.ruling(OVERVIEW, "it is already face down; nothing happens"),)
         rule = self.zone_rule(obj.zone).rule
-        return True, (self.ruling(rule, f"turned face down by an instruction in the {obj.zone}"),
-                      self.ruling(ZONE_MOVE, "changing its facing never changes its controller"))
+        return True, (
+            self.ruling(rule, f"turned face down by an instruction in the {obj.zone}"),
+            self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+        )
 
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         """サンドボックス・Anomalousロッカー: a face-down card there turns face up only when
@@ -164,8 +191,10 @@ class SCP(Ruleset):
         if not obj.face_down:
             return False, (self.ruling(OVERVIEW, "it is already face up; nothing happens"),)
         rule = self.zone_rule(obj.zone).rule
-        return True, (self.ruling(rule, f"turned face up by an instruction in the {obj.zone}"),
-                      self.ruling(ZONE_MOVE, "changing its facing never changes its controller"))
+        return True, (
+            self.ruling(rule, f"turned face up by an instruction in the {obj.zone}"),
+            self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+        )
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
         """Single-faced cards: the front."""
@@ -173,15 +202,28 @@ class SCP(Ruleset):
 
     # --- the stack (Tale・Incident置き場: manifesting) --------------------------------------
 
-    def cast(self, state: GameState, obj: GameObject, face: str | None, transformed: bool,
-             face_down: bool, action: str = "cast") -> tuple[str, str, str, Rulings]:
+    def cast(
+        self,
+        state: GameState,
+        obj: GameObject,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+        action: str = "cast",
+    ) -> tuple[str, str, str, Rulings]:
         """Tale・Incident置き場: a card there is manifested (発現) from face down by the effect
         on its front; put onto the stack, it is face up (a public zone)."""
-        result, zone, new_face, rulings = super().cast(state, obj, face, transformed, face_down,
-                                                       action)
+        result, zone, new_face, rulings = super().cast(
+            state, obj, face, transformed, face_down, action
+        )
         if result == DONE and obj.zone == TALE_ZONE:
-            rulings += (self.ruling(TALE_INCIDENT, "a card in the Tale・Incident置き場 is "
-                                    "manifested by the effect written on its front"),)
+            rulings += (
+                self.ruling(
+                    TALE_INCIDENT,
+                    "a card in the Tale・Incident置き場 is "
+                    "manifested by the effect written on its front",
+                ),
+            )
         return result, zone, new_face, rulings
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
@@ -195,11 +237,19 @@ class SCP(Ruleset):
         referring to its front takes a search."""
         where = f" in the {zone}" if zone else ""
         if name == "select":
-            return (self.ruling(SELECT_SEARCH, f"selecting face-down cards{where} sees only "
-                                "the characteristics they have face down"),)
+            return (
+                self.ruling(
+                    SELECT_SEARCH,
+                    f"selecting face-down cards{where} sees only "
+                    "the characteristics they have face down",
+                ),
+            )
         if name == "search":
-            return (self.ruling(SELECT_SEARCH, f"searching{where} refers to the fronts of "
-                                "face-down cards"),)
+            return (
+                self.ruling(
+                    SELECT_SEARCH, f"searching{where} refers to the fronts of face-down cards"
+                ),
+            )
         return ()
 
     # --- who may look (per-zone sections, ゲーム開始前の表裏の扱い) --------------------------
@@ -207,8 +257,9 @@ class SCP(Ruleset):
     def _sealed(self, state: GameState, obj: GameObject) -> bool:
         return (SEALED, obj.id) in state.designations
 
-    def pregame_reference(self, state: GameState, viewer: str | None,
-                          obj: GameObject) -> bool | None:
+    def pregame_reference(
+        self, state: GameState, viewer: str | None, obj: GameObject
+    ) -> bool | None:
         """ゲーム開始前の表裏の扱い: before the game the owner may refer to the front of a
         face-down card (a sandbox's cards only until it is shuffled); ``None``: the rule does
         not apply (the game has begun, or ``viewer`` is not the owner)."""
@@ -236,44 +287,62 @@ class SCP(Ruleset):
             return True, (self.ruling(OVERVIEW, f"the card is face up in the {obj.zone}"),)
         pre = self.pregame_reference(state, player, obj)
         if pre:
-            return True, (self.ruling(PREGAME, "before the game the owner may refer to the "
-                                      "front of a face-down card"),)
+            return True, (
+                self.ruling(
+                    PREGAME, "before the game the owner may refer to the front of a face-down card"
+                ),
+            )
         rulings: Rulings = ()
         if pre is not None:
-            rulings += (self.ruling(PREGAME, "the sandbox was shuffled before the game: its "
-                                    "owner may no longer refer to its cards"),)
+            rulings += (
+                self.ruling(
+                    PREGAME,
+                    "the sandbox was shuffled before the game: its "
+                    "owner may no longer refer to its cards",
+                ),
+            )
         zr = self.zone_rule(obj.zone)
         by_zone = zr.controller_may_look and player == obj.controller
         if zr.controller_may_look:
-            why = ("its controller may look at it at any time" if by_zone else
-                   "only its controller may look at it")
+            why = (
+                "its controller may look at it at any time"
+                if by_zone
+                else "only its controller may look at it"
+            )
         else:
             why = f"no one may refer to the front of a face-down card in the {obj.zone}"
         rulings += (self.ruling(zr.rule, why),)
         return by_zone, rulings
 
-    def public_characteristics(self, state: GameState, viewer: str | None,
-                               obj: GameObject) -> Characteristics | None:
+    def public_characteristics(
+        self, state: GameState, viewer: str | None, obj: GameObject
+    ) -> Characteristics | None:
         """Everyone sees a face-down card's zone characteristics (per-zone sections)."""
         if obj.face_down:
             return self.face_down_characteristics(state, obj)
         return None
 
-    def is_distinguishable(self, state: GameState, viewer: str | None, zone: str,
-                           owner: str) -> bool:
+    def is_distinguishable(
+        self, state: GameState, viewer: str | None, zone: str, owner: str
+    ) -> bool:
         """サイト上, 人事ファイル, decommissioned、ゲーム外、内部, カノンハブ: face-down cards
         are kept distinguishable; in the sandbox, Anomalousロッカー and Tale・Incident置き場 they
         are not, unless the viewer can identify every one of them."""
         if self.zone_rule(zone).distinguishable:
             return True
-        return all(self.may_look(state, viewer, state.objects[o]) or
-                   (viewer is not None and self.knows(state, viewer, state.objects[o]))
-                   for o in state.zone_contents(self.zone_key(zone, owner)))
+        return all(
+            self.may_look(state, viewer, state.objects[o])
+            or (viewer is not None and self.knows(state, viewer, state.objects[o]))
+            for o in state.zone_contents(self.zone_key(zone, owner))
+        )
 
     def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
         """A reveal shows the card without turning it face up (an effect's instruction)."""
-        return (self.ruling(self.zone_rule(obj.zone).rule, "revealed by an effect; the card "
-                            "keeps its facing"),)
+        return (
+            self.ruling(
+                self.zone_rule(obj.zone).rule, "revealed by an effect; the card keeps its facing"
+            ),
+        )
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
         """ゲーム開始前の表裏の扱い: once a player shuffles their sandbox before the game (the
@@ -281,8 +350,11 @@ class SCP(Ruleset):
         zone ends nothing: those cards stay referable until the game starts."""
         if not state.pregame or zone != SANDBOX:
             return state
-        ids = tuple(o for o in state.zone_contents(self.zone_key(SANDBOX, player))
-                    if state.objects[o].face_down)
+        ids = tuple(
+            o
+            for o in state.zone_contents(self.zone_key(SANDBOX, player))
+            if state.objects[o].face_down
+        )
         sealed = tuple((SEALED, o) for o in ids if (SEALED, o) not in state.designations)
         return msgspec.structs.replace(state, designations=(*state.designations, *sealed))
 
@@ -293,8 +365,9 @@ class SCP(Ruleset):
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
-    def do_action(self, state: GameState, name: str, obj: int | None,
-                  objs: dict[str, int]) -> Outcome:
+    def do_action(
+        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
+    ) -> Outcome:
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
         a cross test then found impossible is not stacked but counts as declared, so the
         same object can't declare again."""
@@ -308,46 +381,88 @@ class SCP(Ruleset):
 
         o = state.objects[obj_id]
         if o.zone != SITE_ZONE:
-            return Outcome(state, ILLEGAL, (self.ruling(SITE, "only an object on the site "
-                                                        "declares a cross test"),))
+            return Outcome(
+                state,
+                ILLEGAL,
+                (self.ruling(SITE, "only an object on the site declares a cross test"),),
+            )
         if o.cross_tested:
-            return Outcome(state, ILLEGAL, (self.ruling(SITE, "this object has already declared "
-                                                        "a cross test; it can't declare again"),))
+            return Outcome(
+                state,
+                ILLEGAL,
+                (
+                    self.ruling(
+                        SITE,
+                        "this object has already declared a cross test; it can't declare again",
+                    ),
+                ),
+            )
         if target is not None:
             t = state.objects[target]
             if t.zone != SITE_ZONE or t.controller == o.controller:
-                return Outcome(state, ILLEGAL, (self.ruling(
-                    CROSS_TEST_DECLARE, "a cross test is declared against an opponent's object "
-                    "on the site"),))
+                return Outcome(
+                    state,
+                    ILLEGAL,
+                    (
+                        self.ruling(
+                            CROSS_TEST_DECLARE,
+                            "a cross test is declared against an opponent's object on the site",
+                        ),
+                    ),
+                )
         event = Event("cross_test", o.id, o.card, o.controller)
         if not o.face_down:
             if is_forbidden(state, o, "cross_test"):
-                return Outcome(state, ILLEGAL, (
-                    self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test"),
-                    self.ruling(SITE, "it is already known that it can't cross test: it "
-                                "can't declare one")))
+                return Outcome(
+                    state,
+                    ILLEGAL,
+                    (
+                        self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test"),
+                        self.ruling(
+                            SITE,
+                            "it is already known that it can't cross test: it can't declare one",
+                        ),
+                    ),
+                )
             state, ts = tick(state)
             state = update(state, msgspec.structs.replace(o, cross_tested=True, timestamp=ts))
-            return Outcome(state, DONE, (self.ruling(SITE, "the cross test is declared and "
-                                                     "put on the stack"),), (event,))
+            return Outcome(
+                state,
+                DONE,
+                (self.ruling(SITE, "the cross test is declared and put on the stack"),),
+                (event,),
+            )
         state, ts = tick(state)
-        up = msgspec.structs.replace(o, face_down=False, set_face_down=False, face="front",
-                                     cross_tested=True, timestamp=ts)
+        up = msgspec.structs.replace(
+            o, face_down=False, set_face_down=False, face="front", cross_tested=True, timestamp=ts
+        )
         state = update(state, up)
-        rulings: Rulings = (self.ruling(SITE, "declaring a cross test turns the face-down "
-                                        "object face up"),
-                            self.ruling(ZONE_MOVE, "turning face up never changes its "
-                                        "controller"))
+        rulings: Rulings = (
+            self.ruling(SITE, "declaring a cross test turns the face-down object face up"),
+            self.ruling(ZONE_MOVE, "turning face up never changes its controller"),
+        )
         reveal = Event("turn_face_up", o.id, o.card, o.controller)
         if is_forbidden(state, up, "cross_test"):
-            return Outcome(state, DONE, (*rulings, self.ruling(
-                SITE, "face up, it turns out it can't cross test: the cross test is not put on "
-                "the stack, but it counts as declared"),
-                self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test")),
-                (reveal, msgspec.structs.replace(event, detail="not stacked")))
-        return Outcome(state, DONE, (*rulings, self.ruling(SITE, "the cross test is declared "
-                                                           "and put on the stack")),
-                       (reveal, event))
+            return Outcome(
+                state,
+                DONE,
+                (
+                    *rulings,
+                    self.ruling(
+                        SITE,
+                        "face up, it turns out it can't cross test: the cross test is not put on "
+                        "the stack, but it counts as declared",
+                    ),
+                    self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test"),
+                ),
+                (reveal, msgspec.structs.replace(event, detail="not stacked")),
+            )
+        return Outcome(
+            state,
+            DONE,
+            (*rulings, self.ruling(SITE, "the cross test is declared and put on the stack")),
+            (reveal, event),
+        )
 
     # --- cards --------------------------------------------------------------------------------
 

@@ -74,8 +74,7 @@ class BodyLimit:
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await _error(413, f"request body over {self.limit} bytes")(scope, receive,
-                                                                             send)
+                    await _error(413, f"request body over {self.limit} bytes")(scope, receive, send)
                     return
         seen = 0
 
@@ -184,9 +183,14 @@ class Sandbox:
     def state_json(self, game: str, seat: str, table: Table) -> dict[str, Any]:
         """What the page gets for a seat: the view, the log, the ruleset."""
         out: dict[str, Any] = {
-            "seat": seat, "version": "", "ruleset": ruleset_info(table.rs.name),
-            "title": table.rec.title, "players": list(table.state.players),
-            "view": table.seat_view(seat), "log": table.log(seat)}
+            "seat": seat,
+            "version": "",
+            "ruleset": ruleset_info(table.rs.name),
+            "title": table.rec.title,
+            "players": list(table.state.players),
+            "view": table.seat_view(seat),
+            "log": table.log(seat),
+        }
         if seat != JUDGE:
             # The version a seat polls with is a digest of what it sees, so not even the
             # number of stored events (a hidden card's definition is one) reaches it.
@@ -218,8 +222,9 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return data
 
 
-def create_app(store: Store | str | Path = "obverse-web.sqlite3",
-               db: str | None = None) -> Starlette:
+def create_app(
+    store: Store | str | Path = "obverse-web.sqlite3", db: str | None = None
+) -> Starlette:
     """The sandbox app over a game store (a :class:`Store` or an SQLite path) and an
     optional card database path (for autocomplete and cards beyond the bundled ones)."""
     sandbox = Sandbox(store if isinstance(store, Store) else Store(store), db)
@@ -253,11 +258,18 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         except InputError as exc:
             raise TableError(400, exc.message) from None
         players = data.get("players", ["alice", "bob"])
-        if (not isinstance(players, list) or not 1 <= len(players) <= 4
-                or len(set(players)) != len(players)
-                or not all(isinstance(p, str) and p.isidentifier()
-                           and len(p) <= PLAYER_NAME_MAX and p not in (JUDGE, SPECTATOR)
-                           for p in players)):
+        if (
+            not isinstance(players, list)
+            or not 1 <= len(players) <= 4
+            or len(set(players)) != len(players)
+            or not all(
+                isinstance(p, str)
+                and p.isidentifier()
+                and len(p) <= PLAYER_NAME_MAX
+                and p not in (JUDGE, SPECTATOR)
+                for p in players
+            )
+        ):
             raise TableError(400, "players: expected 1 to 4 distinct simple names")
         title = data.get("title", "")
         if not isinstance(title, str) or len(title) > 200:
@@ -289,10 +301,17 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
                 head = parse_scenario(text, sandbox.lookup(game_name), "upload")
             except InputError as exc2:
                 raise TableError(422, f"not a valid scenario: {exc2.describe()}") from None
-        trial = GameRecord(id="import", ruleset=head["ruleset"], title=head["title"],
-                           players=tuple(head["players"]), seed=head["seed"],
-                           pregame=head["pregame"], cards=head["cards"], setup=head["setup"],
-                           steps=[(step, JUDGE) for step in head["steps"]])
+        trial = GameRecord(
+            id="import",
+            ruleset=head["ruleset"],
+            title=head["title"],
+            players=tuple(head["players"]),
+            seed=head["seed"],
+            pregame=head["pregame"],
+            cards=head["cards"],
+            setup=head["setup"],
+            steps=[(step, JUDGE) for step in head["steps"]],
+        )
         try:
             broken = Table(trial, sandbox.lookup(get_ruleset(head["ruleset"]).game)).broken
         except InputError as exc:
@@ -300,8 +319,13 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         if broken:
             raise TableError(422, f"the scenario does not replay: {broken}")
         store = sandbox.store
-        game, seats = store.create(get_ruleset(head["ruleset"]).name, tuple(head["players"]),
-                                   head["title"], head["seed"], head["pregame"])
+        game, seats = store.create(
+            get_ruleset(head["ruleset"]).name,
+            tuple(head["players"]),
+            head["title"],
+            head["seed"],
+            head["pregame"],
+        )
         for card in head["cards"]:
             store.append(game, "card", JUDGE, card)
         for entry in head["setup"]:
@@ -328,8 +352,9 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         unknown = set(data) - {"verb", "object", "args"}
         if unknown:
             raise TableError(400, f"unknown key {sorted(unknown)[0]!r} (verb, object, args)")
-        step = build_step(table, seat, ActRequest(verb=data.get("verb", ""),
-                                                  ref=data.get("object"), args=args))
+        step = build_step(
+            table, seat, ActRequest(verb=data.get("verb", ""), ref=data.get("object"), args=args)
+        )
         new = try_step(table, seat, step)
         seq = sandbox.store.append(game, "step", seat, step)
         new.rec.version = seq
@@ -361,8 +386,7 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         if not isinstance(zone, str) or not rs.is_zone(zone):
             raise TableError(400, f"zone: unknown zone {zone!r} for {rs.name}")
         label = table.new_label(card.face_names[0] if card.face_names else card.name)
-        entry: dict[str, Any] = {"label": label, "card": name.strip(), "owner": owner,
-                                 "zone": zone}
+        entry: dict[str, Any] = {"label": label, "card": name.strip(), "owner": owner, "zone": zone}
         for key in ("face_down", "token", "transformed", "flipped"):
             if data.get(key) is not None:
                 if not isinstance(data[key], bool):
@@ -378,9 +402,18 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         new_card = inline and not any(c.get("name") == card.name for c in cards)
         if new_card:
             cards.append(card_builtins(card))
-        trial = GameRecord(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
-                          seed=rec.seed, pregame=rec.pregame, cards=cards,
-                          setup=[*rec.setup, entry], steps=rec.steps, version=rec.version + 1)
+        trial = GameRecord(
+            id=rec.id,
+            ruleset=rec.ruleset,
+            title=rec.title,
+            players=rec.players,
+            seed=rec.seed,
+            pregame=rec.pregame,
+            cards=cards,
+            setup=[*rec.setup, entry],
+            steps=rec.steps,
+            version=rec.version + 1,
+        )
         try:
             new = Table(trial, table.extra)
         except InputError as exc:
@@ -390,8 +423,9 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         if new_card:
             sandbox.store.append(game, "card", JUDGE, card_builtins(card))
         sandbox.store.append(game, "setup", JUDGE, entry)
-        return JSONResponse({"label": label, **sandbox.state_json(game, JUDGE,
-                                                                  sandbox.table(game))})
+        return JSONResponse(
+            {"label": label, **sandbox.state_json(game, JUDGE, sandbox.table(game))}
+        )
 
     async def remove_card(request: Request) -> Response:
         game, table = judge(request.path_params["token"])
@@ -400,15 +434,24 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         rec = table.rec
         if not any(e["label"] == label for e in rec.setup):
             raise TableError(404, f"object: {label!r} is not a setup entry")
-        trial = GameRecord(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
-                          seed=rec.seed, pregame=rec.pregame, cards=rec.cards,
-                          setup=[e for e in rec.setup if e["label"] != label], steps=rec.steps,
-                          version=rec.version + 1)
+        trial = GameRecord(
+            id=rec.id,
+            ruleset=rec.ruleset,
+            title=rec.title,
+            players=rec.players,
+            seed=rec.seed,
+            pregame=rec.pregame,
+            cards=rec.cards,
+            setup=[e for e in rec.setup if e["label"] != label],
+            steps=rec.steps,
+            version=rec.version + 1,
+        )
         try:
             new = Table(trial, table.extra)
         except InputError as exc:
-            raise TableError(409, f"a step uses {label!r}; undo it first ({exc.describe()})"
-                             ) from None
+            raise TableError(
+                409, f"a step uses {label!r}; undo it first ({exc.describe()})"
+            ) from None
         if new.broken:
             raise TableError(409, f"without {label!r} the steps no longer replay: {new.broken}")
         sandbox.store.append(game, "unsetup", JUDGE, label)
@@ -424,8 +467,11 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
     async def export(request: Request) -> Response:
         game, table = judge(request.path_params["token"])
         text = dump_yaml(export_scenario(table))
-        return Response(text, media_type="application/yaml; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="obverse-{game}.yaml"'})
+        return Response(
+            text,
+            media_type="application/yaml; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="obverse-{game}.yaml"'},
+        )
 
     async def table_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
@@ -449,8 +495,9 @@ def create_app(store: Store | str | Path = "obverse-web.sqlite3",
         Route("/api/t/{token}/export", export),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={TableError: table_error,
-                                                       HTTPException: http_error})
+    app = Starlette(
+        routes=routes, exception_handlers={TableError: table_error, HTTPException: http_error}
+    )
     app.add_middleware(_SecurityHeaders)
     app.add_middleware(BodyLimit)
     app.state.sandbox = sandbox
@@ -468,20 +515,27 @@ class _SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [
-                    (b"content-security-policy",
-                     b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                     b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+                    (
+                        b"content-security-policy",
+                        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                        b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+                    ),
                     (b"referrer-policy", b"no-referrer"),
                     (b"x-content-type-options", b"nosniff"),
-                    (b"cache-control", b"no-store")]
+                    (b"cache-control", b"no-store"),
+                ]
                 message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, with_headers)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
-          store: str = "obverse-web.sqlite3") -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    store: str = "obverse-web.sqlite3",
+) -> None:
     """Run the sandbox with uvicorn until interrupted."""
     import uvicorn
 

@@ -18,8 +18,18 @@ from obverse.views import is_visible
 from obverse.web.table import CardLookup, Table, card_builtins, scenario_data, validate
 
 #: The object keys an export pins for every label.
-PINNED = ("zone", "owner", "controller", "name", "face", "face_down", "transformed", "flipped",
-          "is_copy", "is_token")
+PINNED = (
+    "zone",
+    "owner",
+    "controller",
+    "name",
+    "face",
+    "face_down",
+    "transformed",
+    "flipped",
+    "is_copy",
+    "is_token",
+)
 
 
 def board_expectations(table: Table) -> list[dict[str, Any]]:
@@ -77,43 +87,71 @@ _Dumper.add_representer(dict, _represent_dict)
 def dump_yaml(data: dict[str, Any]) -> str:
     """Scenario data as a readable YAML file (key order kept)."""
     head = {k: v for k, v in data.items() if k not in ("cards", "setup", "steps")}
-    parts = [yaml.dump(head, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                       default_flow_style=False, width=100)]
+    parts = [
+        yaml.dump(
+            head,
+            Dumper=_Dumper,
+            sort_keys=False,
+            allow_unicode=True,
+            default_flow_style=False,
+            width=100,
+        )
+    ]
     for key in ("cards", "setup", "steps"):
         if key not in data:
             continue
         lines = [f"{key}:"]
         for item in data[key]:
-            flow = yaml.dump(item, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                             default_flow_style=True, width=10_000).strip()
+            flow = yaml.dump(
+                item,
+                Dumper=_Dumper,
+                sort_keys=False,
+                allow_unicode=True,
+                default_flow_style=True,
+                width=10_000,
+            ).strip()
             lines.append(f"  - {flow}")
         if not data[key]:
             lines[0] += " []"
         parts.append("\n".join(lines) + "\n")
-    return "# Exported by the obverse web sandbox; run it with: obverse run FILE\n" + \
-        "".join(parts)
+    return "# Exported by the obverse web sandbox; run it with: obverse run FILE\n" + "".join(parts)
 
 
-def parse_scenario(text: str, extra: CardLookup | None = None,
-                   path: str = "upload") -> dict[str, Any]:
+def parse_scenario(
+    text: str, extra: CardLookup | None = None, path: str = "upload"
+) -> dict[str, Any]:
     """A scenario file's text as table data: its cards, setup and action steps (expectations,
     ``remember`` and queries are dropped: they change nothing). Raises :class:`InputError`."""
     data = load_text(text, path)
     scn = validate(data, extra, path)
     assert isinstance(data, dict)
-    steps = [{name: arg} for name, arg in scn.steps
-             if name not in ("expect", "remember") and name not in QUERIES]
+    steps = [
+        {name: arg}
+        for name, arg in scn.steps
+        if name not in ("expect", "remember") and name not in QUERIES
+    ]
     cards = data.get("cards") or []
     players = list(scn.players)
-    out = {"ruleset": data["ruleset"], "title": scn.title if "title" in data else "",
-           "players": players, "seed": scn.seed, "pregame": scn.pregame,
-           "cards": cards, "setup": list(scn.setup), "steps": steps}
+    out = {
+        "ruleset": data["ruleset"],
+        "title": scn.title if "title" in data else "",
+        "players": players,
+        "seed": scn.seed,
+        "pregame": scn.pregame,
+        "cards": cards,
+        "setup": list(scn.setup),
+        "steps": steps,
+    }
     # Cards the file names that only the card database knows become inline cards.
     inline = {c.get("name") for c in cards if isinstance(c, dict)}
     for entry in scn.setup:
         card = scn.resolver.get(entry["card"])
-        if card is not None and card.name not in inline and extra is not None \
-                and scn.resolver.inline.get(entry["card"]) is None:
+        if (
+            card is not None
+            and card.name not in inline
+            and extra is not None
+            and scn.resolver.inline.get(entry["card"]) is None
+        ):
             from obverse.carddata import bundled
 
             if bundled(scn.ruleset.game).get(entry["card"]) is None:
@@ -122,5 +160,4 @@ def parse_scenario(text: str, extra: CardLookup | None = None,
     return out
 
 
-__all__ = ["InputError", "board_expectations", "dump_yaml", "export_scenario",
-           "parse_scenario"]
+__all__ = ["InputError", "board_expectations", "dump_yaml", "export_scenario", "parse_scenario"]

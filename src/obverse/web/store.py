@@ -77,19 +77,28 @@ class Store:
                 if self._memory is None:
                     conn.close()
 
-    def create(self, ruleset: str, players: tuple[str, ...], title: str = "",
-               seed: int = 0, pregame: bool = False) -> tuple[str, dict[str, str]]:
+    def create(
+        self,
+        ruleset: str,
+        players: tuple[str, ...],
+        title: str = "",
+        seed: int = 0,
+        pregame: bool = False,
+    ) -> tuple[str, dict[str, str]]:
         """A new empty game; returns its id and the token of every seat."""
         gid = secrets.token_hex(6)
         seats = {JUDGE: secrets.token_urlsafe(18)}
         for seat in (*players, SPECTATOR):
             seats[seat] = secrets.token_urlsafe(18)
         with self._conn() as conn:
-            conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (gid, ruleset, title, json.dumps(list(players)), seed, int(pregame),
-                          time.time()))
-            conn.executemany("INSERT INTO seats VALUES (?, ?, ?)",
-                             [(tok, gid, seat) for seat, tok in seats.items()])
+            conn.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (gid, ruleset, title, json.dumps(list(players)), seed, int(pregame), time.time()),
+            )
+            conn.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?)",
+                [(tok, gid, seat) for seat, tok in seats.items()],
+            )
         return gid, seats
 
     def seat_of(self, token: str) -> tuple[str, str] | None:
@@ -107,27 +116,35 @@ class Store:
     def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
         """Append one event to a game's log; returns its sequence number."""
         with self._conn() as conn:
-            row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game=?",
-                               (game,)).fetchone()
+            row = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game=?", (game,)
+            ).fetchone()
             seq = int(row[0]) + 1
-            conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-                         (game, seq, kind, actor, json.dumps(payload, ensure_ascii=False),
-                          time.time()))
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                (game, seq, kind, actor, json.dumps(payload, ensure_ascii=False), time.time()),
+            )
         return seq
 
     def load(self, game: str) -> GameRecord | None:
         """The game with its log folded into cards, setup and steps."""
         with self._conn() as conn:
-            head = conn.execute("SELECT id, ruleset, title, players, seed, pregame FROM games "
-                                "WHERE id=?",
-                                (game,)).fetchone()
+            head = conn.execute(
+                "SELECT id, ruleset, title, players, seed, pregame FROM games WHERE id=?", (game,)
+            ).fetchone()
             if head is None:
                 return None
-            rows = conn.execute("SELECT seq, kind, actor, payload FROM events WHERE game=? "
-                                "ORDER BY seq", (game,)).fetchall()
-        rec = GameRecord(id=head[0], ruleset=head[1], title=head[2],
-                         players=tuple(json.loads(head[3])), seed=int(head[4]),
-                         pregame=bool(head[5]))
+            rows = conn.execute(
+                "SELECT seq, kind, actor, payload FROM events WHERE game=? ORDER BY seq", (game,)
+            ).fetchall()
+        rec = GameRecord(
+            id=head[0],
+            ruleset=head[1],
+            title=head[2],
+            players=tuple(json.loads(head[3])),
+            seed=int(head[4]),
+            pregame=bool(head[5]),
+        )
         for seq, kind, actor, payload in rows:
             data = json.loads(payload)
             rec.version = int(seq)

@@ -38,20 +38,51 @@ else:  # the runner moved out of obverse.scenario; accept either layout
 CardLookup = Callable[[str], CardDef | None]
 
 #: Verbs that take one object and nothing else (a bare label in the contract).
-LABEL_VERBS = frozenset({"resolve", "transform", "flip", "awaken", "transcend",
-                         "turn_face_down", "turn_face_up", "mark"})
+LABEL_VERBS = frozenset(
+    {
+        "resolve",
+        "transform",
+        "flip",
+        "awaken",
+        "transcend",
+        "turn_face_down",
+        "turn_face_up",
+        "mark",
+    }
+)
 #: Verbs that need no object.
 TABLE_VERBS = frozenset({"end_turn", "start_game", "shuffle"})
 #: Verbs every ruleset accepts (the game-specific ones come from ``extra_actions``).
-SHARED_OBJECT_VERBS = ("move", "cast", "play", "resolve", "turn_face_down", "turn_face_up",
-                       "become_copy", "create_token_copy", "apply_effect", "add_counters",
-                       "change_control", "reveal", "examine")
+SHARED_OBJECT_VERBS = (
+    "move",
+    "cast",
+    "play",
+    "resolve",
+    "turn_face_down",
+    "turn_face_up",
+    "become_copy",
+    "create_token_copy",
+    "apply_effect",
+    "add_counters",
+    "change_control",
+    "reveal",
+    "examine",
+)
 #: Game-specific verbs the page knows how to ask for, by the ruleset's extra actions.
 GAME_VERBS = ("transform", "flip", "meld", "awaken", "transcend", "mark", "hit", "cross_test")
 FACES = ("front", "back", "left", "right", "both")
-MODIFY_KEYS = ("power", "toughness", "set_power", "set_toughness", "add_types",
-               "add_supertypes", "add_subtypes", "lose_all_abilities", "prevent_damage_from",
-               "forbid")
+MODIFY_KEYS = (
+    "power",
+    "toughness",
+    "set_power",
+    "set_toughness",
+    "add_types",
+    "add_supertypes",
+    "add_subtypes",
+    "lose_all_abilities",
+    "prevent_damage_from",
+    "forbid",
+)
 
 
 class TableError(Exception):
@@ -88,8 +119,11 @@ class _Recorder(Runner):
         self.last_events = out.events
 
 
-def scenario_data(rec: GameRecord, steps: Iterable[dict[str, Any]] | None = None,
-                  setup: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def scenario_data(
+    rec: GameRecord,
+    steps: Iterable[dict[str, Any]] | None = None,
+    setup: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The scenario (contract form, without expectations) a stored game consists of."""
     data: dict[str, Any] = {"ruleset": rec.ruleset}
     if rec.title:
@@ -106,8 +140,9 @@ def scenario_data(rec: GameRecord, steps: Iterable[dict[str, Any]] | None = None
     return data
 
 
-def validate(data: Mapping[str, Any], extra: CardLookup | None,
-             path: str = "table") -> scn_mod.Scenario:
+def validate(
+    data: Mapping[str, Any], extra: CardLookup | None, path: str = "table"
+) -> scn_mod.Scenario:
     """Validate scenario data with the contract's validator (steps may be empty here)."""
     raw = dict(data)
     sentinel = not raw.get("steps")
@@ -172,9 +207,16 @@ class Table:
         self.runner.last_events = ()
         self.runner.act(name, arg)
         result = self.runner.last_result or "done"
-        rec = StepRecord(step={name: arg}, actor=actor, before=before, after=self.state,
-                         result=result, rulings=self.runner.last_rulings,
-                         events=self.runner.last_events, main=main)
+        rec = StepRecord(
+            step={name: arg},
+            actor=actor,
+            before=before,
+            after=self.state,
+            result=result,
+            rulings=self.runner.last_rulings,
+            events=self.runner.last_events,
+            main=main,
+        )
         self.history.append(rec)
         return rec
 
@@ -196,8 +238,7 @@ class Table:
 
     def used_labels(self) -> set[str]:
         """Every label in use (cards, tokens, melds and effects share one namespace)."""
-        return {*self.runner.labels, *self.runner.effects,
-                *(e["label"] for e in self.rec.setup)}
+        return {*self.runner.labels, *self.runner.effects, *(e["label"] for e in self.rec.setup)}
 
     def new_label(self, base: str) -> str:
         """A fresh label from ``base`` (a card name or a kind)."""
@@ -225,8 +266,7 @@ class Table:
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
         layout, faces = self.rs.printed_faces(self.state, obj)
-        return {"layout": layout,
-                "printed": [msgspec.to_builtins(f) for f in faces]}
+        return {"layout": layout, "printed": [msgspec.to_builtins(f) for f in faces]}
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
@@ -242,8 +282,12 @@ class Table:
             for oid in ids:
                 o = st.objects[oid]
                 entry: dict[str, Any] = {
-                    "ref": self.label_of(o), "visible": True, "zone": o.zone, "owner": o.owner,
-                    "controller": o.controller}
+                    "ref": self.label_of(o),
+                    "visible": True,
+                    "zone": o.zone,
+                    "owner": o.owner,
+                    "controller": o.controller,
+                }
                 entry.update(chars_dict(characteristics(st, o, rs), rs))
                 entry.update(status_dict(st, o, rs))
                 card = st.card_def(o)
@@ -251,14 +295,20 @@ class Table:
                 if len(card.faces) > 1:
                     entry["faces"] = [f.name for f in card.faces]
                 entry.update(self.printed(o))
-                entry["hidden_from"] = [s or SPECTATOR for s in seats
-                                        if not is_visible(st, s, o, rs)]
+                entry["hidden_from"] = [
+                    s or SPECTATOR for s in seats if not is_visible(st, s, o, rs)
+                ]
                 objs.append(entry)
-            zones.append({"zone": zone, "owner": owner or None, "count": len(ids),
-                          "objects": objs})
-        return {"ruleset": rs.name, "viewer": JUDGE, "players": list(st.players),
-                "active": st.active_player, "turn": st.turn, "pregame": st.pregame,
-                "zones": zones}
+            zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
+        return {
+            "ruleset": rs.name,
+            "viewer": JUDGE,
+            "players": list(st.players),
+            "active": st.active_player,
+            "turn": st.turn,
+            "pregame": st.pregame,
+            "zones": zones,
+        }
 
     def seat_view(self, seat: str) -> dict[str, Any]:
         """The seat's view: :func:`obverse.views.view`, with the printed faces of the
@@ -283,9 +333,12 @@ class Table:
         for st in states:
             for o in st.objects.values():
                 card = st.card_def(o)
-                names = {card.name, *card.face_names,
-                         *(c.name for c in o.copies if c.name),
-                         *(f.name for c in o.copies for f in c.faces if f.name)}
+                names = {
+                    card.name,
+                    *card.face_names,
+                    *(c.name for c in o.copies if c.name),
+                    *(f.name for c in o.copies for f in c.faces if f.name),
+                }
                 (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
         return {n for n in hidden - shown if n}
 
@@ -298,12 +351,15 @@ class Table:
     def log_entry(self, n: int, rec: StepRecord, seat: str) -> dict[str, Any]:
         """One step as the seat may know it: the verb, the actor, the events it may see,
         and the result and rulings only if it could identify the object acted on."""
-        (verb, _arg), = rec.step.items()
+        ((verb, _arg),) = rec.step.items()
         entry: dict[str, Any] = {"n": n, "actor": rec.actor, "verb": verb}
         if seat == JUDGE:
-            entry.update(step=rec.step, result=rec.result,
-                         rulings=[{"rule": r.rule, "reason": r.reason} for r in rec.rulings],
-                         events=[self._judge_event(rec, ev) for ev in rec.events])
+            entry.update(
+                step=rec.step,
+                result=rec.result,
+                rulings=[{"rule": r.rule, "reason": r.reason} for r in rec.rulings],
+                events=[self._judge_event(rec, ev) for ev in rec.events],
+            )
             return entry
         v = self.viewer(seat)
         seen = rec.main is None
@@ -315,15 +371,20 @@ class Table:
         if seen:
             secret = self.hidden_names(seat, (rec.before, rec.after))
             entry["result"] = rec.result
-            entry["rulings"] = [{"rule": r.rule, "reason": self.scrub(r.reason, secret)}
-                                for r in rec.rulings]
+            entry["rulings"] = [
+                {"rule": r.rule, "reason": self.scrub(r.reason, secret)} for r in rec.rulings
+            ]
         else:
             entry["withheld"] = True
         return entry
 
     def _judge_event(self, rec: StepRecord, ev: Event) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": ev.kind, "player": ev.player, "from": ev.zone_from,
-                               "to": ev.zone_to}
+        out: dict[str, Any] = {
+            "kind": ev.kind,
+            "player": ev.player,
+            "from": ev.zone_from,
+            "to": ev.zone_to,
+        }
         if ev.card is not None and ev.card in rec.after.cards:
             out["card"] = rec.after.cards[ev.card].card.name
         if ev.detail is not None:
@@ -393,8 +454,11 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
     if seat != JUDGE:
         visible = is_visible(table.state, seat, obj, rs)
         if not visible or seat not in (obj.owner, obj.controller):
-            raise TableError(403, "object: you may act only on objects you own or control and "
-                             "can see (the judge may act on any)")
+            raise TableError(
+                403,
+                "object: you may act only on objects you own or control and "
+                "can see (the judge may act on any)",
+            )
     if verb in LABEL_VERBS:
         return {verb: label}
     step: dict[str, Any] = {"object": label}
@@ -418,8 +482,13 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
                 _need(isinstance(args[key], bool), f"{key}: expected true or false")
                 step[key] = True
     if verb in ("become_copy", "create_token_copy", "meld", "hit", "cross_test"):
-        other_key = {"become_copy": "of", "create_token_copy": None, "meld": "with",
-                     "hit": "source", "cross_test": "target"}[verb]
+        other_key = {
+            "become_copy": "of",
+            "create_token_copy": None,
+            "meld": "with",
+            "hit": "source",
+            "cross_test": "target",
+        }[verb]
         other = None
         if other_key is not None and (verb != "cross_test" or args.get(other_key)):
             other, _ = _ref(table, seat, args.get(other_key), other_key)
@@ -442,9 +511,14 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
         assert isinstance(modify, dict)
         for key, value in modify.items():
             _need(key in MODIFY_KEYS, f"modify: unknown key {key!r}")
-            ok = (isinstance(value, bool) or (isinstance(value, int) and abs(value) < 1000)
-                  or (isinstance(value, list) and all(isinstance(x, str) and len(x) < 60
-                                                      for x in value)))
+            ok = (
+                isinstance(value, bool)
+                or (isinstance(value, int) and abs(value) < 1000)
+                or (
+                    isinstance(value, list)
+                    and all(isinstance(x, str) and len(x) < 60 for x in value)
+                )
+            )
             _need(ok, f"modify.{key}: expected a number, true/false or a list of words")
         step = {"label": table.new_label("effect"), "to": label, "modify": modify}
         if args.get("until") == "end_of_turn":
@@ -453,8 +527,10 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
         counter = args.get("counter", "+1/+1")
         count = args.get("count", 1)
         _need(isinstance(counter, str) and 0 < len(counter) <= 40, "counter: expected a name")
-        _need(isinstance(count, int) and not isinstance(count, bool) and 0 < count < 100,
-              "count: expected a number from 1 to 99")
+        _need(
+            isinstance(count, int) and not isinstance(count, bool) and 0 < count < 100,
+            "count: expected a number from 1 to 99",
+        )
         step.update(counter=counter, count=count)
     if verb == "change_control":
         _need(args.get("to") in players, "to: unknown player")
@@ -480,18 +556,28 @@ def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError
         return TableError(422, f"{verb}: {text}")
     key = exc.key if isinstance(exc, InputError) else ""
     safe = key if re.fullmatch(r"[a-z_.]{1,40}", key or "") else ""
-    return TableError(422, f"{verb}: the rules engine refused it" +
-                      (f" (argument {safe})" if safe else ""))
+    return TableError(
+        422, f"{verb}: the rules engine refused it" + (f" (argument {safe})" if safe else "")
+    )
 
 
 def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
     """The table with ``step`` appended by ``seat``, replayed; raises :class:`TableError`
     (and changes nothing) if the step is invalid, errors, or is ``illegal``."""
-    (verb, _), = step.items()
+    ((verb, _),) = step.items()
     rec = table.rec
-    trial = GameRecord(id=rec.id, ruleset=rec.ruleset, title=rec.title, players=rec.players,
-                       seed=rec.seed, pregame=rec.pregame, cards=rec.cards, setup=rec.setup,
-                       steps=[*rec.steps, (step, seat)], version=rec.version + 1)
+    trial = GameRecord(
+        id=rec.id,
+        ruleset=rec.ruleset,
+        title=rec.title,
+        players=rec.players,
+        seed=rec.seed,
+        pregame=rec.pregame,
+        cards=rec.cards,
+        setup=rec.setup,
+        steps=[*rec.steps, (step, seat)],
+        version=rec.version + 1,
+    )
     try:
         new = Table(trial, table.extra)
     except InputError as exc:
@@ -504,8 +590,7 @@ def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
     if last.result == "illegal":
         secret = new.hidden_names(seat, (last.before, last.after)) if seat != JUDGE else set()
         why = "; ".join(f"{r.rule}: {new.scrub(r.reason, secret)}" for r in last.rulings)
-        raise TableError(409, f"{verb}: illegal under {new.rs.name}" + (f" ({why})" if why
-                                                                        else ""))
+        raise TableError(409, f"{verb}: illegal under {new.rs.name}" + (f" ({why})" if why else ""))
     return new
 
 
@@ -521,13 +606,32 @@ def ruleset_info(alias: str) -> dict[str, Any]:
     verbs = [*SHARED_OBJECT_VERBS, *(v for v in GAME_VERBS if v in rs.extra_actions)]
     if rs.game == "fab":
         verbs += [v for v in ("awaken", "transcend", "mark", "hit") if v not in verbs]
-    return {"name": rs.name, "title": rs.title, "game": rs.game, "version": rs.version,
-            "zones": sorted(rs.zones), "play_zone": rs.play_zone, "stack_zone": rs.stack_zone,
-            "shared_zones": sorted(z for z in rs.zones if rs.is_shared(z)),
-            "public_zones": sorted(z for z in rs.zones if rs.is_public(z)),
-            "verbs": verbs, "table_verbs": sorted(TABLE_VERBS)}
+    return {
+        "name": rs.name,
+        "title": rs.title,
+        "game": rs.game,
+        "version": rs.version,
+        "zones": sorted(rs.zones),
+        "play_zone": rs.play_zone,
+        "stack_zone": rs.stack_zone,
+        "shared_zones": sorted(z for z in rs.zones if rs.is_shared(z)),
+        "public_zones": sorted(z for z in rs.zones if rs.is_public(z)),
+        "verbs": verbs,
+        "table_verbs": sorted(TABLE_VERBS),
+    }
 
 
-__all__ = ["GAME_VERBS", "Request", "StepRecord", "Table", "TableError", "build_step",
-           "card_builtins", "ruleset_info", "scenario_data", "seat_error", "try_step",
-           "validate"]
+__all__ = [
+    "GAME_VERBS",
+    "Request",
+    "StepRecord",
+    "Table",
+    "TableError",
+    "build_step",
+    "card_builtins",
+    "ruleset_info",
+    "scenario_data",
+    "seat_error",
+    "try_step",
+    "validate",
+]
