@@ -148,10 +148,14 @@ def test_facing_changes_keep_controller() -> None:
     ],
 )
 def test_who_may_look_at_a_face_down_card(zone: str, controller_sees: bool) -> None:
-    state, oid = _add(_game(), zone, face_down=True, controller="bob")
+    # Outside the site (the play zone) a card's controller is its owner (the contract).
+    controller = "bob" if zone == "site" else "alice"
+    other = "alice" if controller == "bob" else "bob"
+    state, oid = _add(_game(), zone, face_down=True, controller=controller)
     obj = state.obj(oid)
-    assert RS.may_look(state, "bob", obj) is controller_sees
-    assert RS.may_look(state, "alice", obj) is False  # the owner, not the controller
+    assert obj.controller == controller
+    assert RS.may_look(state, controller, obj) is controller_sees
+    assert RS.may_look(state, other, obj) is False
     assert RS.may_look(state, None, obj) is False
 
 
