@@ -419,11 +419,11 @@ class Magic(Ruleset):
             # The contract: ``face: back`` and ``transformed: true`` both mean "transformed".
             if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
                 return "back", self.rule(
-                    "enter_transformed_not_dfc",
+                    "enter_transformed",
                     "put onto the battlefield transformed, it enters back face up",
                 )
             return None, self.rule(
-                "enter_transformed_not_dfc",
+                "enter_transformed",
                 f"{card.name} can't be put onto the battlefield transformed; "
                 "it stays in its current zone",
             )
