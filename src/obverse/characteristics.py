@@ -173,23 +173,31 @@ def apply_effects(
     effects = state.effects
     if not effects:
         return chars
-    buckets: list[list[Effect]] = [[], [], [], []]
-    for e in effects:
-        seen = -1
-        for key, _ in e.modify:
-            i = _KEY_LAYER.get(key, -1)
-            if i >= 0 and i != seen:
-                if e not in buckets[i]:
-                    buckets[i].append(e)
-                seen = i
-    for i, bucket in enumerate(buckets):
+    for i, bucket in enumerate(_layer_buckets(effects)):
         if not bucket:
             continue
         todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
         if todo:
-            todo.sort(key=lambda e: e.timestamp)
             chars = _apply_layer(chars, todo, LAYERS[i])
     return chars
+
+
+_BUCKETS: dict[int, tuple[tuple[Effect, ...], list[list[Effect]]]] = {}
+
+
+def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
+    """The effects of each layer in timestamp order, memoized per (immutable) effects tuple."""
+    hit = _BUCKETS.get(id(effects))
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    buckets: list[list[Effect]] = [[] for _ in LAYERS]
+    for e in sorted(effects, key=lambda e: e.timestamp):
+        for i in sorted({_KEY_LAYER[k] for k, _ in e.modify if k in _KEY_LAYER}):
+            buckets[i].append(e)
+    if len(_BUCKETS) > 10_000:
+        _BUCKETS.clear()
+    _BUCKETS[id(effects)] = (effects, buckets)
+    return buckets
 
 
 def _apply_layer(
