@@ -176,7 +176,7 @@ def move(
     rulings: list[Ruling] = []
     if is_forbidden(state, obj, "move"):
         return Outcome(state, NOTHING, (rs.ruling("effect", "an effect says it can't move"),))
-    dest, why = rs.destination(state, obj, to)
+    dest, why = rs.destination(state, obj, to, transformed)
     rulings += why
     if dest == obj.zone:  # a ruleset may give same-zone moves their own meaning (FaB 3.0.7b)
         within = rs.move_within_zone(state, obj, face_down, position)
@@ -256,6 +256,14 @@ def move(
         )
     if not rs.is_in_play(dest) and dest != rs.stack_zone:
         new = replace(new, controller=new.owner)
+    shown = (
+        face_down is False
+        and not fd
+        and rs.public_objects_in_private_zones
+        and not rs.is_public(dest)
+    )
+    if shown != new.shown:
+        new = replace(new, shown=shown)
     state = rs.after_move(place(state, new, position), obj, new)
     return Outcome(state, DONE, tuple(rulings), tuple(events))
 
@@ -334,7 +342,9 @@ def turn_face_down(state: GameState, obj_id: int) -> Outcome:
     if not ok:
         return Outcome(state, NOTHING, rulings)
     state, ts = tick(state)
-    state = update(state, replace(obj, face_down=True, set_face_down=True, timestamp=ts))
+    state = update(
+        state, replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
+    )
     knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
     state = rs.after_turn_face_down(replace(state, knowledge=knowledge), obj)
     return Outcome(state, DONE, rulings, (Event("turn_face_down", obj.id, None, obj.controller),))
@@ -354,6 +364,7 @@ def turn_face_up(state: GameState, obj_id: int) -> Outcome:
             obj,
             face_down=False,
             set_face_down=False,
+            shown=rs.public_objects_in_private_zones and not rs.is_public(obj.zone),
             face=rs.face_after_face_up(state, obj),
             timestamp=ts,
         ),
@@ -538,6 +549,7 @@ def end_turn(state: GameState) -> Outcome:
     state = replace(
         state, effects=effects, active=(state.active + 1) % len(state.players), turn=state.turn + 1
     )
+    state = ruleset_of(state).on_end_turn(state)
     return Outcome(state, DONE, (), (Event("end_turn"),))
 
 

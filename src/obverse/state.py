@@ -63,6 +63,8 @@ class GameObject(msgspec.Struct, frozen=True):
     cross_tested: bool = False
     #: The object was turned face down (or set up / moved face down) on purpose.
     set_face_down: bool = False
+    #: A public object in a private zone (FaB 3.0.4d: moved there or turned there face up).
+    shown: bool = False
 
     @property
     def card(self) -> int:

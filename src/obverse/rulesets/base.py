@@ -42,6 +42,9 @@ class Ruleset:
     layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
     #: Characteristics depend only on the object, the effects and the cards (cacheable).
     cacheable_characteristics: ClassVar[bool] = True
+    #: A private zone may hold public objects: a card moved there with ``face_down: false``
+    #: or turned face up there stays public (FaB 3.0.4d).
+    public_objects_in_private_zones: ClassVar[bool] = False
     #: A token leaving the play zone ceases to exist.
     tokens_cease_outside_play: ClassVar[bool] = True
 
@@ -123,7 +126,7 @@ class Ruleset:
         """The face(s) that count for ``obj`` with status ``obj.face``."""
         if len(faces) == 1:
             return faces
-        if obj.face == "both":
+        if obj.face == "both" or (obj.copies and obj.copies[-1].source_face == "both"):
             return faces
         if obj.face in ("back", "right"):
             return (faces[1],)
@@ -134,7 +137,8 @@ class Ruleset:
         if obj.face_down:
             return self.face_down_characteristics(state, obj)
         layout, faces = self.printed_faces(state, obj)
-        return combine_faces(obj.face, self.active_faces(state, obj, layout, faces))
+        active = self.active_faces(state, obj, layout, faces)
+        return combine_faces("both" if len(active) > 1 else obj.face, active)
 
     def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         """A face-down object's characteristics: by default none but being a card."""
@@ -156,8 +160,10 @@ class Ruleset:
 
     # --- hooks the generic actions call (defaults: plain cards) ----------------------------
 
-    def destination(self, state: GameState, obj: GameObject, zone: str) -> tuple[str, Rulings]:
-        """The zone a move to ``zone`` really reaches (GA 4.2 regalia)."""
+    def destination(
+        self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
+    ) -> tuple[str, Rulings]:
+        """The zone a move to ``zone`` really reaches (GA 4.2 regalia, MTG 712.13a)."""
         return zone, ()
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
@@ -282,17 +288,14 @@ class Ruleset:
                 layout="normal", faces=(chars.props,), name="", source_face="none"
             ), ()
         layout, faces = self.printed_faces(state, of)
-        if layout == "split":
-            return CopyValues(
-                layout=layout,
-                faces=faces,
-                name=" // ".join(f.name or "" for f in faces),
-                source_face=of.face,
-            ), ()
         active = self.active_faces(state, of, layout, faces)
-        chars = combine_faces(of.face, active)
+        if len(active) > 1:  # both faces count (split off the stack, twin outside the arena)
+            name = " // ".join(f.name or "" for f in active)
+            return CopyValues(layout=layout, faces=active, name=name, source_face="both"), ()
+        # One face counts, e.g. the side chosen for a split card on the stack (FaB 8.5.25b).
+        face = active[0]
         return CopyValues(
-            layout="normal", faces=(chars.props,), name=chars.props.name or "", source_face=of.face
+            layout="normal", faces=(face,), name=face.name or "", source_face=of.face
         ), ()
 
     def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
@@ -361,6 +364,10 @@ class Ruleset:
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
         """Adjust the state after a shuffle."""
+        return state
+
+    def on_end_turn(self, state: GameState) -> GameState:
+        """Adjust the state as a turn ends (after "until end of turn" effects end)."""
         return state
 
     def on_start_game(self, state: GameState) -> GameState:

@@ -141,6 +141,7 @@ class FleshAndBlood(Ruleset):
     layouts: ClassVar[frozenset[str]] = frozenset(
         {"normal", "flip", "twin", "transcend", "split", "meld"}
     )
+    public_objects_in_private_zones: ClassVar[bool] = True
     forbid_rule: ClassVar[str] = "1.0.2"
 
     def one(self, rule: str, reason: str) -> Rulings:
@@ -851,7 +852,7 @@ class FleshAndBlood(Ruleset):
     def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         """8.5.24: turning a card face down makes it private, a new object (3.0.9); 8.5.24a:
         it fails if the card already is private."""
-        if obj.face_down or obj.zone in PRIVATE_ZONES:
+        if obj.face_down or (obj.zone in PRIVATE_ZONES and not obj.shown):
             return False, self.one("8.5.24a", "it is already private: turning it face down fails")
         return True, (
             *self.one("8.5.24", "turned face down, it becomes private"),
@@ -865,8 +866,12 @@ class FleshAndBlood(Ruleset):
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
         """8.5.24: turned face up it becomes public, the same object; 8.5.24a: fails if it
         already is public."""
+        if not obj.face_down and (obj.shown or obj.zone not in PRIVATE_ZONES):
+            return False, self.one("8.5.24a", "it is already public: turning it face up fails")
         if not obj.face_down:
-            return False, self.one("8.5.24a", "it is already face up: turning it face up fails")
+            return True, self.one(
+                "3.0.4d", "turned face up in a private zone, it becomes a public object there"
+            )
         return True, self.one(
             "8.5.24", "turned face up it becomes public; private to public is not a new object"
         )
@@ -1008,6 +1013,8 @@ class FleshAndBlood(Ruleset):
     def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
         """3.0.4: public zones are seen by all; 3.0.3a: a player may look at private objects
         they own or in zones they own, except in the deck (3.7.4); 4.1.6b the inventory."""
+        if obj.shown and not obj.face_down:
+            return True  # 3.0.4d: a public object in a private zone
         if obj.zone == "deck":
             return False
         if obj.face_down:

@@ -191,7 +191,9 @@ class GrandArchive(Ruleset):
 
     # --- moves (4.1, 4.2, regalia, new objects) ---------------------------------------------
 
-    def destination(self, state: GameState, obj: GameObject, zone: str) -> tuple[str, Rulings]:
+    def destination(
+        self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
+    ) -> tuple[str, Rulings]:
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
         graveyard is banished (Regalia #4); one sent to hand, main deck or memory returns to
         its owner's material deck (Regalia #5)."""

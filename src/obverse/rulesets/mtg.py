@@ -392,6 +392,26 @@ class Magic(Ruleset):
             f"moving from {obj.zone} to {zone} makes a new object with no memory of the old one",
         )
 
+    def destination(
+        self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
+    ) -> tuple[str, Rulings]:
+        """712.13a: a resolving spell that would enter transformed with an instant or sorcery
+        back face goes to its owner's graveyard instead."""
+        card = state.card_def(obj)
+        if (
+            transformed
+            and obj.zone == "stack"
+            and zone == "battlefield"
+            and self.is_double_faced(card)
+            and SPELL_ONLY.intersection(card.faces[1].types)
+        ):
+            return "graveyard", self.rule(
+                "resolve_transformed_instant",
+                f"its back face, {card.faces[1].name}, is an "
+                "instant or sorcery: it goes to its owner's graveyard instead",
+            )
+        return zone, ()
+
     def face_on_move(
         self,
         state: GameState,
@@ -417,6 +437,23 @@ class Magic(Ruleset):
             )
         if transformed or (face == "back" and card.layout != "flip" and len(card.faces) > 1):
             # The contract: ``face: back`` and ``transformed: true`` both mean "transformed".
+            if (
+                self.is_double_faced(card)
+                and self.can_be_transformed_by_layout(card)
+                and SPELL_ONLY.intersection(card.faces[1].types)
+            ):
+                return None, self.ruling_list(
+                    (
+                        "resolve_transformed_instant",
+                        f"its back face, {card.faces[1].name}, is "
+                        "an instant or sorcery: it can't enter the battlefield",
+                    ),
+                    (
+                        "sorcery_stays",
+                        "an instant or sorcery that would enter the battlefield "
+                        "stays in its previous zone",
+                    ),
+                )
             if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
                 return "back", self.rule(
                     "enter_transformed",
@@ -714,11 +751,17 @@ class Magic(Ruleset):
         self, state: GameState, of: GameObject
     ) -> tuple[CardDef, str, CopyValues, Rulings]:
         layout, faces = self.printed_faces(state, of)
+        represented = state.cards[of.card].card
+        kinds = ("transform", "modal_dfc") if self.modal_can_transform else ("transform",)
+        if of.copies and represented.layout in kinds and len(represented.faces) > 1:
+            # 707.8a: a transforming permanent under a copy effect: both faces of the token are
+            # as that copy effect modifies them.
+            layout, faces = represented.layout, (faces[0], faces[0])
         if (
             self.double_faced_token_copies
             and not of.face_down
             and of.meld is None
-            and layout in ("transform", "modal_dfc")
+            and layout in kinds
             and len(faces) > 1
         ):
             card = CardDef(

@@ -25,6 +25,7 @@ NEWEST: Final[dict[str, str]] = {
     "mv_meld": "202.3c",
     "mv_split": "202.3d",
     "land_play": "305.1",
+    "sorcery_stays": "307.4",
     "new_object": "400.7",
     "transform": "701.27a",
     "transform_not_dfc": "701.27c",
