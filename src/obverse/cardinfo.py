@@ -18,7 +18,7 @@ import msgspec
 from obverse import actions
 from obverse.carddata import bundled
 from obverse.carddb import CardDB
-from obverse.cards import CardDef, Face
+from obverse.cards import STAT_FIELDS, CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, ObverseError
 from obverse.rulesets import get_ruleset
@@ -209,23 +209,7 @@ def describe(
     return info
 
 
-_PRINTED: Final = (
-    "cost",
-    "pitch",
-    "power",
-    "toughness",
-    "loyalty",
-    "defense",
-    "life",
-    "intellect",
-    "reserve_cost",
-    "memory_cost",
-    "durability",
-    "element",
-    "level",
-    "securing_power",
-    "object_class",
-)
+_PRINTED: Final = ("cost", "pitch", *(f for f in STAT_FIELDS if f != "pitch"))
 
 
 def _type_line(face: Face) -> str:

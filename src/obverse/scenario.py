@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from obverse.carddata import CardIndex, CardResolver
-from obverse.cards import CardDef, parse_card
+from obverse.cards import STAT_FIELDS, CardDef, parse_card
 from obverse.errors import InputError
 from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset
@@ -119,24 +119,7 @@ MODIFY_KEYS: Final = frozenset(
 SET_KEYS: Final = frozenset(
     {"names", "colors", "types", "supertypes", "subtypes", "abilities", "tags"}
 )
-STAT_KEYS: Final = frozenset(
-    {
-        "power",
-        "toughness",
-        "loyalty",
-        "defense",
-        "pitch",
-        "life",
-        "intellect",
-        "reserve_cost",
-        "memory_cost",
-        "durability",
-        "element",
-        "level",
-        "securing_power",
-        "object_class",
-    }
-)
+STAT_KEYS: Final = frozenset(STAT_FIELDS)
 OBJECT_KEYS: Final = frozenset(
     {
         "zone",

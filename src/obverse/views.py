@@ -12,27 +12,13 @@ import hashlib
 from collections.abc import Iterable
 from typing import Any
 
+from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import Characteristics, apply_effects, characteristics
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
 from obverse.state import GameObject, GameState
 
-STAT_KEYS = (
-    "power",
-    "toughness",
-    "loyalty",
-    "defense",
-    "pitch",
-    "life",
-    "intellect",
-    "reserve_cost",
-    "memory_cost",
-    "durability",
-    "element",
-    "level",
-    "securing_power",
-    "object_class",
-)
+_EMPTY = Face()
 
 
 def handle(state: GameState, viewer: str | None, obj: GameObject) -> str:
@@ -73,7 +59,7 @@ def chars_dict(chars: Characteristics, rs: Ruleset) -> dict[str, Any]:
         out["cost"] = p.cost
         out["mana_cost"] = None
         out["mana_value"] = None
-    for key in STAT_KEYS:
+    for key in STAT_FIELDS:
         out[key] = getattr(p, key)
     return out
 
@@ -201,11 +187,6 @@ def view(state: GameState, viewer: str | None) -> dict[str, Any]:
         "pregame": state.pregame,
         "zones": zones,
     }
-
-
-from obverse.cards import Face  # noqa: E402  (kept last: only the empty face is needed)
-
-_EMPTY = Face()
 
 
 def view_events(
