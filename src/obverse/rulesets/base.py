@@ -38,8 +38,6 @@ class Ruleset:
     discard_zone: ClassVar[str] = "graveyard"
     #: Game-specific actions (beyond the shared ones) that this ruleset accepts.
     extra_actions: ClassVar[frozenset[str]] = frozenset()
-    #: Layouts this game knows.
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
     #: Characteristics depend only on the object, the effects and the cards (cacheable).
     cacheable_characteristics: ClassVar[bool] = True
     #: A private zone may hold public objects: a card moved there with ``face_down: false``

@@ -138,9 +138,6 @@ class FleshAndBlood(Ruleset):
     ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
     play_zone: ClassVar[str] = "arena"
     extra_actions: ClassVar[frozenset[str]] = frozenset({"awaken", "transcend", "mark", "hit"})
-    layouts: ClassVar[frozenset[str]] = frozenset(
-        {"normal", "flip", "twin", "transcend", "split", "meld"}
-    )
     public_objects_in_private_zones: ClassVar[bool] = True
     forbid_rule: ClassVar[str] = "1.0.2"
 

@@ -65,7 +65,6 @@ class GrandArchive(Ruleset):
     stack_zone: ClassVar[str] = STACK
     discard_zone: ClassVar[str] = GRAVEYARD
     extra_actions: ClassVar[frozenset[str]] = frozenset({"transform"})
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
     tokens_cease_outside_play: ClassVar[bool] = True
     # Public vs Private Information #6.1.1: a player who saw a card keeps that knowledge.
     knowledge_lasts: ClassVar[bool] = True

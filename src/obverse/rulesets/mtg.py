@@ -45,19 +45,6 @@ class Magic(Ruleset):
     ordered_zones: ClassVar[frozenset[str]] = frozenset({"library", "graveyard", "stack"})
     play_zone: ClassVar[str] = "battlefield"
     extra_actions: ClassVar[frozenset[str]] = frozenset({"transform", "flip", "meld"})
-    layouts: ClassVar[frozenset[str]] = frozenset(
-        {
-            "normal",
-            "transform",
-            "modal_dfc",
-            "flip",
-            "split",
-            "meld",
-            "adventure",
-            "token",
-            "reversible_card",
-        }
-    )
     #: 707.8a: a token copy of a transforming permanent is a double-faced token (not in 2020).
     double_faced_token_copies: ClassVar[bool] = True
     #: 712.11a: a transforming DFC may be cast transformed (2020's 711.7: front face up only).

@@ -107,7 +107,6 @@ class SCP(Ruleset):
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
     extra_actions: ClassVar[frozenset[str]] = frozenset({"cross_test"})
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
     forbid_rule: ClassVar[str] = ACTION_FORBIDDEN
     checks_forbid: ClassVar[frozenset[str]] = frozenset({"cross_test"})
     #: Looking at a card one controls is a right while the rules grant it, not kept knowledge.
