@@ -30,6 +30,13 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> CardDB:
     return database
 
 
+def test_upstream_ids_find_their_card(db: CardDB) -> None:
+    front = db.by_source("fab", "pjpcnH9bKnGR6KFCFGz6Q")  # Stir the Pot's card id
+    assert front is not None and front.layout == "transcend"
+    assert front.face_names[0] == "Stir the Pot"
+    assert db.by_source("fab", "no-such-id") is None
+
+
 def test_counts_per_game(db: CardDB) -> None:
     assert db.source_count("fab") == 3878  # every card.csv card is findable by its id
     assert db.count("fab") == 3848  # 30 back-only cards live inside their double-faced card

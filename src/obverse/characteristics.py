@@ -25,7 +25,6 @@ LAYERS: Final = (
     ("set_power", "set_toughness"),
     ("power", "toughness"),
 )
-NONCHARACTERISTIC: Final = frozenset({"prevent_damage_from", "forbid"})
 
 
 class Characteristics(msgspec.Struct, frozen=True):
@@ -113,11 +112,6 @@ def characteristics(
 def clear_cache() -> None:
     """Drop cached characteristics (for memory measurements)."""
     _CACHE.clear()
-
-
-def effect_modifies(effect: Effect, keys: Iterable[str]) -> bool:
-    """True if ``effect`` changes any of ``keys``."""
-    return any(k in keys for k, _ in effect.modify)
 
 
 def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:

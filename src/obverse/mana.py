@@ -19,15 +19,6 @@ def symbols(cost: str) -> tuple[str, ...]:
     return found
 
 
-def is_mana_cost(cost: str) -> bool:
-    """True if ``cost`` parses as a mana cost string."""
-    try:
-        symbols(cost)
-    except ValueError:
-        return False
-    return True
-
-
 def mana_value(cost: str | None) -> int:
     """Mana value of a cost (202.3): generic numbers, 1 per other symbol, X counts 0."""
     if not cost:
