@@ -539,7 +539,8 @@ def serve(
     """Run the sandbox with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(store, db), host=host, port=port, log_level="info")
+    # No access log: API paths carry seat tokens, which belong to the seats alone.
+    uvicorn.run(create_app(store, db), host=host, port=port, log_level="info", access_log=False)
 
 
 __all__ = ["MAX_BODY", "BodyLimit", "Sandbox", "create_app", "serve"]
