@@ -99,8 +99,15 @@ QUERIES: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "check_card_pool": (frozenset({"hero", "cards"}), frozenset({"hero", "cards"})),
 }
 #: Actions that belong to some games only (the rest are shared).
-GAME_ACTIONS: Final = frozenset(
-    {"transform", "flip", "meld", "awaken", "transcend", "mark", "hit", "cross_test"}
+GAME_ACTIONS: Final = (
+    "transform",
+    "flip",
+    "meld",
+    "awaken",
+    "transcend",
+    "mark",
+    "hit",
+    "cross_test",
 )
 MODIFY_KEYS: Final = frozenset(
     {

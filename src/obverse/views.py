@@ -138,17 +138,7 @@ def _view_object(
         else:
             entry.update(chars_dict(Characteristics(face="none", names=(), props=_EMPTY), rs))
         entry["face"] = "none"
-        entry.update(
-            {
-                "face_down": obj.face_down,
-                "transformed": False,
-                "flipped": False,
-                "is_copy": False,
-                "is_token": False,
-                "marked": False,
-                "counters": {},
-            }
-        )
+        entry["face_down"] = obj.face_down  # other status is unknown to the viewer
     return entry
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from obverse.cards import CardDef, Face
+from obverse.cards import LAYOUTS, CardDef, Face
 from obverse.importers import (
     BadRecord,
     Problem,
@@ -33,19 +33,7 @@ from obverse.importers import (
 
 SUPERTYPES: Final = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Elite", "Host"})
 #: Scryfall layouts kept as they are.
-DIRECT: Final = frozenset(
-    {
-        "normal",
-        "transform",
-        "modal_dfc",
-        "flip",
-        "split",
-        "meld",
-        "adventure",
-        "token",
-        "reversible_card",
-    }
-)
+DIRECT: Final = LAYOUTS["mtg"]
 #: Scryfall layouts that are, for faces, another obverse layout.
 ALIASES: Final = {
     "leveler": "normal",

@@ -13,7 +13,7 @@ from typing import ClassVar, Final
 import msgspec
 
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics, apply_effects, combine_faces
+from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge
 
@@ -93,15 +93,6 @@ class GrandArchive(Ruleset):
         if len(faces) > 1 and obj.zone == FIELD and obj.face == "back":
             return (faces[1],)
         return (faces[0],)
-
-    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
-        """4, 8: the characteristics of the side that counts; a face-down card has none."""
-        if obj.face_down:
-            return self.face_down_characteristics(state, obj)
-        layout, faces = self.printed_faces(state, obj)
-        active = self.active_faces(state, obj, layout, faces)
-        face = "back" if len(faces) > 1 and active[0] is faces[1] else "front"
-        return combine_faces(face, active)
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
         """4, 8: a search sees the card as if face up in its zone; a face-down card turned

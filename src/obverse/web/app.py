@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -402,18 +403,7 @@ def create_app(
         new_card = inline and not any(c.get("name") == card.name for c in cards)
         if new_card:
             cards.append(card_builtins(card))
-        trial = GameRecord(
-            id=rec.id,
-            ruleset=rec.ruleset,
-            title=rec.title,
-            players=rec.players,
-            seed=rec.seed,
-            pregame=rec.pregame,
-            cards=cards,
-            setup=[*rec.setup, entry],
-            steps=rec.steps,
-            version=rec.version + 1,
-        )
+        trial = replace(rec, cards=cards, setup=[*rec.setup, entry], version=rec.version + 1)
         try:
             new = Table(trial, table.extra)
         except InputError as exc:
@@ -434,17 +424,8 @@ def create_app(
         rec = table.rec
         if not any(e["label"] == label for e in rec.setup):
             raise TableError(404, f"object: {label!r} is not a setup entry")
-        trial = GameRecord(
-            id=rec.id,
-            ruleset=rec.ruleset,
-            title=rec.title,
-            players=rec.players,
-            seed=rec.seed,
-            pregame=rec.pregame,
-            cards=rec.cards,
-            setup=[e for e in rec.setup if e["label"] != label],
-            steps=rec.steps,
-            version=rec.version + 1,
+        trial = replace(
+            rec, setup=[e for e in rec.setup if e["label"] != label], version=rec.version + 1
         )
         try:
             new = Table(trial, table.extra)

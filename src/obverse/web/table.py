@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -69,20 +69,9 @@ SHARED_OBJECT_VERBS = (
     "examine",
 )
 #: Game-specific verbs the page knows how to ask for, by the ruleset's extra actions.
-GAME_VERBS = ("transform", "flip", "meld", "awaken", "transcend", "mark", "hit", "cross_test")
-FACES = ("front", "back", "left", "right", "both")
-MODIFY_KEYS = (
-    "power",
-    "toughness",
-    "set_power",
-    "set_toughness",
-    "add_types",
-    "add_supertypes",
-    "add_subtypes",
-    "lose_all_abilities",
-    "prevent_damage_from",
-    "forbid",
-)
+GAME_VERBS = scn_mod.GAME_ACTIONS
+FACES = scn_mod.FACE_VALUES
+MODIFY_KEYS = scn_mod.MODIFY_KEYS
 
 
 class TableError(Exception):
@@ -566,18 +555,7 @@ def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
     (and changes nothing) if the step is invalid, errors, or is ``illegal``."""
     ((verb, _),) = step.items()
     rec = table.rec
-    trial = GameRecord(
-        id=rec.id,
-        ruleset=rec.ruleset,
-        title=rec.title,
-        players=rec.players,
-        seed=rec.seed,
-        pregame=rec.pregame,
-        cards=rec.cards,
-        setup=rec.setup,
-        steps=[*rec.steps, (step, seat)],
-        version=rec.version + 1,
-    )
+    trial = replace(rec, steps=[*rec.steps, (step, seat)], version=rec.version + 1)
     try:
         new = Table(trial, table.extra)
     except InputError as exc:
