@@ -85,10 +85,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         with CardDB(args.db) as db:
             summary = db.import_files(args.game, args.paths, report, progress)
             total = db.count(args.game)
-    except ObverseError as exc:
-        print(f"obverse import: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+    except (ObverseError, OSError) as exc:
         print(f"obverse import: {exc}", file=sys.stderr)
         return 2
     if progress is not None:
