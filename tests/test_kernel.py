@@ -110,7 +110,7 @@ def test_filter_effects_test_earlier_layers() -> None:
         modify={"power": 2, "toughness": 2},
     ).state
     assert game.characteristics(akki).props.power == 1
-    out = get_ruleset("mtg").do_action(game.state, "flip", game.obj(akki).id, {})
+    out = game.flip(akki)
     game.state = out.state
     assert game.characteristics(akki).props.name == "Tok-Tok, Volcano Born"
     assert game.characteristics(akki).props.power == 4

@@ -96,8 +96,8 @@ def test_report_budget(capsys: pytest.CaptureFixture[str]) -> None:
 def _machine(alias: str) -> type:
     from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+    from obverse import vocab as v
     from obverse.fuzz import check_invariants, random_deal, try_apply
-    from obverse.play import Action
     from obverse.rulesets import get_ruleset
 
     rs = get_ruleset(alias)
@@ -120,7 +120,7 @@ def _machine(alias: str) -> type:
             ids = sorted(self.state.objects.keys())
             return ids[pick % len(ids)] if ids else None
 
-        def _do(self, action: Action) -> None:
+        def _do(self, action: v.Action) -> None:
             out = try_apply(self.state, action)
             if out is not None:
                 self.state = out.state
@@ -133,7 +133,7 @@ def _machine(alias: str) -> type:
         def move(self, pick: int, zone: str, face_down: bool | None) -> None:
             oid = self._obj(pick)
             if oid is not None and zone != rs.stack_zone:
-                self._do(Action("move", oid, (("to", zone), ("face_down", face_down))))
+                self._do(v.Move(object=oid, to=zone, face_down=face_down))
 
         @rule(
             pick=st.integers(0, 50),
@@ -143,30 +143,30 @@ def _machine(alias: str) -> type:
                     "play",
                     "turn_face_down",
                     "turn_face_up",
-                    *sorted(rs.extra_actions & {"transform"}),
+                    *(["transform"] if rs.action_class("transform") else []),
                 ]
             ),
         )
         def act(self, pick: int, verb: str) -> None:
             oid = self._obj(pick)
             if oid is not None:
-                self._do(Action(verb, oid))
+                self._do(rs.action_class(verb)(object=oid))  # type: ignore[misc]
 
         @rule(pick=st.integers(0, 50), of=st.integers(0, 50))
         def copy(self, pick: int, of: int) -> None:
             a, b = self._obj(pick), self._obj(of)
             if a is not None and b is not None:
-                self._do(Action("become_copy", a, (("of", b),)))
+                self._do(v.BecomeCopy(object=a, of=b))
 
         @rule()
         def resolve_top(self) -> None:
             stack = self.state.zones.get(rs.stack_zone, ())
             if stack:
-                self._do(Action("resolve", stack[0]))
+                self._do(v.Resolve(object=stack[0]))
 
         @rule(player=st.sampled_from(["alice", "bob"]), zone=st.sampled_from(zones))
         def shuffle(self, player: str, zone: str) -> None:
-            self._do(Action("shuffle", None, (("player", player), ("zone", zone))))
+            self._do(v.Shuffle(player=player, zone=zone))
 
         @invariant()
         def rules_hold(self) -> None:

@@ -7,7 +7,9 @@ import pytest
 from obverse import actions
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
+from obverse.engine import apply
 from obverse.rulesets import get_ruleset
+from obverse.rulesets.scp import CrossTest
 from obverse.rulings import DONE, ILLEGAL, NOTHING
 from obverse.state import GameState, PhysicalCard, new_state
 from obverse.views import is_visible, view
@@ -212,22 +214,22 @@ def test_cross_test_reveals_then_counts_as_declared() -> None:
     state, x = _add(_game(), "site", face_down=True)
     state, t = _add(state, "site", owner="bob")
     state = actions.apply_effect(state, "e", target=x, modify={"forbid": ["cross_test"]}).state
-    out = RS.do_action(state, "cross_test", x, {"object": x, "target": t})
+    out = apply(state, CrossTest(object=x, target=t))
     assert out.result == DONE
     assert not out.state.obj(x).face_down and out.state.obj(x).cross_tested
     assert "サイト上" in out.cites and "600.1a" in out.cites
-    again = RS.do_action(out.state, "cross_test", x, {"object": x})
+    again = apply(out.state, CrossTest(object=x))
     assert again.result == ILLEGAL and again.state is out.state
 
 
 def test_cross_test_needs_a_site_object_and_an_opponents_target() -> None:
     state, s = _add(_game(), "sandbox")
-    assert RS.do_action(state, "cross_test", s, {"object": s}).result == ILLEGAL
+    assert apply(state, CrossTest(object=s)).result == ILLEGAL
     state, x = _add(state, "site")
     state, mine = _add(state, "site")
-    out = RS.do_action(state, "cross_test", x, {"object": x, "target": mine})
+    out = apply(state, CrossTest(object=x, target=mine))
     assert out.result == ILLEGAL and "601.2a" in out.cites
-    ok = RS.do_action(state, "cross_test", x, {"object": x})
+    ok = apply(state, CrossTest(object=x))
     assert ok.result == DONE and ok.state.obj(x).cross_tested
 
 

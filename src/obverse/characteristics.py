@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from obverse.cards import LIST_FIELDS, Face
+from obverse.registry import get_ruleset
 from obverse.state import Effect, GameObject, GameState
 
 if TYPE_CHECKING:
-    from obverse.rulesets.base import Ruleset
+    from obverse.rulesets.hooks import Hooks as Ruleset
 
 #: Effect keys by layer (MTG 613; the other games apply the same order): type, ability,
 #: power/toughness setting, power/toughness modification.
@@ -98,8 +99,6 @@ def characteristics(
         and hit[3] == state.ruleset
     ):
         return hit[4]  # type: ignore[no-any-return]
-    from obverse.rulesets import get_ruleset
-
     rs = ruleset or get_ruleset(state.ruleset)
     chars = apply_effects(state, o, rs.base_characteristics(state, o), rs)
     if rs.cacheable_characteristics and rs.name == state.ruleset:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class ObverseError(Exception):
     """Base class of every error obverse raises on purpose."""
@@ -35,3 +38,9 @@ class InputError(ObverseError):
 
 class RulesError(ObverseError):
     """An action that cannot be carried out at all (e.g. resolving an object not on the stack)."""
+
+
+def suggest(word: str, known: Iterable[str]) -> str:
+    """``" (did you mean 'x'?)"`` for the closest known word, or ``""``."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -18,13 +18,16 @@ from typing import Any
 import msgspec
 import yaml
 
+from obverse import vocab as v
 from obverse.carddata import bundled
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
+from obverse.engine import apply
 from obverse.errors import ObverseError
-from obverse.play import Action, apply, deal, random_action, replay
+from obverse.play import deal, random_action, replay
 from obverse.rulesets import get_ruleset
 from obverse.rulings import Outcome
+from obverse.scenario import to_step
 from obverse.serialize import dumps, loads
 from obverse.state import GameState
 from obverse.views import view, view_events
@@ -53,7 +56,7 @@ def random_deal(alias: str, rng: random.Random, n: int = 10) -> GameState:
     return deal(alias, entries, PLAYERS, seed=rng.randrange(1 << 30))
 
 
-def try_apply(state: GameState, action: Action) -> Outcome | None:
+def try_apply(state: GameState, action: v.Action) -> Outcome | None:
     """Apply an action; ``None`` when the kernel refuses it as impossible."""
     try:
         return apply(state, action)
@@ -106,7 +109,7 @@ class History:
     alias: str
     seed: int
     initial: GameState
-    log: list[Action] = field(default_factory=list)
+    log: list[v.Action] = field(default_factory=list)
     error: str | None = None
 
 
@@ -162,7 +165,7 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
     canaries = {*a.face_names, a.name, *b.face_names, b.name}
     canaries -= {n for c, _, _ in public for n in (*c.face_names, c.name)}
     verbs = ["move", "turn_face_down", "turn_face_up", "end_turn", "examine"]
-    if "transform" in rs.extra_actions:
+    if rs.action_class("transform") is not None:
         verbs.append("transform")
     for _ in range(steps):
         action = _twin_action(twins[0], rng, secret_card, alias, verbs)
@@ -206,18 +209,16 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
 
 def _twin_action(
     state: GameState, rng: random.Random, secret_card: int, alias: str, verbs: Sequence[str]
-) -> Action:
+) -> v.Action:
     rs = get_ruleset(alias)
     secret = state.object_of_card(secret_card)
     if secret is not None and rng.random() < 0.3:
-        return Action("move", secret.id, (("to", rng.choice(_hidden_zones(alias))),))
+        return v.Move(object=secret.id, to=rng.choice(_hidden_zones(alias)))
     if rng.random() < 0.15:
-        return Action(
-            "shuffle", None, (("player", "alice"), ("zone", rng.choice(_hidden_zones(alias))))
-        )
+        return v.Shuffle(player="alice", zone=rng.choice(_hidden_zones(alias)))
     action = random_action(state, rng, rs, verbs=verbs)
-    if action.obj is not None and secret is not None and action.obj == secret.id:
-        return Action("end_turn")
+    if secret is not None and secret.id in action.object_ids():
+        return v.EndTurn()
     return action
 
 
@@ -259,48 +260,12 @@ def to_scenario(hist: History) -> str:
             setup.append(entry)
     steps: list[dict[str, Any]] = []
     for action in hist.log:
-        acted = state.objects.get(action.obj) if action.obj is not None else None
-        lab = label.get(acted.card) if acted is not None else None
-        args = dict(action.args)
-        if action.verb in ("end_turn", "start_game"):
-            steps.append({action.verb: None})
-        elif action.verb == "shuffle":
-            steps.append({"shuffle": args})
-        elif action.verb == "move":
-            steps.append(
-                {
-                    "move": {
-                        "object": lab,
-                        "to": args["to"],
-                        **(
-                            {"face_down": args["face_down"]}
-                            if args.get("face_down") is not None
-                            else {}
-                        ),
-                    }
-                }
-            )
-        elif action.verb == "become_copy":
-            of = state.objects[args["of"]]
-            steps.append({"become_copy": {"object": lab, "of": label[of.card]}})
-        elif action.verb == "reveal":
-            steps.append({"reveal": {"object": lab, "to": list(args.get("to") or [])}})
-        elif action.verb == "examine":
-            steps.append({"examine": {"player": args["player"], "object": lab}})
-        elif action.verb == "add_counters":
-            steps.append(
-                {
-                    "add_counters": {
-                        "object": lab,
-                        "counter": args["counter"],
-                        "count": args.get("count", 1),
-                    }
-                }
-            )
-        elif action.verb == "change_control":
-            steps.append({"change_control": {"object": lab, "to": args["to"]}})
-        else:
-            steps.append({action.verb: lab})
+        now = state
+
+        def lab(oid: int, now: GameState = now) -> str:
+            return label[now.objects[oid].card]
+
+        steps.append(to_step(action, lab))
         state = apply(state, action).state
     doc = {
         "ruleset": rs.name,

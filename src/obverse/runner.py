@@ -11,26 +11,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from obverse import actions, mana
+import msgspec
+
+from obverse import mana
+from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import applies_to, characteristics
+from obverse.engine import apply
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.rulesets import Ruleset
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
+from obverse.rulings import DONE, NOTHING, Outcome, Ruling
 from obverse.scenario import (
     OBJECT_KEYS,
     POSITIONS,
     PREDICATE_KEYS,
-    QUERIES,
     SET_KEYS,
     VIEW_DEFAULTS,
     Scenario,
     _err,
     _json,
     _setup_face,
+    is_query,
     load_scenario,
 )
-from obverse.state import GameObject, GameState, PhysicalCard, new_state
+from obverse.state import GameObject, GameState, new_state
 from obverse.views import status_dict, view, view_object
 
 
@@ -82,6 +86,7 @@ class Runner:
         self.labels: dict[str, tuple[str, int]] = {}  # label -> ("card", id) | ("obj", id)
         self.effects: set[str] = set()
         self.remembered: dict[str, int | None] = {}
+        self.last_ids: dict[str, int] = {}
         self.last_result: str | None = None
         self.last_rulings: tuple[Ruling, ...] = ()
         self.answer: Any = None
@@ -106,34 +111,25 @@ class Runner:
         return [lab for lab in self.labels if (o := self.obj(lab)) is not None and o.id == obj.id]
 
     def run_setup(self) -> None:
-        players = self.scn.players
         for i, entry in enumerate(self.scn.setup, 1):
-            place = f"setup[{i}]"
             card = self.scn.resolver.get(entry["card"])
             assert card is not None
             zone = self.rs.canonical_zone(entry["zone"])
-            owner = entry.get("owner", players[0])
-            if entry.get("token") and "controller" in entry and "owner" not in entry:
-                owner = entry["controller"]  # a token's owner is its controller
-            face = _setup_face(entry, card, zone, self.rs)
-            face_down = self.rs.face_down_on_setup(zone, entry.get("face_down"))
-            flipped = bool(entry.get("flipped")) or (
-                card.layout == "flip" and face == "back" and self.rs.game == "mtg"
-            )
-            position = entry.get("position", "bottom")
             try:
-                self.state, card_id = actions.add_card(
+                self.state, card_id = self.rs.add_card(
                     self.state,
-                    PhysicalCard(card=card, owner=owner, token=bool(entry.get("token"))),
+                    card,
                     zone,
-                    face=face,
-                    face_down=face_down,
-                    flipped=flipped,
-                    controller=entry.get("controller", owner),
-                    position=position,
+                    owner=entry.get("owner"),
+                    controller=entry.get("controller"),
+                    face=_setup_face(entry, card, zone, self.rs),
+                    face_down=entry.get("face_down"),
+                    flipped=entry.get("flipped"),
+                    token=bool(entry.get("token")),
+                    position=entry.get("position", "bottom"),
                 )
             except ObverseError as exc:
-                raise _err(place, "", str(exc)) from None
+                raise _err(f"setup[{i}]", "", str(exc)) from None
             self.labels[entry["label"]] = ("card", card_id)
 
     def run(self, explain: bool = False) -> None:
@@ -146,7 +142,7 @@ class Runner:
                 elif name == "remember":
                     o = self.obj(arg["object"])
                     self.remembered[arg["as"]] = None if o is None else o.id
-                elif name in QUERIES:
+                elif is_query(name, self.rs):
                     self.query(name, arg)
                     if explain:
                         self.explain(n, name, f"answer {_json(self.answer)}")
@@ -164,197 +160,86 @@ class Runner:
         for r in self.last_rulings:
             self.log.append(f"    {r.rule}: {r.reason}")
 
-    # actions
+    # actions: the contract's step -> a typed action -> the kernel
     def record(self, out: Outcome) -> None:
         self.state = out.state
         self.last_result = out.result
         self.last_rulings = out.rulings
 
+    def ref(self, label: str) -> int:
+        """The object id a label names now: its card's object, or the last object it was
+        (which the kernel knows no longer exists)."""
+        kind, ident = self.labels[label]
+        if kind == "card":
+            o = self.state.object_of_card(ident)
+            if o is not None:
+                self.last_ids[label] = o.id
+                return o.id
+            ident = self.last_ids.get(label, -1)
+        if ident < 0:
+            raise _Nothing
+        return ident
+
+    def to_action(self, name: str, arg: Any) -> tuple[v.Action, str | None]:
+        """The typed action a step stands for, and the label it gives a new object."""
+        cls = self.rs.action_class(name)
+        assert cls is not None  # validated
+        data: dict[str, Any] = (
+            {} if arg is None else {"object": arg} if isinstance(arg, str) else dict(arg)
+        )
+        label = data.pop("label", None) if cls.creates else None
+        for key in cls.refs:
+            value = data.get(key)
+            if isinstance(value, str) and value in self.labels:
+                data[key] = self.ref(value)
+            elif isinstance(value, list):
+                data[key] = [
+                    self.ref(x) if isinstance(x, str) and x in self.labels else x for x in value
+                ]
+        for key in cls.player_fields:
+            if isinstance(data.get(key), str) and key in _TUPLE_FIELDS.get(name, ()):
+                data[key] = [data[key]]
+        return msgspec.convert({"verb": name, **data}, cls), label
+
     def act(self, name: str, arg: Any) -> None:
-        if isinstance(arg, str) and name in ("cast", "play", "reveal", "cross_test"):
-            arg = {"object": arg}
+        label = arg.get("label") if isinstance(arg, dict) else None
         try:
-            out = self._forbidden(name, arg) or self._act(name, arg)
+            action, label = self.to_action(name, arg)
+            out = apply(self.state, action, catalog=self.scn.resolver)
         except _Nothing:
             out = Outcome(
                 self.state,
                 NOTHING,
                 (self.rs.ruling("-", "the label stands for nothing; nothing happens"),),
             )
+        if label is not None and self.rs.action_class(name) is not None:
+            self.name_new_object(name, label, out)
         self.record(out)
 
-    def _forbidden(self, name: str, arg: Any) -> Outcome | None:
-        """``apply_effect ... forbid: [action]``: the object can't do or undergo it. Actions
-        whose procedure checks this itself (``move``, ``transform``, a ruleset's own) are
-        left to it."""
-        if name in ("move", "transform") or name in self.rs.checks_forbid:
-            return None
-        label = (
-            arg
-            if isinstance(arg, str)
-            else arg.get("object") or arg.get("hero")
-            if isinstance(arg, dict)
-            else None
-        )
-        if not isinstance(label, str) or label not in self.labels:
-            return None
-        o = self.obj(label)
-        if o is None or not actions.is_forbidden(self.state, o, name):
-            return None
-        result = ILLEGAL if name in ("cast", "play", "examine") else NOTHING
-        return Outcome(
-            self.state,
-            result,
-            (
-                self.rs.ruling(
-                    self.rs.forbid_rule, f"an effect says it can't {name.replace('_', ' ')}"
-                ),
-            ),
-        )
-
-    def _act(self, name: str, arg: Any) -> Outcome:
-        st = self.state
-        rs = self.rs
-        if name == "move":
-            o = self.need(arg["object"])
-            return actions.move(
-                st,
-                o.id,
-                rs.canonical_zone(arg["to"]),
-                face=arg.get("face"),
-                face_down=arg.get("face_down"),
-                transformed=arg.get("transformed"),
-                position=arg.get("position"),
-            )
-        if name in ("cast", "play"):
-            o = self.need(arg["object"])
-            return rs.do_cast(
-                st,
-                o.id,
-                name,
-                face=arg.get("face"),
-                transformed=bool(arg.get("transformed")),
-                face_down=bool(arg.get("face_down")),
-            )
-        if name == "resolve":
-            return actions.resolve(st, self.need(arg).id)
-        if name == "transform":
-            return actions.transform(st, self.need(arg).id)
-        if name == "turn_face_down":
-            return actions.turn_face_down(st, self.need(arg).id)
-        if name == "turn_face_up":
-            return actions.turn_face_up(st, self.need(arg).id)
-        if name == "become_copy":
-            return actions.become_copy(st, self.need(arg["object"]).id, self.need(arg["of"]).id)
-        if name == "create_token_copy":
-            of = self.obj(arg["of"])
-            if of is None:
-                self.labels[arg["label"]] = ("obj", -1)
-                raise _Nothing
-            out, card_id = actions.create_token_copy(st, of.id, arg.get("controller"))
-            self.labels[arg["label"]] = ("card", card_id)
-            return out
-        if name == "apply_effect":
-            to = arg["to"]
-            self.effects.add(arg["label"])
-            until = arg.get("until") == "end_of_turn"
-            if isinstance(to, str):
-                target = self.obj(to)
-                if target is None:
-                    raise _Nothing
-                return actions.apply_effect(
-                    st,
-                    arg["label"],
-                    target=target.id,
-                    modify=arg["modify"],
-                    until_end_of_turn=until,
-                )
-            return actions.apply_effect(
-                st,
-                arg["label"],
-                where=to,
-                modify=arg["modify"],
-                until_end_of_turn=until,
-                fixed=bool(arg.get("fixed")),
-            )
-        if name == "add_counters":
-            return actions.add_counters(
-                st, self.need(arg["object"]).id, arg["counter"], arg.get("count", 1)
-            )
-        if name == "change_control":
-            return actions.change_control(st, self.need(arg["object"]).id, arg["to"])
-        if name == "reveal":
-            to = arg.get("to")
-            return actions.reveal(
-                st, self.need(arg["object"]).id, [to] if isinstance(to, str) else to
-            )
-        if name == "end_turn":
-            return actions.end_turn(st)
-        if name == "start_game":
-            return actions.start_game(st)
-        if name == "examine":
-            return actions.examine(st, arg["player"], self.need(arg["object"]).id)
-        if name == "shuffle":
-            return actions.shuffle(st, arg["player"], rs.canonical_zone(arg["zone"]))
-        if name == "meld":
-            a, b = (self.obj(x) for x in arg["objects"])
-            if a is None or b is None:
-                self.labels[arg["label"]] = ("obj", -1)
-                raise _Nothing
-            out = rs.do_meld(st, a.id, b.id, self.scn.resolver.all_cards())
-            melded = out.state.object_of_card(a.card)
-            ok = out.result == DONE and melded is not None
-            self.labels[arg["label"]] = ("obj", melded.id if ok and melded else -1)
-            return out
-        # game-specific actions: the ruleset's own vocabulary
-        main_label = arg if isinstance(arg, str) else arg.get("object") or arg.get("hero")
-        objs = {
-            k: self.need(v).id
-            for k, v in (arg.items() if isinstance(arg, dict) else [])
-            if isinstance(v, str) and v in self.labels
-        }
-        main = self.need(main_label).id if isinstance(main_label, str) else None
-        return rs.do_action(st, name, main, objs)
+    def name_new_object(self, name: str, label: str, out: Outcome) -> None:
+        """Give the object an action created its scenario label (a token's card, a melded
+        permanent); a label of an action that made nothing stands for nothing."""
+        made = out.answer if out.result == DONE else None
+        if name == "create_token_copy" and made:
+            self.labels[label] = ("card", int(made))
+        else:
+            self.labels[label] = ("obj", int(made) if made else -1)
 
     # queries
     def query(self, name: str, arg: Mapping[str, Any]) -> None:
-        st = self.state
-        rs = self.rs
-        if name == "name_card":
-            valid, rulings = rs.name_card(st, arg["name"], self.scn.resolver.bearing(arg["name"]))
-            self.answer = "valid" if valid else "invalid"
-        elif name in ("search", "select"):
-            zone = arg["zone"]
-            where = arg.get("where") or {}
-            found = []
-            for lab in self.labels:
-                o = self.obj(lab)
-                if o is None or not rs.zone_matches(o.zone, zone):
-                    continue
-                if not (rs.is_shared(zone) or rs.is_shared(o.zone)) and o.owner != arg["player"]:
-                    continue  # an owned zone: the player's own
-                chars = rs.searchable(st, o) if name == "search" else characteristics(st, o, rs)
-                if _matches(chars, where, rs):
-                    found.append(lab)
-            self.answer = found
-            rulings = rs.query_rulings(name, zone)
+        try:
+            action, _ = self.to_action(name, arg)
+            out = apply(self.state, action, catalog=self.scn.resolver)
+        except _Nothing:
+            out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "it stands for nothing"),))
+        self.last_rulings = out.rulings
+        if name in ("search", "select"):
+            found = set(out.answer or ())
+            self.answer = [lab for lab in self.labels if (o := self.obj(lab)) and o.id in found]
+        elif name == "name_card":
+            self.answer = "valid" if out.answer else "invalid"
         else:  # check_card_pool
-            hero_obj = self.obj(arg["hero"])
-            if hero_obj is None:  # the hero stands for nothing: no card-pool can be legal
-                self.answer = "illegal"
-                self.last_rulings = (rs.ruling("-", "the hero stands for nothing"),)
-                return
-            hero = hero_obj
-            cards = []
-            for c in arg["cards"]:
-                if c in self.labels:
-                    o = self.obj(c)
-                    cards.append(st.card_def(o) if o else self.scn.resolver.get(c))
-                else:
-                    cards.append(self.scn.resolver.get(c))
-            legal, rulings = rs.check_card_pool(st, hero, [c for c in cards if c is not None])
-            self.answer = "legal" if legal else "illegal"
-        self.last_rulings = rulings
+            self.answer = "legal" if out.answer else "illegal"
 
     # expectations
     def fail(self, step: int, key: str, expected: Any, actual: Any) -> None:
@@ -448,7 +333,9 @@ class Runner:
         if key in ("transformed", "is_copy", "is_token", "counters"):
             return status_dict(st, o, rs)[key]
         if key == "can_transform":
-            return rs.can_transform(st, o)[0] and not actions.is_forbidden(st, o, "transform")
+            return rs.action_class("transform") is not None and (
+                apply(st, v.Transform(object=o.id)).result == DONE
+            )
         if key == "position":
             key_ = st.zone_key_of(o)
             if o.zone not in rs.ordered_zones:
@@ -494,6 +381,8 @@ class _Nothing(Exception):
 
 
 _NO_VIEWER: Any = object()
+#: Player fields the contract lets name one player where the action takes a list.
+_TUPLE_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("to",)}
 
 
 def _matches(chars: Any, where: Mapping[str, Any], rs: Ruleset) -> bool:

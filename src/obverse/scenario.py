@@ -13,11 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import msgspec
+
+from obverse import vocab as v
 from obverse.carddata import CardIndex, CardResolver
 from obverse.cards import STAT_FIELDS, CardDef, parse_card
 from obverse.errors import InputError
 from obverse.loader import load_file
-from obverse.rulesets import Ruleset, get_ruleset
+from obverse.rulesets import Ruleset, get_ruleset, rulesets
 
 TOP_KEYS: Final = frozenset(
     {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed"}
@@ -40,75 +43,66 @@ SETUP_KEYS: Final = frozenset(
 FACE_VALUES: Final = ("front", "back", "left", "right", "both")
 POSITIONS: Final = ("top", "bottom")
 
-# action -> (argument keys, required keys, accepts a bare label as {object: LABEL})
 _L = "label"
-ACTIONS: Final[dict[str, tuple[frozenset[str], frozenset[str], str]]] = {
-    "move": (
-        frozenset({"object", "to", "face", "face_down", "transformed", "position"}),
-        frozenset({"object", "to"}),
-        "map",
-    ),
-    "cast": (
-        frozenset({"object", "face", "transformed", "face_down"}),
-        frozenset({"object"}),
-        "either",
-    ),
-    "play": (
-        frozenset({"object", "face", "transformed", "face_down"}),
-        frozenset({"object"}),
-        "either",
-    ),
-    "resolve": (frozenset(), frozenset(), _L),
-    "transform": (frozenset(), frozenset(), _L),
-    "flip": (frozenset(), frozenset(), _L),
-    "awaken": (frozenset(), frozenset(), _L),
-    "transcend": (frozenset(), frozenset(), _L),
-    "turn_face_down": (frozenset(), frozenset(), _L),
-    "turn_face_up": (frozenset(), frozenset(), _L),
-    "mark": (frozenset(), frozenset(), _L),
-    "become_copy": (frozenset({"object", "of"}), frozenset({"object", "of"}), "map"),
-    "create_token_copy": (
-        frozenset({"of", "label", "controller"}),
-        frozenset({"of", "label"}),
-        "map",
-    ),
-    "meld": (frozenset({"objects", "label"}), frozenset({"objects", "label"}), "map"),
-    "apply_effect": (
-        frozenset({"label", "to", "modify", "until", "fixed"}),
-        frozenset({"label", "to", "modify"}),
-        "map",
-    ),
-    "add_counters": (
-        frozenset({"object", "counter", "count"}),
-        frozenset({"object", "counter"}),
-        "map",
-    ),
-    "change_control": (frozenset({"object", "to"}), frozenset({"object", "to"}), "map"),
-    "reveal": (frozenset({"object", "to"}), frozenset({"object"}), "either"),
-    "end_turn": (frozenset(), frozenset(), "null"),
-    "start_game": (frozenset(), frozenset(), "null"),
-    "examine": (frozenset({"player", "object"}), frozenset({"player", "object"}), "map"),
-    "cross_test": (frozenset({"object", "target"}), frozenset({"object"}), "either"),
-    "hit": (frozenset({"hero", "source"}), frozenset({"hero", "source"}), "map"),
-    "shuffle": (frozenset({"player", "zone"}), frozenset({"player", "zone"}), "map"),
-}
-QUERIES: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
-    "name_card": (frozenset({"player", "name"}), frozenset({"player", "name"})),
-    "search": (frozenset({"player", "zone", "where"}), frozenset({"player", "zone"})),
-    "select": (frozenset({"player", "zone", "where"}), frozenset({"player", "zone"})),
-    "check_card_pool": (frozenset({"hero", "cards"}), frozenset({"hero", "cards"})),
-}
-#: Actions that belong to some games only (the rest are shared).
-GAME_ACTIONS: Final = (
-    "transform",
-    "flip",
-    "meld",
-    "awaken",
-    "transcend",
-    "mark",
-    "hit",
-    "cross_test",
-)
+
+
+def step_shape(cls: type[v.Action]) -> tuple[frozenset[str], frozenset[str], str]:
+    """An action's argument keys, required keys and shape in the contract, derived from its
+    typed struct: ``null`` (no argument), ``label`` (a bare label), ``either`` (a bare label
+    or a mapping with ``object``), ``map``. An action that creates an object takes the
+    ``label`` its new object gets."""
+    fields = msgspec.structs.fields(cls)
+    keys = {f.name for f in fields}
+    required = {f.name for f in fields if f.required}
+    if cls.creates:
+        keys.add(_L)
+        required.add(_L)
+    if not keys:
+        return frozenset(), frozenset(), "null"
+    if keys == {"object"}:
+        return frozenset(), frozenset(), _L
+    shape = "either" if required == {"object"} else "map"
+    return frozenset(keys), frozenset(required), shape
+
+
+def to_step(action: v.Action, label: Callable[[int], str]) -> dict[str, Any]:
+    """The contract's step for a typed action (the reverse of the runner's reading):
+    object ids become labels (``label(id)``), defaults are left out, and an action that
+    takes only an object is written as a bare label."""
+    cls = type(action)
+    data: dict[str, Any] = {}
+    for f in msgspec.structs.fields(cls):
+        value = getattr(action, f.name)
+        if not f.required and value == f.default:
+            continue
+        if f.name in cls.refs:
+            value = (
+                [label(x) if isinstance(x, int) else x for x in value]
+                if isinstance(value, tuple)
+                else label(value)
+                if isinstance(value, int)
+                else value
+            )
+        data[f.name] = list(value) if isinstance(value, tuple) else value
+    shape = step_shape(cls)[2]
+    if shape == "null":
+        return {action.verb: None}
+    if shape == _L or (shape == "either" and list(data) == ["object"]):
+        return {action.verb: data["object"]}
+    return {action.verb: data}
+
+
+def all_verbs() -> frozenset[str]:
+    """Every verb of every registered ruleset."""
+    return frozenset(v.verb_of(c) for rs in rulesets() for c in rs.vocabulary())
+
+
+def is_query(name: str, rs: Ruleset) -> bool:
+    """Whether ``name`` is a query of ``rs`` (answers without changing the state)."""
+    cls = rs.action_class(name)
+    return cls is not None and cls.is_query
+
+
 MODIFY_KEYS: Final = frozenset(
     {
         "power",
@@ -383,11 +377,11 @@ def _validate_where(where: Any, place: str, key: str, rs: Ruleset) -> None:
     if not isinstance(where, dict):
         raise _err(place, key, "a filter must be a mapping")
     allowed = {"name", "zone", *SET_KEYS, *STAT_KEYS, "mana_value", "cost", "mana_cost"}
-    for k, v in where.items():
+    for k, val in where.items():
         if k not in allowed:
             raise _err(place, f"{key}.{k}", "unknown filter key")
-        if k == "zone" and not (isinstance(v, str) and rs.is_zone(v)):
-            raise _err(place, f"{key}.zone", f"unknown zone {v!r}")
+        if k == "zone" and not (isinstance(val, str) and rs.is_zone(val)):
+            raise _err(place, f"{key}.zone", f"unknown zone {val!r}")
 
 
 def _check_args(
@@ -430,8 +424,10 @@ def _validate_step(
         _check_type(arg["as"], str, place, "as", "a name")
         remembered.add(arg["as"])
         return name, arg
-    if name in QUERIES:
-        _check_args(arg, *QUERIES[name], place, name)
+    cls = rs.action_class(name)
+    if cls is not None and cls.is_query:
+        keys, required, _ = step_shape(cls)
+        _check_args(arg, keys, required, place, name)
         if "player" in arg and arg["player"] not in players:
             raise _err(place, "player", f"unknown player {arg['player']!r}")
         if name == "name_card":
@@ -451,11 +447,11 @@ def _validate_step(
                 if not isinstance(c, str) or (c not in labels and resolver.get(c) is None):
                     raise _err(place, "cards", f"unknown label or card {c!r}")
         return name, arg
-    if name not in ACTIONS:
+    if cls is None:
+        if name in all_verbs():
+            raise _err(place, name, f"not an action of {rs.name}")
         raise _err(place, name, "unknown action")
-    if name in GAME_ACTIONS and name not in rs.extra_actions:
-        raise _err(place, name, f"not an action of {rs.name}")
-    keys, required, shape = ACTIONS[name]
+    keys, required, shape = step_shape(cls)
     if shape == "null":
         if arg is not None:
             raise _err(place, name, "takes no argument (null)")

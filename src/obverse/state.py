@@ -175,3 +175,77 @@ def new_state(
         seed=seed,
         pregame=pregame,
     )
+
+
+# --- primitive edits (core: the rulesets build their procedures from these) ----------------
+
+_replace = msgspec.structs.replace
+
+
+def tick(state: GameState) -> tuple[GameState, int]:
+    """Advance the timestamp clock; returns the new state and the new timestamp."""
+    return _replace(state, clock=state.clock + 1), state.clock + 1
+
+
+def new_object_id(state: GameState) -> tuple[GameState, int]:
+    """A fresh object id."""
+    return _replace(state, next_id=state.next_id + 1), state.next_id
+
+
+def place(state: GameState, obj: GameObject, key: str, position: str | None = None) -> GameState:
+    """Put ``obj`` into zone ``key`` (top unless ``position == "bottom"``) and the table."""
+    contents = state.zones.get(key, ())
+    contents = (*contents, obj.id) if position == "bottom" else (obj.id, *contents)
+    card_object = state.card_object
+    for card in obj.cards:
+        card_object = card_object.set(card, obj.id)
+    return _replace(
+        state,
+        zones=state.zones.set(key, contents),
+        objects=state.objects.set(obj.id, obj),
+        card_object=card_object,
+    )
+
+
+def remove(state: GameState, obj: GameObject, key: str) -> GameState:
+    """Take ``obj`` out of zone ``key`` and the object table (its cards keep no object)."""
+    contents = state.zones[key]
+    i = contents.index(obj.id)
+    contents = contents[:i] + contents[i + 1 :]
+    zones = state.zones.set(key, contents) if contents else state.zones.delete(key)
+    card_object = state.card_object
+    for card in obj.cards:
+        if card_object.get(card) == obj.id:
+            card_object = card_object.delete(card)
+    return _replace(
+        state, zones=zones, objects=state.objects.delete(obj.id), card_object=card_object
+    )
+
+
+def update(state: GameState, obj: GameObject) -> GameState:
+    """Replace an object in place (same id, same zone position)."""
+    return _replace(state, objects=state.objects.set(obj.id, obj))
+
+
+def forget(state: GameState, obj_id: int) -> GameState:
+    """Drop effects, knowledge and designations bound to an object that ceased to exist."""
+    if not state.effects and not state.knowledge and not state.designations:
+        return state
+    effects = tuple(e for e in state.effects if e.target != obj_id)
+    knowledge = tuple(k for k in state.knowledge if k.obj != obj_id or k.lasting)
+    designations = tuple(d for d in state.designations if d[1] != obj_id)
+    if (
+        len(effects) == len(state.effects)
+        and len(knowledge) == len(state.knowledge)
+        and len(designations) == len(state.designations)
+    ):
+        return state
+    return _replace(state, effects=effects, knowledge=knowledge, designations=designations)
+
+
+def add_physical_card(state: GameState, card: PhysicalCard) -> tuple[GameState, int]:
+    """Register a physical card (it has no object yet); returns its card id."""
+    card_id = len(state.cards) + 1
+    while card_id in state.cards:
+        card_id += 1
+    return _replace(state, cards=state.cards.set(card_id, card)), card_id

@@ -1,432 +1,624 @@
-"""The :class:`Ruleset` base: rule switches as class attributes and small hooks.
+"""The :class:`Ruleset`: the generic procedures every game shares, built on the hooks.
 
-A game (and a rules version of it) is a subclass that sets switches and overrides hooks, as
-python-chess's variants do. The generic procedures in :mod:`obverse.actions` call the hooks;
-every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling` behind it.
+A procedure is named by its verb and takes the typed action (:mod:`obverse.vocab`):
+``rs.move(state, Move(...))``. The kernel's entry point, :func:`obverse.engine.apply`, checks
+an action (vocabulary, names, references, ``forbid``) and then calls the procedure of that
+name. A game overrides hooks (:class:`~obverse.rulesets.hooks.Hooks`) and, for its own verbs,
+adds procedures; procedures call each other and the core edits, never the engine.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol
 
-from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics, combine_faces
-from obverse.errors import InputError
-from obverse.rulings import Outcome, Ruling
-from obverse.state import CopyValues, Effect, GameObject, GameState
+import msgspec
 
-Rulings = tuple[Ruling, ...]
+from obverse import state as core
+from obverse import vocab as v
+from obverse.cards import CardDef
+from obverse.characteristics import Characteristics, applies_to, characteristics, matches
+from obverse.errors import RulesError
+from obverse.rulesets.hooks import Hooks, Rulings
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
+from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
+
+replace = msgspec.structs.replace
 
 
-class Ruleset:
-    """A game's rules for faces, zones and visibility. Subclass per game and version."""
+class Catalog(Protocol):
+    """The cards a game may name or meld into (a card database, the scenario's cards)."""
 
-    #: Registry names; the first is canonical (``mtg``, ``mtg@2020`` ...).
-    aliases: ClassVar[tuple[str, ...]] = ()
-    game: ClassVar[str] = "core"
-    version: ClassVar[str] = ""
-    title: ClassVar[str] = ""
-    #: Zone names, and which are shared (unowned), public, and ordered.
-    zones: ClassVar[frozenset[str]] = frozenset()
-    shared_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
-    public_zones: ClassVar[frozenset[str]] = frozenset()
-    ordered_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
-    #: The zone where permanents are (battlefield, arena, field, site).
-    play_zone: ClassVar[str] = "battlefield"
-    stack_zone: ClassVar[str] = "stack"
-    #: Where a card goes when it resolves and does not stay in play.
-    discard_zone: ClassVar[str] = "graveyard"
-    #: Game-specific actions (beyond the shared ones) that this ruleset accepts.
-    extra_actions: ClassVar[frozenset[str]] = frozenset()
-    #: Characteristics depend only on the object, the effects and the cards (cacheable).
-    cacheable_characteristics: ClassVar[bool] = True
-    #: A private zone may hold public objects: a card moved there with ``face_down: false``
-    #: or turned face up there stays public (FaB 3.0.4d).
-    public_objects_in_private_zones: ClassVar[bool] = False
-    #: A token leaving the play zone ceases to exist.
-    tokens_cease_outside_play: ClassVar[bool] = True
+    def get(self, name: str) -> CardDef | None:
+        """The card with this name, if any."""
 
-    # --- rulings ----------------------------------------------------------------------------
+    def bearing(self, name: str) -> list[CardDef]:
+        """The cards with a face (or a whole) of this name."""
 
-    def ruling(self, rule: str, reason: str) -> Ruling:
-        """A ruling citing ``rule`` (an id in this version's numbering)."""
-        return Ruling(rule=rule, game=self.game, version=self.version or "current", reason=reason)
+    def all_cards(self) -> list[CardDef]:
+        """Every card known."""
 
-    @property
-    def name(self) -> str:
-        """The canonical alias (``mtg@2020``)."""
-        return self.aliases[0]
 
-    # --- zones ------------------------------------------------------------------------------
+class Ruleset(Hooks):
+    """A game's rules: switches, hooks and the procedures built on them."""
 
-    def is_zone(self, zone: str) -> bool:
-        """True if ``zone`` is a zone name of this game (or an accepted alias of one)."""
-        return zone in self.zones
+    #: The game's own verbs beyond :data:`obverse.vocab.SHARED` (data: the typed actions).
+    actions: ClassVar[tuple[type[v.Action], ...]] = ()
 
-    def canonical_zone(self, zone: str) -> str:
-        """The zone an accepted name stands for (e.g. scp ``sandbox_safe`` stays itself)."""
-        return zone
+    # --- the vocabulary ---------------------------------------------------------------------
 
-    def zone_matches(self, actual: str, asked: str) -> bool:
-        """Whether an object in ``actual`` is "in" zone ``asked`` (fab arena, scp sandbox)."""
-        return actual == asked
+    @classmethod
+    def vocabulary(cls) -> tuple[type[v.Action], ...]:
+        """Every action and query of this ruleset: the shared ones and its own."""
+        return _vocabulary(cls)
 
-    def is_shared(self, zone: str) -> bool:
-        """Whether ``zone`` is one zone for all players."""
-        return zone in self.shared_zones
+    @classmethod
+    def action_class(cls, verb: str) -> type[v.Action] | None:
+        """The action class of ``verb`` in this ruleset, or ``None``."""
+        return {v.verb_of(a): a for a in cls.vocabulary()}.get(verb)
 
-    def is_public(self, zone: str) -> bool:
-        """Whether cards in ``zone`` are public by default."""
-        return zone in self.public_zones
+    # --- core edits with this game's zone keys ---------------------------------------------
 
-    def is_in_play(self, zone: str) -> bool:
-        """Whether ``zone`` holds permanents."""
-        return self.zone_matches(zone, self.play_zone)
+    def place(self, state: GameState, obj: GameObject, position: str | None = None) -> GameState:
+        """Put ``obj`` into its zone (top unless ``position == "bottom"``)."""
+        return core.place(state, obj, self.zone_key(obj.zone, obj.owner), position)
 
-    def zone_key(self, zone: str, owner: str) -> str:
-        """The key of ``zone`` for an object owned by ``owner``."""
-        return zone if self.is_shared(zone) else f"{owner}:{zone}"
+    def remove(self, state: GameState, obj: GameObject) -> GameState:
+        """Take ``obj`` out of its zone and the object table."""
+        return core.remove(state, obj, self.zone_key(obj.zone, obj.owner))
 
-    # --- cards and faces --------------------------------------------------------------------
+    # --- checks the kernel makes before any procedure ---------------------------------------
 
-    def is_double_faced(self, card: CardDef) -> bool:
-        """A card with a face on each side (MTG 712, FaB 9.1, GA DFC)."""
-        return card.is_double_faced
-
-    def default_face(self, card: CardDef, zone: str) -> str:
-        """The face up by default for ``card`` entering ``zone``."""
-        if card.layout == "split":
-            return "both"
-        return "front"
-
-    def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
-        """Faces a card may be set up with in ``zone``."""
-        if len(card.faces) < 2:
-            return frozenset({"front"})
-        if card.layout == "split":
-            return frozenset({"left", "right"} if zone == self.stack_zone else {"both"})
-        if zone in (self.play_zone, self.stack_zone) or self.is_in_play(zone):
-            return frozenset({"front", "back"})
-        return frozenset({"front"})
-
-    def printed_faces(self, state: GameState, obj: GameObject) -> tuple[str, tuple[Face, ...]]:
-        """The layout and faces the object's characteristics come from: the top copy
-        effect's copiable values, else the printed card."""
-        if obj.copies:
-            top = obj.copies[-1]
-            return top.layout, top.faces
-        card = state.card_def(obj)
-        return card.layout, card.faces
-
-    def active_faces(
-        self, state: GameState, obj: GameObject, layout: str, faces: tuple[Face, ...]
-    ) -> tuple[Face, ...]:
-        """The face(s) that count for ``obj`` with status ``obj.face``."""
-        if len(faces) == 1:
-            return faces
-        if obj.face == "both" or (obj.copies and obj.copies[-1].source_face == "both"):
-            return faces
-        if obj.face in ("back", "right"):
-            return (faces[1],)
-        return (faces[0],)
-
-    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
-        """Copiable values before continuous effects (layer 1 included)."""
-        if obj.face_down:
-            return self.face_down_characteristics(state, obj)
-        layout, faces = self.printed_faces(state, obj)
-        active = self.active_faces(state, obj, layout, faces)
-        return combine_faces("both" if len(active) > 1 else obj.face, active)
-
-    def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
-        """A face-down object's characteristics: by default none but being a card."""
-        return Characteristics(face="none", names=(), props=Face())
-
-    def explain_characteristics(self, state: GameState, obj: GameObject) -> Rulings:
-        """The rules that decide which face(s) count for ``obj`` where it is now."""
-        return ()
-
-    # --- status -----------------------------------------------------------------------------
-
-    def is_transformed(self, state: GameState, obj: GameObject) -> bool:
-        """Whether the object has the "transformed" status."""
+    def is_forbidden(self, state: GameState, obj: GameObject, action: str) -> bool:
+        """Whether an effect says ``obj`` can't do or undergo ``action``."""
+        for effect in state.effects:
+            for key, value in effect.modify:
+                if key != "forbid" or action not in (value if isinstance(value, tuple) else ()):
+                    continue
+                if effect.target is not None or effect.fixed is not None or effect.filter is None:
+                    if effect.target == obj.id or (effect.fixed and obj.id in effect.fixed):
+                        return True
+                    continue
+                if applies_to(state, effect, obj, characteristics(state, obj, self), self):
+                    return True
         return False
 
-    def is_copy(self, obj: GameObject) -> bool:
-        """Whether the object is a copy of something."""
-        return bool(obj.copies)
-
-    # --- hooks the generic actions call (defaults: plain cards) ----------------------------
-
-    def destination(
-        self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
-    ) -> tuple[str, Rulings]:
-        """The zone a move to ``zone`` really reaches (GA 4.2 regalia, MTG 712.13a)."""
-        return zone, ()
-
-    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
-        """Whether moving ``obj`` to ``zone`` makes a new object."""
-        return True, ()
-
-    def face_on_move(
-        self,
-        state: GameState,
-        obj: GameObject,
-        zone: str,
-        face: str | None,
-        transformed: bool | None,
-    ) -> tuple[str | None, Rulings]:
-        """The face up after moving to ``zone``; ``None``: the card stays where it is."""
-        card = state.card_def(obj)
-        if face is not None and face in self.allowed_faces(card, zone):
-            return face, ()
-        return self.default_face(card, zone), ()
-
-    def face_down_on_move(
-        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> tuple[bool, Rulings]:
-        """Whether the card is face down after moving to ``zone``."""
-        return bool(face_down), ()
-
-    def can_transform(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether a ``transform`` now would turn the object over."""
-        return False, ()
-
-    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether the object can be turned face down now."""
-        return not obj.face_down, ()
-
-    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether the object can be turned face up now."""
-        return obj.face_down, ()
-
-    def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
-        """The face up once a face-down object is turned face up."""
-        return self.default_face(state.card_def(obj), obj.zone)
-
-    def cast(
-        self,
-        state: GameState,
-        obj: GameObject,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
-        action: str = "cast",
-    ) -> tuple[str, str, str, Rulings]:
-        """Casting/playing: ``(result, zone, face, rulings)``; result ``illegal`` refuses."""
-        card = state.card_def(obj)
-        if face is not None and face not in self.allowed_faces(card, self.stack_zone):
-            return "illegal", obj.zone, obj.face, ()
-        return "done", self.stack_zone, face or self.default_face(card, self.stack_zone), ()
-
-    def resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
-        """Where a resolving object goes and with which face: ``(zone, face, rulings)``."""
-        if self.is_permanent(state, obj):
-            return self.play_zone, obj.face, ()
-        return self.discard_zone, self.default_face(state.card_def(obj), self.discard_zone), ()
-
-    def is_permanent(self, state: GameState, obj: GameObject) -> bool:
-        """Whether the object, resolving, becomes a permanent."""
-        return False
-
-    def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
-        """Whether ``name`` may be chosen when naming a card; ``cards`` bear that name."""
-        ok = all(name in c.face_names or (name == c.name and len(c.faces) == 1) for c in cards)
-        return ok, ()
-
-    def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
-        """Characteristics a search sees: the card as if face up in its zone."""
-        import msgspec
-
-        from obverse.characteristics import apply_effects
-
-        up = msgspec.structs.replace(obj, face_down=False)
-        return apply_effects(state, up, self.base_characteristics(state, up), self)
-
-    # --- visibility (views) -----------------------------------------------------------------
-
-    def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
-        """Whether ``viewer`` may look at (identify) the object under the rules alone."""
-        if viewer is None:
-            return self.is_public(obj.zone) and not obj.face_down
-        if obj.face_down:
-            return False
-        if self.is_public(obj.zone):
-            return True
-        return obj.owner == viewer
-
-    def is_distinguishable(
-        self, state: GameState, viewer: str | None, zone: str, owner: str
-    ) -> bool:
-        """Whether ``viewer`` can tell apart the cards ``owner`` has in ``zone``."""
-        key = self.zone_key(zone, owner)
-        return all(self.may_look(state, viewer, state.objects[o]) for o in state.zone_contents(key))
-
-    # --- more hooks: copies, rulings of the generic procedures, knowledge -------------------
-
-    #: The rule cited when an effect forbids an action.
-    forbid_rule: ClassVar[str] = "effect"
-    #: Actions whose own procedure applies ``forbid`` (e.g. scp cross_test still counts as
-    #: declared); the runner checks the others.
-    checks_forbid: ClassVar[frozenset[str]] = frozenset()
-    #: Knowledge from examining a card lasts after it turns face down (GA #6.1.1).
-    knowledge_lasts: ClassVar[bool] = False
-    #: Knowledge from a reveal lasts after the card moves or turns face down (GA #6.1.1).
-    reveal_knowledge_lasts: ClassVar[bool] = False
-    #: Examining records knowledge of the card; False where looking is only a right that
-    #: lasts while the rules grant it (SCP: the controller of a face-down site card).
-    examine_records_knowledge: ClassVar[bool] = True
-
-    def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
-        """What copying ``of`` copies: the face(s) that count now (a copy of a copy copies
-        its copiable values; a face-down object copies as its face-down characteristics)."""
-        if of.face_down:
-            chars = self.face_down_characteristics(state, of)
-            return CopyValues(
-                layout="normal", faces=(chars.props,), name="", source_face="none"
-            ), ()
-        layout, faces = self.printed_faces(state, of)
-        active = self.active_faces(state, of, layout, faces)
-        if len(active) > 1:  # both faces count (split off the stack, twin outside the arena)
-            name = " // ".join(f.name or "" for f in active)
-            return CopyValues(layout=layout, faces=active, name=name, source_face="both"), ()
-        # One face counts, e.g. the side chosen for a split card on the stack (FaB 8.5.25b).
-        face = active[0]
-        return CopyValues(
-            layout="normal", faces=(face,), name=face.name or "", source_face=of.face
-        ), ()
-
-    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """Rulings about the object becoming a copy (its own status still applies)."""
-        return ()
-
-    def token_copy(
-        self, state: GameState, of: GameObject
-    ) -> tuple[CardDef, str, CopyValues, Rulings]:
-        """The token a "create a token that's a copy" makes: its card, face and copy values."""
-        values, rulings = self.copiable_values(state, of)
-        card = CardDef(name=values.name or "Token", layout=values.layout, faces=values.faces)
-        face = "both" if values.layout == "split" else "front"
-        return card, face, values, rulings
-
-    def move_within_zone(
-        self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
-    ) -> Outcome | None:
-        """A move to the zone the object is already in; ``None``: the generic handling (FaB
-        3.0.7b: no move occurs, only the visibility changes)."""
-        return None
-
-    def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether revealing the object does anything (FaB 8.5.17d: not a public object)."""
-        return True, ()
-
-    def same_zone_rulings(self) -> Rulings:
-        """Rulings for a move to the zone the object is already in (nothing happens)."""
-        return ()
-
-    def leave_rulings(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
-        """Rulings about an object leaving its zone (e.g. face-down revealed, MTG 708.9)."""
-        return ()
-
-    def token_ceases_rulings(self) -> Rulings:
-        """Rulings for a token ceasing to exist outside the play zone."""
-        return ()
-
-    def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
-        """Adjust the state after an object moved (knowledge, conditions)."""
-        return state
-
-    def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """Rulings added to a successful transform (e.g. not a new object)."""
-        return ()
-
-    def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
-        """Rulings for a continuous effect starting."""
-        return ()
-
-    def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
-        """Adjust the state after ``obj`` (as it was face up) turned face down (GA #6.1.1)."""
-        return state
-
-    def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
-        """Adjust knowledge after a control change (GA #7)."""
-        return state
-
-    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """Rulings for revealing a card."""
-        return ()
-
-    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether ``player`` may look at the card (and both its faces)."""
-        return self.may_look(state, player, obj), ()
-
-    def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
-        """Adjust the state after a shuffle."""
-        return state
-
-    def on_end_turn(self, state: GameState) -> GameState:
-        """Adjust the state as a turn ends (after "until end of turn" effects end)."""
-        return state
-
-    def on_start_game(self, state: GameState) -> GameState:
-        """Adjust the state when the game begins."""
-        return state
-
-    def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
-        """Whether ``viewer`` keeps knowledge of the card (revealed, examined)."""
-        return any(
-            k.player == viewer and (k.obj == obj.id or (k.lasting and k.card == obj.card))
-            for k in state.knowledge
+    def may_refer(self, state: GameState, actor: str, obj: GameObject) -> bool:
+        """Whether ``actor`` may name ``obj`` in an action: a card they can identify, or an
+        object everyone sees as what it is (a face-down permanent, as the face-down object)."""
+        return (
+            self.may_look(state, actor, obj)
+            or self.knows(state, actor, obj)
+            or self.public_characteristics(state, actor, obj) is not None
         )
 
-    def public_characteristics(
-        self, state: GameState, viewer: str | None, obj: GameObject
-    ) -> Characteristics | None:
-        """What everyone may see of an object the viewer can't identify (MTG 708.2a: the
-        face-down 2/2 on the battlefield); ``None``: nothing but being a card."""
-        if obj.face_down and (self.is_public(obj.zone) or self.is_in_play(obj.zone)):
-            return self.face_down_characteristics(state, obj)
-        return None
+    # --- setting up -------------------------------------------------------------------------
 
-    # --- entry points the scenario runner calls (overridable per game) ---------------------
+    def add_card(
+        self,
+        state: GameState,
+        card: CardDef,
+        zone: str,
+        *,
+        owner: str | None = None,
+        controller: str | None = None,
+        face: str | None = None,
+        face_down: bool | None = None,
+        flipped: bool | None = None,
+        token: bool = False,
+        position: str | None = None,
+    ) -> tuple[GameState, int]:
+        """Bring a card (or token) into the game before play; returns its card id. The
+        rules fill in what isn't given: the owner (a token's is its controller), the face,
+        the facing and flip status the zone gives it; outside play the controller is the
+        owner."""
+        owner = owner or (controller if token and controller else state.players[0])
+        face = face or self.default_face(card, zone)
+        face_down = self.face_down_on_setup(zone, face_down)
+        if flipped is None:
+            flipped = self.is_flipped_on_setup(card, face)
+        state, card_id = core.add_physical_card(state, PhysicalCard(card, owner, token=token))
+        state, oid = core.new_object_id(state)
+        state, ts = core.tick(state)
+        if not (self.is_in_play(zone) or zone == self.stack_zone):
+            controller = None  # outside play the controller is the owner
+        obj = GameObject(
+            id=oid,
+            cards=(card_id,),
+            zone=zone,
+            owner=owner,
+            controller=controller or owner,
+            face=face,
+            face_down=face_down,
+            set_face_down=face_down,
+            flipped=flipped,
+            token=token,
+            timestamp=ts,
+        )
+        return self.place(state, obj, position), card_id
 
-    def face_down_on_setup(self, zone: str, face_down: bool | None) -> bool:
-        """Whether a card set up in ``zone`` is face down."""
-        return bool(face_down)
+    def is_flipped_on_setup(self, card: CardDef, face: str) -> bool:
+        """Whether a card set up with ``face`` up has the flipped status (MTG 710)."""
+        return False
 
-    def do_cast(
+    # --- moving ------------------------------------------------------------------------------
+
+    def move(self, state: GameState, a: v.Move) -> Outcome:
+        """Move an object to a zone (dies, bounce, exile, blink ...). The ruleset decides the
+        destination really reached, the face, the facing and whether it is a new object."""
+        return self.move_object(
+            state,
+            a.object,
+            self.canonical_zone(a.to),
+            face=a.face,
+            face_down=a.face_down,
+            transformed=a.transformed,
+            position=a.position,
+        )
+
+    def move_object(
         self,
         state: GameState,
         obj_id: int,
-        action: str,
+        to: str,
         *,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
+        face: str | None = None,
+        face_down: bool | None = None,
+        transformed: bool | None = None,
+        position: str | None = None,
+        controller: str | None = None,
+        face_fixed: str | None = None,
     ) -> Outcome:
-        """``cast``/``play``: onto the stack with a face choice (``action`` tells which)."""
-        from obverse import actions
+        """:meth:`move` with what procedures add: ``face_fixed``, a face the rules already
+        chose (casting, playing, resolving), and the controller in the new zone."""
+        obj = state.objects[obj_id]
+        dest, rulings = self.destination(state, obj, to, transformed)
+        if dest == obj.zone:  # a ruleset may give same-zone moves their own meaning
+            within = self.move_within_zone(state, obj, face_down, position)
+            if within is not None:
+                return replace(within, rulings=(*rulings, *within.rulings))
+        if dest == obj.zone and (face_down is None or face_down == obj.face_down) and not position:
+            return Outcome(state, NOTHING, (*rulings, *self.same_zone_rulings()))
+        new_face = face_fixed
+        if new_face is None:
+            new_face, why = self.face_on_move(state, obj, dest, face, transformed)
+            rulings += why
+        if new_face is None:
+            return Outcome(state, NOTHING, rulings)
+        fd, why = self.face_down_on_move(state, obj, dest, face_down)
+        is_new, why2 = self.is_new_object(state, obj, dest)
+        rulings += (*why, *why2, *self.leave_rulings(state, obj, dest))
+        events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, dest),)
+        state = self.remove(state, obj)
+        if obj.meld is not None and not self.is_in_play(dest):
+            return Outcome(self._unmeld(state, obj, dest, fd, position), DONE, rulings, events)
+        if obj.token and self.tokens_cease_outside_play and not self.is_in_play(dest):
+            state = core.forget(state, obj.id)
+            ceases = Event("cease", obj.id, obj.card)
+            return Outcome(state, DONE, (*rulings, *self.token_ceases_rulings()), (*events, ceases))
+        new, state = self._moved(state, obj, dest, new_face, fd, is_new, face_down, controller)
+        state = self.after_move(self.place(state, new, position), obj, new)
+        return Outcome(state, DONE, rulings, events)
 
-        return actions.cast(
-            state, obj_id, face=face, transformed=transformed, face_down=face_down, action=action
+    def _moved(
+        self,
+        state: GameState,
+        obj: GameObject,
+        dest: str,
+        face: str,
+        fd: bool,
+        is_new: bool,
+        face_down: bool | None,
+        controller: str | None,
+    ) -> tuple[GameObject, GameState]:
+        """The object as it arrives in ``dest`` (a new object, or the same one)."""
+        ts = state.clock + 1
+        if is_new:
+            state = core.forget(state, obj.id)
+            oid = state.next_id
+            state = replace(state, clock=ts, next_id=oid + 1)
+            new = GameObject(
+                id=oid,
+                cards=obj.cards,
+                zone=dest,
+                owner=obj.owner,
+                controller=controller or obj.owner,
+                face=face,
+                face_down=fd,
+                set_face_down=fd,
+                token=obj.token,
+                timestamp=ts,
+            )
+        else:
+            state = replace(state, clock=ts)
+            new = replace(
+                obj,
+                zone=dest,
+                face=face,
+                face_down=fd,
+                set_face_down=fd and (obj.set_face_down or bool(face_down)),
+                controller=controller or obj.controller,
+                timestamp=ts,
+            )
+        if not self.is_in_play(dest) and dest != self.stack_zone:
+            new = replace(new, controller=new.owner)
+        shown = (
+            face_down is False
+            and not fd
+            and self.public_objects_in_private_zones
+            and not self.is_public(dest)
+        )
+        return (replace(new, shown=shown) if shown != new.shown else new), state
+
+    def _unmeld(
+        self, state: GameState, obj: GameObject, dest: str, fd: bool, position: str | None
+    ) -> GameState:
+        """A melded permanent leaving play: each card becomes a new object (MTG 712.21)."""
+        state = core.forget(state, obj.id)
+        for card in obj.cards:
+            single = replace(obj, cards=(card,), meld=None, copies=(), counters=())
+            f, _ = self.face_on_move(state, single, dest, None, None)
+            state, oid = core.new_object_id(state)
+            state, ts = core.tick(state)
+            new = replace(
+                single,
+                id=oid,
+                zone=dest,
+                face=f or "front",
+                face_down=fd,
+                set_face_down=fd,
+                flipped=False,
+                controller=single.owner,
+                timestamp=ts,
+            )
+            state = self.place(state, new, position)
+        return state
+
+    # --- casting, playing, resolving --------------------------------------------------------
+
+    def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
+        """Cast a card: onto the stack (or, per game, straight into play) with a face choice
+        where the rules allow one. Only face rules are checked, never timing or cost."""
+        obj = state.objects[a.object]
+        result, zone, new_face, rulings = self.plan_cast(
+            state, obj, a.face, a.transformed, a.face_down, a.verb
+        )
+        if result != DONE:
+            return Outcome(state, result, rulings)
+        out = self.move_object(
+            state,
+            a.object,
+            zone,
+            face_fixed=new_face,
+            face_down=a.face_down,
+            controller=obj.controller,
+        )
+        return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
+
+    def play(self, state: GameState, a: v.Play) -> Outcome:
+        """Play a card (lands, FaB cards): :meth:`cast` with the verb ``play``."""
+        return self.cast(state, a)
+
+    def resolve(self, state: GameState, a: v.Resolve) -> Outcome:
+        """The object on the stack resolves: into play per the rules, or to the graveyard."""
+        obj = state.objects[a.object]
+        if obj.zone != self.stack_zone:
+            raise RulesError(f"the object is in {obj.zone}, not on the stack")
+        zone, face, rulings = self.plan_resolve(state, obj)
+        out = self.move_object(
+            state,
+            a.object,
+            zone,
+            face_fixed=face,
+            face_down=obj.face_down,
+            controller=obj.controller,
+        )
+        return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
+
+    # --- turning over -----------------------------------------------------------------------
+
+    def transform(self, state: GameState, a: v.Transform) -> Outcome:
+        """Turn a double-faced permanent over (MTG 701.27, GA 2): not a new object."""
+        obj = state.objects[a.object]
+        ok, rulings = self.can_transform(state, obj)
+        if not ok:
+            return Outcome(state, NOTHING, rulings)
+        state, ts = core.tick(state)
+        new_face = "front" if obj.face == "back" else "back"
+        state = core.update(state, replace(obj, face=new_face, timestamp=ts))
+        return Outcome(
+            state,
+            DONE,
+            (*rulings, *self.transform_rulings(state, obj)),
+            (Event("transform", obj.id, obj.card, obj.controller),),
         )
 
-    def do_meld(self, state: GameState, a: int, b: int, cards: list[CardDef]) -> Outcome:
-        """MTG meld; other games have none."""
-        return Outcome(state, "nothing_happened")
+    def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
+        """Turn an object face down (MTG 708, 712.16; GA 8; SCP)."""
+        obj = state.objects[a.object]
+        ok, rulings = self.can_turn_face_down(state, obj)
+        if not ok:
+            return Outcome(state, NOTHING, rulings)
+        state, ts = core.tick(state)
+        down = replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
+        state = core.update(state, down)
+        knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
+        state = self.after_turn_face_down(replace(state, knowledge=knowledge), obj)
+        return Outcome(
+            state, DONE, rulings, (Event("turn_face_down", obj.id, None, obj.controller),)
+        )
 
-    def do_action(
-        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
-    ) -> Outcome:
-        """A game-specific action (flip, awaken, transcend, mark, hit, cross_test)."""
-        raise InputError("", name, f"not an action of {self.name}")
+    def turn_face_up(self, state: GameState, a: v.TurnFaceUp) -> Outcome:
+        """Turn a face-down object face up (MTG 708.8, 712.15a: front face up)."""
+        obj = state.objects[a.object]
+        ok, rulings = self.can_turn_face_up(state, obj)
+        if not ok:
+            return Outcome(state, NOTHING, rulings)
+        state, ts = core.tick(state)
+        up = replace(
+            obj,
+            face_down=False,
+            set_face_down=False,
+            shown=self.public_objects_in_private_zones and not self.is_public(obj.zone),
+            face=self.face_after_face_up(state, obj),
+            timestamp=ts,
+        )
+        state = core.update(state, up)
+        return Outcome(
+            state, DONE, rulings, (Event("turn_face_up", obj.id, obj.card, obj.controller),)
+        )
 
-    def query_rulings(self, name: str, zone: str = "") -> Rulings:
-        """Rulings attached to a query's answer."""
-        return ()
+    # --- copies -----------------------------------------------------------------------------
 
-    def check_card_pool(
-        self, state: GameState, hero: GameObject, cards: list[CardDef]
-    ) -> tuple[bool, Rulings]:
-        """FaB 1.1.3: whether the cards may be in the hero's card-pool."""
-        return True, ()
+    def become_copy(self, state: GameState, a: v.BecomeCopy) -> Outcome:
+        """``object`` becomes a copy of ``of``: the copiable values of its current face(s)."""
+        obj = state.objects[a.object]
+        values, rulings = self.copiable_values(state, state.objects[a.of])
+        rulings += self.become_copy_rulings(state, obj)
+        state, ts = core.tick(state)
+        state = core.update(state, replace(obj, copies=(*obj.copies, values), timestamp=ts))
+        return Outcome(state, DONE, rulings, (Event("copy", obj.id, obj.card, obj.controller),))
+
+    def create_token_copy(self, state: GameState, a: v.CreateTokenCopy) -> Outcome:
+        """A token that is a copy of ``of`` enters the play zone; ``answer`` is its card id."""
+        of = state.objects[a.of]
+        who = a.controller or of.controller
+        card, face, values, rulings = self.token_copy(state, of)
+        state, card_id = self.add_card(
+            state,
+            card,
+            self.play_zone,
+            owner=who,
+            controller=who,
+            face=face,
+            face_down=False,
+            flipped=False,
+            token=True,
+        )
+        obj = state.object_of_card(card_id)
+        assert obj is not None
+        state = core.update(state, replace(obj, copies=(values,)))
+        event = Event("create_token", obj.id, card_id, who)
+        return Outcome(state, DONE, rulings, (event,), answer=card_id)
+
+    # --- effects, counters, control ---------------------------------------------------------
+
+    def apply_effect(self, state: GameState, a: v.ApplyEffect) -> Outcome:
+        """Start a continuous effect on one object or on whatever matches a filter."""
+        state, ts = core.tick(state)
+        where = a.to if isinstance(a.to, Mapping) else None
+        effect = Effect(
+            label=a.label,
+            target=None if where is not None else int(a.to),  # type: ignore[arg-type]
+            filter=_frozen({k: w for k, w in where.items() if k != "zone"}) if where else None,
+            modify=_frozen(a.modify),
+            until_end_of_turn=a.until == "end_of_turn",
+            timestamp=ts,
+            zone=self.canonical_zone(where["zone"]) if where and "zone" in where else None,
+        )
+        if a.fixed and effect.filter is not None:
+            fixed = tuple(
+                o.id
+                for o in state.iter_objects()
+                if applies_to(state, effect, o, characteristics(state, o, self), self)
+            )
+            effect = replace(effect, fixed=fixed)
+        state = replace(state, effects=(*state.effects, effect))
+        return Outcome(state, DONE, self.effect_rulings(state, effect))
+
+    def add_counters(self, state: GameState, a: v.AddCounters) -> Outcome:
+        """Put ``count`` counters named ``counter`` on an object."""
+        obj = state.objects[a.object]
+        if a.count == 0:
+            return Outcome(state, NOTHING)
+        counters = dict(obj.counters)
+        counters[a.counter] = counters.get(a.counter, 0) + a.count
+        state = core.update(state, replace(obj, counters=tuple(sorted(counters.items()))))
+        detail = f"{a.counter}+{a.count}"
+        return Outcome(state, DONE, (), (Event("counters", obj.id, obj.card, detail=detail),))
+
+    def change_control(self, state: GameState, a: v.ChangeControl) -> Outcome:
+        """``to`` gains control of the object."""
+        obj = state.objects[a.object]
+        if obj.controller == a.to:
+            return Outcome(state, NOTHING)
+        state = core.update(state, replace(obj, controller=a.to))
+        state = self.after_control_change(state, obj, a.to)
+        return Outcome(state, DONE, (), (Event("control", obj.id, obj.card, a.to),))
+
+    # --- information ------------------------------------------------------------------------
+
+    def reveal(self, state: GameState, a: v.Reveal) -> Outcome:
+        """Reveal a card: the players may identify it until it moves, turns face down or is
+        shuffled."""
+        obj = state.objects[a.object]
+        ok, why = self.can_reveal(state, obj)
+        if not ok:
+            return Outcome(state, NOTHING, why)
+        players = a.to or state.players
+        if all(self.may_look(state, p, obj) or self.knows(state, p, obj) for p in players):
+            return Outcome(state, NOTHING)  # everyone it is shown to may already see it
+        known = {(k.player, k.obj) for k in state.knowledge}
+        lasting = self.reveal_knowledge_lasts
+        new = tuple(
+            Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting, since=state.clock)
+            for p in players
+            if (p, obj.id) not in known
+        )
+        state = replace(state, knowledge=(*state.knowledge, *new))
+        event = Event("reveal", obj.id, obj.card, detail=",".join(players))
+        return Outcome(state, DONE, self.reveal_rulings(state, obj), (event,))
+
+    def examine(self, state: GameState, a: v.Examine) -> Outcome:
+        """``player`` looks at (both faces of) a card they may look at; never a transform."""
+        obj = state.objects[a.object]
+        ok, rulings = self.can_examine(state, a.player, obj)
+        if not ok:
+            return Outcome(state, ILLEGAL, rulings)
+        knows = any(k.player == a.player and k.obj == obj.id for k in state.knowledge)
+        if not knows and self.examine_records_knowledge:
+            seen = Knowledge(
+                player=a.player,
+                card=obj.card,
+                obj=obj.id,
+                since=state.clock,
+                lasting=self.knowledge_lasts,
+            )
+            state = replace(state, knowledge=(*state.knowledge, seen))
+        return Outcome(state, DONE, rulings)
+
+    def shuffle(self, state: GameState, a: v.Shuffle) -> Outcome:
+        """Shuffle a zone with the state's seeded generator; knowledge of its cards ends."""
+        zone = self.canonical_zone(a.zone)
+        key = self.zone_key(zone, a.player)
+        contents = list(state.zones.get(key, ()))
+        random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
+        ids = set(contents)
+        state = replace(
+            state,
+            zones=state.zones.set(key, tuple(contents)) if contents else state.zones,
+            shuffles=state.shuffles + 1,
+            knowledge=tuple(k for k in state.knowledge if k.obj not in ids),
+        )
+        state = self.after_shuffle(state, a.player, zone)
+        return Outcome(state, DONE, (), (Event("shuffle", None, None, a.player, zone),))
+
+    # --- turns ------------------------------------------------------------------------------
+
+    def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
+        """ "Until end of turn" effects end; the next player becomes active."""
+        effects = tuple(e for e in state.effects if not e.until_end_of_turn)
+        active = (state.active + 1) % len(state.players)
+        state = replace(state, effects=effects, active=active, turn=state.turn + 1)
+        return Outcome(self.on_end_turn(state), DONE, (), (Event("end_turn"),))
+
+    def start_game(self, state: GameState, a: v.StartGame) -> Outcome:
+        """The game begins (a state set up with ``pregame``)."""
+        if not state.pregame:
+            return Outcome(state, NOTHING)
+        state = self.on_start_game(replace(state, pregame=False))
+        return Outcome(state, DONE, (), (Event("start_game"),))
+
+    # --- queries ----------------------------------------------------------------------------
+
+    def search(self, state: GameState, a: v.Search | v.Select) -> Outcome:
+        """The objects in ``player``'s ``zone`` (or a shared zone) matching ``where``; a
+        search sees face-down cards by their fronts, a selection as they are."""
+        zone = self.canonical_zone(a.zone)
+        where = {k: w for k, w in (a.where or {}).items() if k != "zone"}
+        found = []
+        for o in state.iter_objects():
+            if not self.zone_matches(o.zone, zone):
+                continue
+            if not (self.is_shared(zone) or self.is_shared(o.zone)) and o.owner != a.player:
+                continue  # an owned zone: the player's own
+            chars = (
+                self.searchable(state, o) if a.verb == "search" else characteristics(state, o, self)
+            )
+            if matches(chars, where):
+                found.append(o.id)
+        return Outcome(state, DONE, self.query_rulings(a.verb, zone), answer=tuple(found))
+
+    def select(self, state: GameState, a: v.Select) -> Outcome:
+        """:meth:`search` seeing only the characteristics the objects have now."""
+        return self.search(state, a)
+
+    def name_card(self, state: GameState, a: v.NameCard, catalog: Catalog) -> Outcome:
+        """Whether ``name`` may be chosen when naming a card; ``answer`` is True or False."""
+        ok, rulings = self.can_name(state, a.name, catalog.bearing(a.name))
+        return Outcome(state, DONE, rulings, answer=ok)
+
+    def check_card_pool(self, state: GameState, a: v.CheckCardPool, catalog: Catalog) -> Outcome:
+        """Whether the cards may be in the hero's card-pool (FaB 1.1.3); ``answer`` is
+        True or False."""
+        cards: list[CardDef] = []
+        for c in a.cards:
+            card = state.card_def(state.objects[c]) if isinstance(c, int) else catalog.get(c)
+            if card is not None:
+                cards.append(card)
+        ok, rulings = self.can_be_in_pool(state, state.objects[a.hero], cards)
+        return Outcome(state, DONE, rulings, answer=ok)
+
+    # --- what a player may do now -----------------------------------------------------------
+
+    def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
+        """Actions worth offering ``player`` now, before the kernel's checks: every verb on
+        every object they may refer to (``None``: every object, as a judge), with the
+        choices the rules offer. Games add their own verbs by overriding
+        :meth:`object_candidates`."""
+        out: list[v.Action] = [v.EndTurn()]
+        mine = [
+            o for o in state.iter_objects() if player is None or self.may_refer(state, player, o)
+        ]
+        for o in mine:
+            out += self.object_candidates(state, player or o.owner, o)
+        in_play = [o for o in mine if self.is_in_play(o.zone)]
+        for o in in_play:
+            out += [v.BecomeCopy(object=o.id, of=x.id) for x in in_play if x.id != o.id]
+        for who in (player,) if player else state.players:
+            for zone in sorted(self.zones):
+                if zone in self.ordered_zones or self.is_shared(zone):
+                    continue
+                if state.zones.get(self.zone_key(zone, who)):
+                    out.append(v.Shuffle(player=who, zone=zone))
+        return out
+
+    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        """Candidate actions on one object ``player`` may refer to."""
+        out: list[v.Action] = []
+        for zone in sorted(self.zones):
+            if not self.zone_matches(o.zone, zone) and zone != self.stack_zone:
+                out.append(v.Move(object=o.id, to=zone))
+        if o.zone == self.stack_zone:
+            out.append(v.Resolve(object=o.id))
+        elif not self.is_in_play(o.zone):
+            card = state.card_def(o)
+            faces = (
+                sorted(self.allowed_faces(card, self.stack_zone)) if len(card.faces) > 1 else [None]
+            )
+            out += [v.Cast(object=o.id, face=f) for f in faces]  # type: ignore[arg-type]
+        out += [v.TurnFaceDown(object=o.id), v.TurnFaceUp(object=o.id)]
+        out += [v.Examine(player=player, object=o.id), v.Reveal(object=o.id)]
+        verbs = {v.verb_of(c) for c in self.vocabulary()}
+        if "transform" in verbs:
+            out.append(v.Transform(object=o.id))
+        return out
+
+
+_VOCABULARY: dict[type[Ruleset], tuple[type[v.Action], ...]] = {}
+
+
+def _vocabulary(cls: type[Ruleset]) -> tuple[type[v.Action], ...]:
+    found = _VOCABULARY.get(cls)
+    if found is None:
+        found = _VOCABULARY[cls] = (*v.SHARED, *cls.actions)
+    return found
+
+
+def _frozen(values: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
+    """A mapping as sorted-insertion pairs with lists made tuples (effects are hashable)."""
+    return tuple((k, tuple(x) if isinstance(x, list) else x) for k, x in values.items())
+
+
+__all__ = ["Catalog", "Characteristics", "CopyValues", "Ruleset", "Rulings"]

@@ -14,6 +14,8 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import state as core
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
 from obverse.rulesets.base import Ruleset, Rulings
@@ -104,6 +106,36 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
     return "arena"
 
 
+class Awaken(v.Action, frozen=True, tag="awaken"):
+    """A double-faced permanent's back face becomes active (8.5.43)."""
+
+    refs = ("object",)
+    object: int
+
+
+class Transcend(v.Action, frozen=True, tag="transcend"):
+    """A transcend-card goes to its owner's hand back face active (8.5.48)."""
+
+    refs = ("object",)
+    object: int
+
+
+class Mark(v.Action, frozen=True, tag="mark"):
+    """The hero becomes marked (8.5.50)."""
+
+    refs = ("object",)
+    object: int
+
+
+class Hit(v.Action, frozen=True, tag="hit"):
+    """``source`` hits ``hero`` (7.5.5, 9.3.3)."""
+
+    refs = ("hero", "source")
+    subject = "hero"
+    hero: int
+    source: int
+
+
 class FleshAndBlood(Ruleset):
     """Flesh and Blood, Comprehensive Rules 2.10.1 (seed 003: chapter 9)."""
 
@@ -137,7 +169,7 @@ class FleshAndBlood(Ruleset):
     #: 3.7.5 the deck is an ordered pile; 3.15.3 the stack is ordered.
     ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
     play_zone: ClassVar[str] = "arena"
-    extra_actions: ClassVar[frozenset[str]] = frozenset({"awaken", "transcend", "mark", "hit"})
+    actions: ClassVar[tuple[type[v.Action], ...]] = (Awaken, Transcend, Mark, Hit)
     public_objects_in_private_zones: ClassVar[bool] = True
     forbid_rule: ClassVar[str] = "1.0.2"
 
@@ -401,12 +433,8 @@ class FleshAndBlood(Ruleset):
                     "3.0.7b", f"origin and destination are both the {obj.zone}: no move occurs"
                 ),
             )
-        from obverse import actions
-
-        state, ts = actions.tick(state)
-        state = actions.update(
-            state, replace(obj, face_down=want, set_face_down=want, timestamp=ts)
-        )
+        state, ts = core.tick(state)
+        state = core.update(state, replace(obj, face_down=want, set_face_down=want, timestamp=ts))
         if want:
             state = self.renew(state, obj.id)
             return Outcome(
@@ -430,11 +458,9 @@ class FleshAndBlood(Ruleset):
     def renew(self, state: GameState, obj_id: int) -> GameState:
         """3.0.9: the object in place becomes a new object (same zone and position): no
         effects, counters, copy effects or conditions carry over."""
-        from obverse import actions
-
         cur = state.objects[obj_id]
-        state, oid = actions.new_object_id(state)
-        state, ts = actions.tick(state)
+        state, oid = core.new_object_id(state)
+        state, ts = core.tick(state)
         new = replace(
             cur,
             id=oid,
@@ -455,7 +481,7 @@ class FleshAndBlood(Ruleset):
             objects=state.objects.delete(cur.id).set(oid, new),
             card_object=card_object,
         )
-        return actions.forget(state, cur.id)
+        return core.forget(state, cur.id)
 
     def _fresh_face(self, state: GameState, obj: GameObject) -> str:
         """The face a card has as a new object where it is (9.1.3b, 9.1.4, 9.1.5b, 9.2.2)."""
@@ -477,7 +503,7 @@ class FleshAndBlood(Ruleset):
 
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
-    def cast(
+    def plan_cast(
         self,
         state: GameState,
         obj: GameObject,
@@ -604,7 +630,7 @@ class FleshAndBlood(Ruleset):
         subtypes = set(self.base_characteristics(state, obj).props.subtypes)
         return bool(PERMANENT_SUBTYPES.intersection(subtypes))
 
-    def resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
+    def plan_resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
         """A resolving permanent enters the arena (1.3.3): a construct or an invocation with
         its back face active (8.2.14a, 8.2.13a), a figment front face up (8.2.16a, 8.2.16b,
         9.1.3b), a twin-card with its face (9.1.4b); anything else is cleared to the
@@ -670,27 +696,11 @@ class FleshAndBlood(Ruleset):
 
     # --- awaken, transcend, mark, hit (8.5.43, 8.5.48, 9.3) ----------------------------------
 
-    def do_action(
-        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
-    ) -> Outcome:
-        """``awaken`` (8.5.43), ``transcend`` (8.5.48), ``mark`` (8.5.50, 9.3.2), ``hit``
-        (7.5.5, 9.3.3)."""
-        if name == "hit":
-            return self.hit(state, objs["hero"], objs["source"])
-        assert obj is not None
-        if name == "awaken":
-            return self.awaken(state, obj)
-        if name == "transcend":
-            return self.transcend(state, obj)
-        if name == "mark":
-            return self.mark(state, obj)
-        return super().do_action(state, name, obj, objs)
-
-    def awaken(self, state: GameState, obj_id: int) -> Outcome:
+    def awaken(self, state: GameState, a: Awaken) -> Outcome:
         """8.5.43: a double-faced card's back face becomes active, the same object (9.1.2c);
         8.5.43a: it fails on a card that isn't double-faced, whose back face is already
         active, or that isn't a permanent."""
-        obj = state.objects[obj_id]
+        obj = state.objects[a.object]
         card = state.card_def(obj)
         if not self.is_double_faced(card) or obj.copies:
             return Outcome(
@@ -708,10 +718,8 @@ class FleshAndBlood(Ruleset):
                 NOTHING,
                 self.one("8.5.43a", "only a public permanent in the arena awakens: awaken fails"),
             )
-        from obverse import actions
-
-        state, ts = actions.tick(state)
-        state = actions.update(state, replace(obj, face="back", timestamp=ts))
+        state, ts = core.tick(state)
+        state = core.update(state, replace(obj, face="back", timestamp=ts))
         rulings = self.one(
             "8.5.43",
             f"{card.faces[1].name}, its back face, becomes its active face; it is the same object",
@@ -720,10 +728,11 @@ class FleshAndBlood(Ruleset):
             rulings += self.one("9.1.2c", "effects on it keep applying to its new face")
         return Outcome(state, DONE, rulings, (Event("awaken", obj.id, obj.card, obj.controller),))
 
-    def transcend(self, state: GameState, obj_id: int) -> Outcome:
+    def transcend(self, state: GameState, a: Transcend) -> Outcome:
         """8.5.48: the transcend-card is put into its owner's hand with its back face active,
         for the rest of the game (9.1.5b); entering the hand it is a new object (3.0.9), so
         effects on the old one end (9.1.2c)."""
+        obj_id = a.object
         obj = state.objects[obj_id]
         card = state.card_def(obj)
         if card.layout != "transcend" or len(card.faces) < 2 or obj.copies:
@@ -732,18 +741,16 @@ class FleshAndBlood(Ruleset):
                 NOTHING,
                 self.one("9.1.5", f"{card.name} is not a transcend-card: it can't transcend"),
             )
-        from obverse import actions
-
         before = state
         physical = replace(state.cards[obj.card], transcended=True)
         state = replace(state, cards=state.cards.set(obj.card, physical))
-        out = actions.move(state, obj_id, "hand")
+        out = self.move_object(state, obj_id, "hand")
         if out.result != DONE:
             return Outcome(before, out.result, out.rulings)
         moved = out.state.object_of_card(obj.card)
         state = out.state
         if moved is not None and moved.face != "back":
-            state = actions.update(state, replace(moved, face="back"))
+            state = core.update(state, replace(moved, face="back"))
         return Outcome(
             state,
             DONE,
@@ -767,10 +774,10 @@ class FleshAndBlood(Ruleset):
             return False
         return obj.zone == "hero" or "Hero" in characteristics(state, obj, self).props.types
 
-    def mark(self, state: GameState, obj_id: int) -> Outcome:
+    def mark(self, state: GameState, a: Mark) -> Outcome:
         """8.5.50, 9.3.2: the hero becomes marked; 9.3.2a: a marked hero stays marked;
         9.3.1: only a hero can be marked."""
-        obj = state.objects[obj_id]
+        obj = state.objects[a.object]
         if not self.is_hero(state, obj):
             return Outcome(
                 state,
@@ -783,9 +790,7 @@ class FleshAndBlood(Ruleset):
                 NOTHING,
                 self.one("9.3.2a", "it is already marked and continues to be marked"),
             )
-        from obverse import actions
-
-        state = actions.update(state, replace(obj, marked=True))
+        state = core.update(state, replace(obj, marked=True))
         return Outcome(
             state,
             DONE,
@@ -796,11 +801,11 @@ class FleshAndBlood(Ruleset):
             (Event("mark", obj.id, obj.card, obj.controller),),
         )
 
-    def hit(self, state: GameState, hero_id: int, source_id: int) -> Outcome:
+    def hit(self, state: GameState, a: Hit) -> Outcome:
         """9.3.3: a marked hero hit by a source an opponent controls loses the marked
         condition as part of the hit event; any other hit leaves it as it is (9.3.2b)."""
-        hero = state.objects[hero_id]
-        source = state.objects[source_id]
+        hero = state.objects[a.hero]
+        source = state.objects[a.source]
         if not self.is_hero(state, hero):
             return Outcome(state, NOTHING, self.one("9.3.1", "only a hero can be marked"))
         if not hero.marked:
@@ -824,9 +829,7 @@ class FleshAndBlood(Ruleset):
                     "the hero stays marked",
                 ),
             )
-        from obverse import actions
-
-        state = actions.update(state, replace(hero, marked=False))
+        state = core.update(state, replace(hero, marked=False))
         return Outcome(
             state,
             DONE,
@@ -890,7 +893,7 @@ class FleshAndBlood(Ruleset):
 
     # --- naming, searching, card-pools (9.1.2b, 9.2.2a, 9.2.2b, 1.1.3, 8.3.16) ----------------
 
-    def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
         """8.5.21: name a card; 9.1.2b one side of a double-faced card, 9.2.2b one of the two
         names of a split-card, never both."""
         for card in cards:
@@ -954,7 +957,7 @@ class FleshAndBlood(Ruleset):
             supertypes.extend(s for s in face.supertypes if s not in supertypes)
         return tuple(supertypes), rulings
 
-    def check_card_pool(
+    def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
     ) -> tuple[bool, Rulings]:
         """1.1.3: every card's supertypes must be a subset of the hero's (as the hero is now,

@@ -12,6 +12,7 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
@@ -64,7 +65,7 @@ class GrandArchive(Ruleset):
     play_zone: ClassVar[str] = FIELD
     stack_zone: ClassVar[str] = STACK
     discard_zone: ClassVar[str] = GRAVEYARD
-    extra_actions: ClassVar[frozenset[str]] = frozenset({"transform"})
+    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform,)
     tokens_cease_outside_play: ClassVar[bool] = True
     # Public vs Private Information #6.1.1: a player who saw a card keeps that knowledge.
     knowledge_lasts: ClassVar[bool] = True
@@ -336,7 +337,7 @@ class GrandArchive(Ruleset):
 
     # --- playing (3) ------------------------------------------------------------------------
 
-    def cast(
+    def plan_cast(
         self,
         state: GameState,
         obj: GameObject,
@@ -385,7 +386,7 @@ class GrandArchive(Ruleset):
 
     # --- naming, effects, queries (4, 10) ----------------------------------------------------
 
-    def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
         """10: either side's name may be chosen (the transformed one too), never both."""
         for card in cards:
             if not self.is_double_faced(card):

@@ -9,10 +9,12 @@ from typing import ClassVar, Final
 import msgspec
 
 from obverse import mana
+from obverse import state as core
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, combine_faces
 from obverse.rulesets import mtg_rules
-from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulings import DONE, NOTHING, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 
@@ -26,6 +28,23 @@ FACE_DOWN: Final = Face(types=("Creature",), power=2, toughness=2)
 def is_permanent_face(face: Face) -> bool:
     """A face whose card type makes a permanent."""
     return bool(PERMANENT_TYPES.intersection(face.types))
+
+
+class Flip(v.Action, frozen=True, tag="flip"):
+    """Flip a flip card on the battlefield (710.3)."""
+
+    refs = ("object",)
+    object: int
+
+
+class Meld(v.Action, frozen=True, tag="meld"):
+    """Meld two cards of a meld pair into one permanent (701.42)."""
+
+    refs = ("objects",)
+    subject = None
+    creates = True
+    uses_catalog = True
+    objects: tuple[int, int]
 
 
 class Magic(Ruleset):
@@ -44,7 +63,9 @@ class Magic(Ruleset):
     )
     ordered_zones: ClassVar[frozenset[str]] = frozenset({"library", "graveyard", "stack"})
     play_zone: ClassVar[str] = "battlefield"
-    extra_actions: ClassVar[frozenset[str]] = frozenset({"transform", "flip", "meld"})
+    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, Flip, Meld)
+    new_object_rule: ClassVar[str] = "400.7"
+    hidden_rule: ClassVar[str] = "400.2"
     #: 707.8a: a token copy of a transforming permanent is a double-faced token (not in 2020).
     double_faced_token_copies: ClassVar[bool] = True
     #: 712.11a: a transforming DFC may be cast transformed (2020's 711.7: front face up only).
@@ -248,6 +269,23 @@ class Magic(Ruleset):
         if card.layout == "transform":
             return True
         return card.layout == "modal_dfc" and self.modal_is_transformed
+
+    def is_flipped_on_setup(self, card: CardDef, face: str) -> bool:
+        """710.1: a flip card set up with its alternative half up is flipped."""
+        return card.layout == "flip" and face == "back"
+
+    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [*super().object_candidates(state, player, o), Flip(object=o.id)]
+
+    def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
+        out = super().candidates(state, player)
+        melds = [
+            o
+            for o in state.iter_objects()
+            if state.card_def(o).layout == "meld" and o.meld is None and player in (None, o.owner)
+        ]
+        out += [Meld(objects=(x.id, y.id)) for x in melds for y in melds if x.id < y.id]
+        return out
 
     # --- transform (701.27, 712.9, 712.10, 712.15a) ------------------------------------------
 
@@ -509,7 +547,7 @@ class Magic(Ruleset):
 
     # --- casting (712.11, 712.12, 709.3, 708.4, 305) -----------------------------------------
 
-    def cast(
+    def plan_cast(
         self,
         state: GameState,
         obj: GameObject,
@@ -657,7 +695,7 @@ class Magic(Ruleset):
         chars = self.base_characteristics(state, obj)
         return obj.face_down or bool(PERMANENT_TYPES.intersection(chars.props.types))
 
-    def resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
+    def plan_resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
         card = state.card_def(obj)
         if obj.face_down:
             return (
@@ -769,7 +807,7 @@ class Magic(Ruleset):
 
     # --- naming (201.4, 712.19, 709.4a, 710.5) ----------------------------------------------
 
-    def name_card(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
         for card in cards:
             if card.is_meld_result:
                 return True, self.ruling_list(
@@ -821,12 +859,13 @@ class Magic(Ruleset):
                 return card
         return None
 
-    def do_meld(self, state: GameState, a: int, b: int, cards: list[CardDef]) -> Outcome:
+    def meld(self, state: GameState, a: Meld, catalog: Catalog) -> Outcome:
         """701.42a, 712.4: exile the pair and put them onto the battlefield melded, one
-        permanent represented by both cards, back faces up (712.14c)."""
-        oa, ob = state.objects[a], state.objects[b]
+        permanent represented by both cards, back faces up (712.14c). ``answer`` is the
+        melded permanent's object id."""
+        oa, ob = state.objects[a.objects[0]], state.objects[a.objects[1]]
         names = {state.cards[oa.card].card.name, state.cards[ob.card].card.name}
-        result = self.find_meld_result(names, cards)
+        result = self.find_meld_result(names, catalog.all_cards())
         # A meld ability exiles the pair from the battlefield and melds them from exile.
         where = {oa.zone, ob.zone}
         if (
@@ -847,12 +886,10 @@ class Magic(Ruleset):
                     ("meld_stay", "objects that can't be melded stay in their current zone"),
                 ),
             )
-        from obverse import actions
-
-        state = actions.forget(actions.remove(actions.remove(state, oa), ob), oa.id)
-        state = actions.forget(state, ob.id)
-        state, oid = actions.new_object_id(state)
-        state, ts = actions.tick(state)
+        state = core.forget(self.remove(self.remove(state, oa), ob), oa.id)
+        state = core.forget(state, ob.id)
+        state, oid = core.new_object_id(state)
+        state, ts = core.tick(state)
         melded = GameObject(
             id=oid,
             cards=(oa.card, ob.card),
@@ -863,7 +900,7 @@ class Magic(Ruleset):
             meld=result,
             timestamp=ts,
         )
-        state = actions.place(state, melded)
+        state = self.place(state, melded)
         return Outcome(
             state,
             DONE,
@@ -875,14 +912,12 @@ class Magic(Ruleset):
                     "faces up, one object represented by two cards",
                 ),
             ),
+            answer=oid,
         )
 
-    def do_action(
-        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
-    ) -> Outcome:
+    def flip(self, state: GameState, a: Flip) -> Outcome:
         """``flip`` (710.3): one-way; only a flip card on the battlefield flips."""
-        assert name == "flip" and obj is not None
-        o = state.objects[obj]
+        o = state.objects[a.object]
         card = state.card_def(o)
         if o.flipped:
             return Outcome(
@@ -911,10 +946,8 @@ class Magic(Ruleset):
             return Outcome(
                 state, NOTHING, self.rule("flip", f"{card.name} isn't a flip card; nothing happens")
             )
-        from obverse import actions
-
-        state, ts = actions.tick(state)
-        state = actions.update(
+        state, ts = core.tick(state)
+        state = core.update(
             state, msgspec.structs.replace(o, flipped=True, face="back", timestamp=ts)
         )
         return Outcome(

@@ -15,9 +15,10 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import state as core
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics
-from obverse.errors import InputError
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulings import DONE, ILLEGAL, Event, Outcome
 from obverse.state import GameObject, GameState
@@ -92,6 +93,14 @@ ZONE_RULES: Final[dict[str, ZoneRule]] = {
 SEALED: Final = PREGAME
 
 
+class CrossTest(v.Action, frozen=True, tag="cross_test"):
+    """Declare a cross test with ``object`` (against ``target``, an object on the site)."""
+
+    refs = ("object", "target")
+    object: int
+    target: int | None = None
+
+
 class SCP(Ruleset):
     """SCP-TCG-JP-J (fan-made): zone-dependent facing, face-down characteristics and looks."""
 
@@ -106,7 +115,7 @@ class SCP(Ruleset):
     ordered_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, "stack"})
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
-    extra_actions: ClassVar[frozenset[str]] = frozenset({"cross_test"})
+    actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest,)
     forbid_rule: ClassVar[str] = ACTION_FORBIDDEN
     checks_forbid: ClassVar[frozenset[str]] = frozenset({"cross_test"})
     #: Looking at a card one controls is a right while the rules grant it, not kept knowledge.
@@ -201,7 +210,7 @@ class SCP(Ruleset):
 
     # --- the stack (Tale・Incident置き場: manifesting) --------------------------------------
 
-    def cast(
+    def plan_cast(
         self,
         state: GameState,
         obj: GameObject,
@@ -212,7 +221,7 @@ class SCP(Ruleset):
     ) -> tuple[str, str, str, Rulings]:
         """Tale・Incident置き場: a card there is manifested (発現) from face down by the effect
         on its front; put onto the stack, it is face up (a public zone)."""
-        result, zone, new_face, rulings = super().cast(
+        result, zone, new_face, rulings = super().plan_cast(
             state, obj, face, transformed, face_down, action
         )
         if result == DONE and obj.zone == TALE_ZONE:
@@ -375,21 +384,11 @@ class SCP(Ruleset):
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
-    def do_action(
-        self, state: GameState, name: str, obj: int | None, objs: dict[str, int]
-    ) -> Outcome:
+    def cross_test(self, state: GameState, a: CrossTest) -> Outcome:
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
         a cross test then found impossible is not stacked but counts as declared, so the
         same object can't declare again."""
-        if name != "cross_test" or obj is None:
-            raise InputError("", name, f"not an action of {self.name}")
-        return self.cross_test(state, obj, objs.get("target"))
-
-    def cross_test(self, state: GameState, obj_id: int, target: int | None) -> Outcome:
-        """Declare a cross test with ``obj_id`` (against ``target``, an object on a site)."""
-        from obverse.actions import is_forbidden, tick, update
-
-        o = state.objects[obj_id]
+        o, target = state.objects[a.object], a.target
         if o.zone != SITE_ZONE:
             return Outcome(
                 state,
@@ -422,7 +421,7 @@ class SCP(Ruleset):
                 )
         event = Event("cross_test", o.id, o.card, o.controller)
         if not o.face_down:
-            if is_forbidden(state, o, "cross_test"):
+            if self.is_forbidden(state, o, "cross_test"):
                 return Outcome(
                     state,
                     ILLEGAL,
@@ -434,25 +433,25 @@ class SCP(Ruleset):
                         ),
                     ),
                 )
-            state, ts = tick(state)
-            state = update(state, msgspec.structs.replace(o, cross_tested=True, timestamp=ts))
+            state, ts = core.tick(state)
+            state = core.update(state, msgspec.structs.replace(o, cross_tested=True, timestamp=ts))
             return Outcome(
                 state,
                 DONE,
                 (self.ruling(SITE, "the cross test is declared and put on the stack"),),
                 (event,),
             )
-        state, ts = tick(state)
+        state, ts = core.tick(state)
         up = msgspec.structs.replace(
             o, face_down=False, set_face_down=False, face="front", cross_tested=True, timestamp=ts
         )
-        state = update(state, up)
+        state = core.update(state, up)
         rulings: Rulings = (
             self.ruling(SITE, "declaring a cross test turns the face-down object face up"),
             self.ruling(ZONE_MOVE, "turning face up never changes its controller"),
         )
         reveal = Event("turn_face_up", o.id, o.card, o.controller)
-        if is_forbidden(state, up, "cross_test"):
+        if self.is_forbidden(state, up, "cross_test"):
             return Outcome(
                 state,
                 DONE,

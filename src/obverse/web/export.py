@@ -13,7 +13,7 @@ import yaml
 
 from obverse.errors import InputError
 from obverse.loader import load_text
-from obverse.scenario import QUERIES
+from obverse.scenario import is_query
 from obverse.views import is_visible
 from obverse.web.table import CardLookup, Table, card_builtins, scenario_data, validate
 
@@ -128,7 +128,7 @@ def parse_scenario(
     steps = [
         {name: arg}
         for name, arg in scn.steps
-        if name not in ("expect", "remember") and name not in QUERIES
+        if name not in ("expect", "remember") and not is_query(name, scn.ruleset)
     ]
     cards = data.get("cards") or []
     players = list(scn.players)

@@ -13,27 +13,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from obverse import scenario as scn_mod
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
+from obverse.engine import check_actor
+from obverse.engine import legal_actions as engine_legal_actions
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event, Outcome, Ruling
+from obverse.runner import Runner, _Nothing
 from obverse.state import GameObject, GameState
 from obverse.views import chars_dict, handle, is_visible, status_dict, view, view_events
+from obverse.vocab import verb_of
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
-
-if TYPE_CHECKING:
-    from obverse.runner import Runner
-else:  # the runner moved out of obverse.scenario; accept either layout
-    try:
-        from obverse.runner import Runner
-    except ImportError:
-        from obverse.scenario import Runner
 
 CardLookup = Callable[[str], CardDef | None]
 
@@ -68,8 +64,6 @@ SHARED_OBJECT_VERBS = (
     "reveal",
     "examine",
 )
-#: Game-specific verbs the page knows how to ask for, by the ruleset's extra actions.
-GAME_VERBS = scn_mod.GAME_ACTIONS
 FACES = scn_mod.FACE_VALUES
 MODIFY_KEYS = scn_mod.MODIFY_KEYS
 
@@ -246,6 +240,10 @@ class Table:
     def viewer(self, seat: str) -> str | None:
         """The kernel's viewer for a seat (``None``: a spectator)."""
         return None if seat == SPECTATOR else seat
+
+    def legal_actions(self, seat: str) -> list[dict[str, Any]]:
+        """What the kernel lets ``seat`` do now (see :func:`legal_actions`)."""
+        return legal_actions(self, seat)
 
     def handles(self, seat: str) -> dict[str, GameObject]:
         """The seat's handles, each mapped to the object it stands for."""
@@ -534,7 +532,47 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
         _need(player in players, "player: unknown player")
         _need(seat in (JUDGE, player), "player: you may examine only as yourself")
         step["player"] = player
-    return {verb: step}
+    built = {verb: step}
+    if seat != JUDGE:
+        check_references(table, seat, built)
+    return built
+
+
+def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
+    """The kernel's actor check on every object the step names: a seat can't name a card it
+    can't identify. The refusal is the same whatever the card is."""
+    ((verb, arg),) = step.items()
+    try:
+        action, _ = table.runner.to_action(verb, arg)
+    except (InputError, msgspec.ValidationError, _Nothing):
+        return  # the replay reports it like any other bad step
+    if check_actor(table.state, action, seat) is not None:
+        raise TableError(403, f"{verb}: you can't refer to a card you can't identify")
+
+
+def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
+    """What the kernel lets ``seat`` do now, with the seat's own handles for objects and
+    the rule that allows each (:func:`obverse.engine.legal_actions`)."""
+    if seat not in table.state.players:
+        return []
+    names = {o.id: h for h, o in table.handles(seat).items()}
+    offered: list[dict[str, Any]] = []
+    for legal in engine_legal_actions(table.state, seat):
+        action = legal.action
+        cls = type(action)
+        data = {
+            k: val
+            for k, val in msgspec.to_builtins(action).items()
+            if k != "verb" and val is not None
+        }
+        for key in cls.refs:
+            if key in data:
+                value = data[key]
+                data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
+        obj = data.pop("object", None)
+        rule = legal.rulings[0].rule if legal.rulings else ""
+        offered.append({"verb": action.verb, "object": obj, "args": data, "rule": rule})
+    return offered
 
 
 def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:
@@ -581,9 +619,8 @@ def card_builtins(card: CardDef) -> dict[str, Any]:
 def ruleset_info(alias: str) -> dict[str, Any]:
     """What the page needs to know of a ruleset: zones, verbs, faces."""
     rs = get_ruleset(alias)
-    verbs = [*SHARED_OBJECT_VERBS, *(v for v in GAME_VERBS if v in rs.extra_actions)]
-    if rs.game == "fab":
-        verbs += [v for v in ("awaken", "transcend", "mark", "hit") if v not in verbs]
+    own = [verb_of(c) for c in rs.actions]
+    verbs = [*SHARED_OBJECT_VERBS, *own]
     return {
         "name": rs.name,
         "title": rs.title,
@@ -600,13 +637,14 @@ def ruleset_info(alias: str) -> dict[str, Any]:
 
 
 __all__ = [
-    "GAME_VERBS",
     "Request",
     "StepRecord",
     "Table",
     "TableError",
     "build_step",
     "card_builtins",
+    "check_references",
+    "legal_actions",
     "ruleset_info",
     "scenario_data",
     "seat_error",

@@ -1,0 +1,409 @@
+"""The :class:`Ruleset` base: rule switches as class attributes and small hooks.
+
+A game (and a rules version of it) is a subclass that sets switches and overrides hooks, as
+python-chess's variants do. The generic procedures in :mod:`obverse.actions` call the hooks;
+every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling` behind it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from obverse.cards import CardDef, Face
+from obverse.characteristics import Characteristics, combine_faces
+from obverse.rulings import Outcome, Ruling
+from obverse.state import CopyValues, Effect, GameObject, GameState
+
+Rulings = tuple[Ruling, ...]
+
+
+class Hooks:
+    """A game's rules for faces, zones and visibility: switches and small hooks. The
+    procedures built on them are :class:`obverse.rulesets.base.Ruleset`'s."""
+
+    #: Registry names; the first is canonical (``mtg``, ``mtg@2020`` ...).
+    aliases: ClassVar[tuple[str, ...]] = ()
+    game: ClassVar[str] = "core"
+    version: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    #: Zone names, and which are shared (unowned), public, and ordered.
+    zones: ClassVar[frozenset[str]] = frozenset()
+    shared_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
+    public_zones: ClassVar[frozenset[str]] = frozenset()
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
+    #: The zone where permanents are (battlefield, arena, field, site).
+    play_zone: ClassVar[str] = "battlefield"
+    stack_zone: ClassVar[str] = "stack"
+    #: Where a card goes when it resolves and does not stay in play.
+    discard_zone: ClassVar[str] = "graveyard"
+    #: Characteristics depend only on the object, the effects and the cards (cacheable).
+    cacheable_characteristics: ClassVar[bool] = True
+    #: A private zone may hold public objects: a card moved there with ``face_down: false``
+    #: or turned face up there stays public (FaB 3.0.4d).
+    public_objects_in_private_zones: ClassVar[bool] = False
+    #: A token leaving the play zone ceases to exist.
+    tokens_cease_outside_play: ClassVar[bool] = True
+
+    # --- rulings ----------------------------------------------------------------------------
+
+    def ruling(self, rule: str, reason: str) -> Ruling:
+        """A ruling citing ``rule`` (an id in this version's numbering)."""
+        return Ruling(rule=rule, game=self.game, version=self.version or "current", reason=reason)
+
+    @property
+    def name(self) -> str:
+        """The canonical alias (``mtg@2020``)."""
+        return self.aliases[0]
+
+    # --- zones ------------------------------------------------------------------------------
+
+    def is_zone(self, zone: str) -> bool:
+        """True if ``zone`` is a zone name of this game (or an accepted alias of one)."""
+        return zone in self.zones
+
+    def canonical_zone(self, zone: str) -> str:
+        """The zone an accepted name stands for (e.g. scp ``sandbox_safe`` stays itself)."""
+        return zone
+
+    def zone_matches(self, actual: str, asked: str) -> bool:
+        """Whether an object in ``actual`` is "in" zone ``asked`` (fab arena, scp sandbox)."""
+        return actual == asked
+
+    def is_shared(self, zone: str) -> bool:
+        """Whether ``zone`` is one zone for all players."""
+        return zone in self.shared_zones
+
+    def is_public(self, zone: str) -> bool:
+        """Whether cards in ``zone`` are public by default."""
+        return zone in self.public_zones
+
+    def is_in_play(self, zone: str) -> bool:
+        """Whether ``zone`` holds permanents."""
+        return self.zone_matches(zone, self.play_zone)
+
+    def zone_key(self, zone: str, owner: str) -> str:
+        """The key of ``zone`` for an object owned by ``owner``."""
+        return zone if self.is_shared(zone) else f"{owner}:{zone}"
+
+    # --- cards and faces --------------------------------------------------------------------
+
+    def is_double_faced(self, card: CardDef) -> bool:
+        """A card with a face on each side (MTG 712, FaB 9.1, GA DFC)."""
+        return card.is_double_faced
+
+    def default_face(self, card: CardDef, zone: str) -> str:
+        """The face up by default for ``card`` entering ``zone``."""
+        if card.layout == "split":
+            return "both"
+        return "front"
+
+    def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
+        """Faces a card may be set up with in ``zone``."""
+        if len(card.faces) < 2:
+            return frozenset({"front"})
+        if card.layout == "split":
+            return frozenset({"left", "right"} if zone == self.stack_zone else {"both"})
+        if zone in (self.play_zone, self.stack_zone) or self.is_in_play(zone):
+            return frozenset({"front", "back"})
+        return frozenset({"front"})
+
+    def printed_faces(self, state: GameState, obj: GameObject) -> tuple[str, tuple[Face, ...]]:
+        """The layout and faces the object's characteristics come from: the top copy
+        effect's copiable values, else the printed card."""
+        if obj.copies:
+            top = obj.copies[-1]
+            return top.layout, top.faces
+        card = state.card_def(obj)
+        return card.layout, card.faces
+
+    def active_faces(
+        self, state: GameState, obj: GameObject, layout: str, faces: tuple[Face, ...]
+    ) -> tuple[Face, ...]:
+        """The face(s) that count for ``obj`` with status ``obj.face``."""
+        if len(faces) == 1:
+            return faces
+        if obj.face == "both" or (obj.copies and obj.copies[-1].source_face == "both"):
+            return faces
+        if obj.face in ("back", "right"):
+            return (faces[1],)
+        return (faces[0],)
+
+    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """Copiable values before continuous effects (layer 1 included)."""
+        if obj.face_down:
+            return self.face_down_characteristics(state, obj)
+        layout, faces = self.printed_faces(state, obj)
+        active = self.active_faces(state, obj, layout, faces)
+        return combine_faces("both" if len(active) > 1 else obj.face, active)
+
+    def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """A face-down object's characteristics: by default none but being a card."""
+        return Characteristics(face="none", names=(), props=Face())
+
+    def explain_characteristics(self, state: GameState, obj: GameObject) -> Rulings:
+        """The rules that decide which face(s) count for ``obj`` where it is now."""
+        return ()
+
+    # --- status -----------------------------------------------------------------------------
+
+    def is_transformed(self, state: GameState, obj: GameObject) -> bool:
+        """Whether the object has the "transformed" status."""
+        return False
+
+    def is_copy(self, obj: GameObject) -> bool:
+        """Whether the object is a copy of something."""
+        return bool(obj.copies)
+
+    # --- hooks the generic actions call (defaults: plain cards) ----------------------------
+
+    def destination(
+        self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
+    ) -> tuple[str, Rulings]:
+        """The zone a move to ``zone`` really reaches (GA 4.2 regalia, MTG 712.13a)."""
+        return zone, ()
+
+    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
+        """Whether moving ``obj`` to ``zone`` makes a new object."""
+        return True, ()
+
+    def face_on_move(
+        self,
+        state: GameState,
+        obj: GameObject,
+        zone: str,
+        face: str | None,
+        transformed: bool | None,
+    ) -> tuple[str | None, Rulings]:
+        """The face up after moving to ``zone``; ``None``: the card stays where it is."""
+        card = state.card_def(obj)
+        if face is not None and face in self.allowed_faces(card, zone):
+            return face, ()
+        return self.default_face(card, zone), ()
+
+    def face_down_on_move(
+        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
+    ) -> tuple[bool, Rulings]:
+        """Whether the card is face down after moving to ``zone``."""
+        return bool(face_down), ()
+
+    def can_transform(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """Whether a ``transform`` now would turn the object over."""
+        return False, ()
+
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """Whether the object can be turned face down now."""
+        return not obj.face_down, ()
+
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """Whether the object can be turned face up now."""
+        return obj.face_down, ()
+
+    def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
+        """The face up once a face-down object is turned face up."""
+        return self.default_face(state.card_def(obj), obj.zone)
+
+    def plan_cast(
+        self,
+        state: GameState,
+        obj: GameObject,
+        face: str | None,
+        transformed: bool,
+        face_down: bool,
+        action: str = "cast",
+    ) -> tuple[str, str, str, Rulings]:
+        """Casting/playing: ``(result, zone, face, rulings)``; result ``illegal`` refuses."""
+        card = state.card_def(obj)
+        if face is not None and face not in self.allowed_faces(card, self.stack_zone):
+            return "illegal", obj.zone, obj.face, ()
+        return "done", self.stack_zone, face or self.default_face(card, self.stack_zone), ()
+
+    def plan_resolve(self, state: GameState, obj: GameObject) -> tuple[str, str, Rulings]:
+        """Where a resolving object goes and with which face: ``(zone, face, rulings)``."""
+        if self.is_permanent(state, obj):
+            return self.play_zone, obj.face, ()
+        return self.discard_zone, self.default_face(state.card_def(obj), self.discard_zone), ()
+
+    def is_permanent(self, state: GameState, obj: GameObject) -> bool:
+        """Whether the object, resolving, becomes a permanent."""
+        return False
+
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+        """Whether ``name`` may be chosen when naming a card; ``cards`` bear that name."""
+        ok = all(name in c.face_names or (name == c.name and len(c.faces) == 1) for c in cards)
+        return ok, ()
+
+    def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
+        """Characteristics a search sees: the card as if face up in its zone."""
+        import msgspec
+
+        from obverse.characteristics import apply_effects
+
+        up = msgspec.structs.replace(obj, face_down=False)
+        return apply_effects(state, up, self.base_characteristics(state, up), self)
+
+    # --- visibility (views) -----------------------------------------------------------------
+
+    def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
+        """Whether ``viewer`` may look at (identify) the object under the rules alone."""
+        if viewer is None:
+            return self.is_public(obj.zone) and not obj.face_down
+        if obj.face_down:
+            return False
+        if self.is_public(obj.zone):
+            return True
+        return obj.owner == viewer
+
+    def is_distinguishable(
+        self, state: GameState, viewer: str | None, zone: str, owner: str
+    ) -> bool:
+        """Whether ``viewer`` can tell apart the cards ``owner`` has in ``zone``."""
+        key = self.zone_key(zone, owner)
+        return all(self.may_look(state, viewer, state.objects[o]) for o in state.zone_contents(key))
+
+    # --- more hooks: copies, rulings of the generic procedures, knowledge -------------------
+
+    #: The rule cited when an effect forbids an action.
+    forbid_rule: ClassVar[str] = "effect"
+    #: The rule cited when an action names an object that ceased to exist.
+    new_object_rule: ClassVar[str] = "-"
+    #: The rule cited when an actor names an object they can't identify (hidden zones).
+    hidden_rule: ClassVar[str] = "hidden"
+    #: The rule cited when something not on the stack is told to resolve.
+    stack_rule: ClassVar[str] = "stack"
+    #: Actions whose own procedure applies ``forbid`` (e.g. scp cross_test still counts as
+    #: declared); the kernel checks the others before any procedure runs.
+    checks_forbid: ClassVar[frozenset[str]] = frozenset()
+    #: Knowledge from examining a card lasts after it turns face down (GA #6.1.1).
+    knowledge_lasts: ClassVar[bool] = False
+    #: Knowledge from a reveal lasts after the card moves or turns face down (GA #6.1.1).
+    reveal_knowledge_lasts: ClassVar[bool] = False
+    #: Examining records knowledge of the card; False where looking is only a right that
+    #: lasts while the rules grant it (SCP: the controller of a face-down site card).
+    examine_records_knowledge: ClassVar[bool] = True
+
+    def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
+        """What copying ``of`` copies: the face(s) that count now (a copy of a copy copies
+        its copiable values; a face-down object copies as its face-down characteristics)."""
+        if of.face_down:
+            chars = self.face_down_characteristics(state, of)
+            return CopyValues(
+                layout="normal", faces=(chars.props,), name="", source_face="none"
+            ), ()
+        layout, faces = self.printed_faces(state, of)
+        active = self.active_faces(state, of, layout, faces)
+        if len(active) > 1:  # both faces count (split off the stack, twin outside the arena)
+            name = " // ".join(f.name or "" for f in active)
+            return CopyValues(layout=layout, faces=active, name=name, source_face="both"), ()
+        # One face counts, e.g. the side chosen for a split card on the stack (FaB 8.5.25b).
+        face = active[0]
+        return CopyValues(
+            layout="normal", faces=(face,), name=face.name or "", source_face=of.face
+        ), ()
+
+    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """Rulings about the object becoming a copy (its own status still applies)."""
+        return ()
+
+    def token_copy(
+        self, state: GameState, of: GameObject
+    ) -> tuple[CardDef, str, CopyValues, Rulings]:
+        """The token a "create a token that's a copy" makes: its card, face and copy values."""
+        values, rulings = self.copiable_values(state, of)
+        card = CardDef(name=values.name or "Token", layout=values.layout, faces=values.faces)
+        face = "both" if values.layout == "split" else "front"
+        return card, face, values, rulings
+
+    def move_within_zone(
+        self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
+    ) -> Outcome | None:
+        """A move to the zone the object is already in; ``None``: the generic handling (FaB
+        3.0.7b: no move occurs, only the visibility changes)."""
+        return None
+
+    def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+        """Whether revealing the object does anything (FaB 8.5.17d: not a public object)."""
+        return True, ()
+
+    def same_zone_rulings(self) -> Rulings:
+        """Rulings for a move to the zone the object is already in (nothing happens)."""
+        return ()
+
+    def leave_rulings(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
+        """Rulings about an object leaving its zone (e.g. face-down revealed, MTG 708.9)."""
+        return ()
+
+    def token_ceases_rulings(self) -> Rulings:
+        """Rulings for a token ceasing to exist outside the play zone."""
+        return ()
+
+    def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
+        """Adjust the state after an object moved (knowledge, conditions)."""
+        return state
+
+    def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """Rulings added to a successful transform (e.g. not a new object)."""
+        return ()
+
+    def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
+        """Rulings for a continuous effect starting."""
+        return ()
+
+    def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
+        """Adjust the state after ``obj`` (as it was face up) turned face down (GA #6.1.1)."""
+        return state
+
+    def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
+        """Adjust knowledge after a control change (GA #7)."""
+        return state
+
+    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+        """Rulings for revealing a card."""
+        return ()
+
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+        """Whether ``player`` may look at the card (and both its faces)."""
+        return self.may_look(state, player, obj), ()
+
+    def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
+        """Adjust the state after a shuffle."""
+        return state
+
+    def on_end_turn(self, state: GameState) -> GameState:
+        """Adjust the state as a turn ends (after "until end of turn" effects end)."""
+        return state
+
+    def on_start_game(self, state: GameState) -> GameState:
+        """Adjust the state when the game begins."""
+        return state
+
+    def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
+        """Whether ``viewer`` keeps knowledge of the card (revealed, examined)."""
+        return any(
+            k.player == viewer and (k.obj == obj.id or (k.lasting and k.card == obj.card))
+            for k in state.knowledge
+        )
+
+    def public_characteristics(
+        self, state: GameState, viewer: str | None, obj: GameObject
+    ) -> Characteristics | None:
+        """What everyone may see of an object the viewer can't identify (MTG 708.2a: the
+        face-down 2/2 on the battlefield); ``None``: nothing but being a card."""
+        if obj.face_down and (self.is_public(obj.zone) or self.is_in_play(obj.zone)):
+            return self.face_down_characteristics(state, obj)
+        return None
+
+    # --- entry points the scenario runner calls (overridable per game) ---------------------
+
+    def face_down_on_setup(self, zone: str, face_down: bool | None) -> bool:
+        """Whether a card set up in ``zone`` is face down."""
+        return bool(face_down)
+
+    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+        """Rulings attached to a query's answer."""
+        return ()
+
+    def can_be_in_pool(
+        self, state: GameState, hero: GameObject, cards: list[CardDef]
+    ) -> tuple[bool, Rulings]:
+        """FaB 1.1.3: whether the cards may be in the hero's card-pool."""
+        return True, ()

@@ -1,0 +1,327 @@
+"""The action vocabulary: every action and query is a typed, frozen msgspec Struct.
+
+One tagged union, declared once: the shared verbs here, a game's own verbs in its ruleset
+module (:attr:`obverse.rulesets.Ruleset.actions`). Scenario files, the web API, random play,
+the fuzzer's counterexamples and :class:`obverse.Game` all decode into these structs and go
+through :func:`obverse.engine.apply`. Objects are named by id; class attributes say which
+fields name objects, players and zones, so every surface translates its own names (scenario
+labels, web handles) the same way and the kernel checks them in one place.
+
+>>> import msgspec
+>>> msgspec.json.decode(b'{"verb": "move", "object": 3, "to": "graveyard"}', type=Move)
+Move(object=3, to='graveyard', face=None, face_down=None, transformed=None, position=None)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+Face = Literal["front", "back", "left", "right", "both"]
+Position = Literal["top", "bottom"]
+
+
+class Action(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="verb", forbid_unknown_fields=True
+):
+    """Base of every action and query. The tag (``verb``) names the ruleset procedure."""
+
+    #: Fields naming objects (an object id, or a tuple of them; card names may stand beside
+    #: ids where :attr:`names_cards` is set).
+    refs: ClassVar[tuple[str, ...]] = ()
+    #: Fields naming players (a name, or a tuple of names).
+    player_fields: ClassVar[tuple[str, ...]] = ()
+    #: Fields naming zones.
+    zone_fields: ClassVar[tuple[str, ...]] = ()
+    #: The object the action is done with or to: ``forbid`` effects are checked on it.
+    subject: ClassVar[str | None] = "object"
+    #: A field naming the player who learns the answer: with an actor, it must be the actor.
+    viewer_field: ClassVar[str | None] = None
+    #: The action brings a new object into the game (a scenario names it with ``label``).
+    creates: ClassVar[bool] = False
+    #: A query: answers without changing the state.
+    is_query: ClassVar[bool] = False
+    #: The procedure needs the card catalogue (meld results, names of cards).
+    uses_catalog: ClassVar[bool] = False
+
+    @property
+    def verb(self) -> str:
+        """The action's name (its tag), e.g. ``"move"``."""
+        return str(self.__struct_config__.tag)
+
+    def object_ids(self) -> tuple[int, ...]:
+        """Every object id the action names, in field order."""
+        out: list[int] = []
+        for name in self.refs:
+            value = getattr(self, name)
+            for v in value if isinstance(value, tuple) else (value,):
+                if isinstance(v, int) and not isinstance(v, bool):
+                    out.append(v)
+        return tuple(out)
+
+
+def verb_of(cls: type[Action]) -> str:
+    """The verb (tag) of an action class."""
+    return str(cls.__struct_config__.tag)
+
+
+# --- the shared verbs --------------------------------------------------------------------
+
+
+class Move(Action, frozen=True, tag="move"):
+    """Move an object to a zone; the ruleset decides the face, facing and new object."""
+
+    refs = ("object",)
+    zone_fields = ("to",)
+    object: int
+    to: str
+    face: Face | None = None
+    face_down: bool | None = None
+    transformed: bool | None = None
+    position: Position | None = None
+
+
+class Cast(Action, frozen=True, tag="cast"):
+    """Cast a card (onto the stack, with a face choice where the rules allow one)."""
+
+    refs = ("object",)
+    object: int
+    face: Face | None = None
+    transformed: bool = False
+    face_down: bool = False
+
+
+class Play(Action, frozen=True, tag="play"):
+    """Play a card (a land, a FaB card from hand ...): like cast, per the game."""
+
+    refs = ("object",)
+    object: int
+    face: Face | None = None
+    transformed: bool = False
+    face_down: bool = False
+
+
+class Resolve(Action, frozen=True, tag="resolve"):
+    """The object on the stack resolves."""
+
+    refs = ("object",)
+    object: int
+
+
+class TurnFaceDown(Action, frozen=True, tag="turn_face_down"):
+    """Turn an object face down."""
+
+    refs = ("object",)
+    object: int
+
+
+class TurnFaceUp(Action, frozen=True, tag="turn_face_up"):
+    """Turn a face-down object face up."""
+
+    refs = ("object",)
+    object: int
+
+
+class BecomeCopy(Action, frozen=True, tag="become_copy"):
+    """``object`` becomes a copy of ``of``."""
+
+    refs = ("object", "of")
+    object: int
+    of: int
+
+
+class CreateTokenCopy(Action, frozen=True, tag="create_token_copy"):
+    """A token that is a copy of ``of`` enters under ``controller`` (default: of's)."""
+
+    refs = ("of",)
+    player_fields = ("controller",)
+    subject = None
+    creates = True
+    of: int
+    controller: str | None = None
+
+
+class ApplyEffect(Action, frozen=True, tag="apply_effect"):
+    """A continuous effect on one object (``to`` an id) or on whatever matches a filter."""
+
+    refs = ("to",)
+    subject = None
+    label: str
+    to: int | dict[str, Any]
+    modify: dict[str, Any]
+    until: Literal["end_of_turn"] | None = None
+    fixed: bool = False
+
+
+class AddCounters(Action, frozen=True, tag="add_counters"):
+    """Put ``count`` counters named ``counter`` on an object."""
+
+    refs = ("object",)
+    object: int
+    counter: str
+    count: int = 1
+
+
+class ChangeControl(Action, frozen=True, tag="change_control"):
+    """``to`` gains control of the object."""
+
+    refs = ("object",)
+    player_fields = ("to",)
+    object: int
+    to: str
+
+
+class Reveal(Action, frozen=True, tag="reveal"):
+    """Reveal a card to ``to`` (default: every player)."""
+
+    refs = ("object",)
+    player_fields = ("to",)
+    object: int
+    to: tuple[str, ...] | None = None
+
+
+class Examine(Action, frozen=True, tag="examine"):
+    """``player`` looks at a card they may look at (both its faces)."""
+
+    refs = ("object",)
+    player_fields = ("player",)
+    viewer_field = "player"
+    player: str
+    object: int
+
+
+class Shuffle(Action, frozen=True, tag="shuffle"):
+    """Shuffle ``player``'s ``zone``."""
+
+    player_fields = ("player",)
+    zone_fields = ("zone",)
+    subject = None
+    player: str
+    zone: str
+
+
+class EndTurn(Action, frozen=True, tag="end_turn"):
+    """The turn ends: "until end of turn" effects end; the next player is active."""
+
+    subject = None
+
+
+class StartGame(Action, frozen=True, tag="start_game"):
+    """The game begins (a state set up with ``pregame``)."""
+
+    subject = None
+
+
+# --- verbs several games share, declared by the rulesets that have them ----------------
+
+
+class Transform(Action, frozen=True, tag="transform"):
+    """Turn a double-faced permanent over (MTG 701.27, GA 2)."""
+
+    refs = ("object",)
+    object: int
+
+
+# --- queries -------------------------------------------------------------------------------
+
+
+class Search(Action, frozen=True, tag="search"):
+    """The objects in ``player``'s ``zone`` (or a shared zone) matching ``where``, seen as
+    a search sees them (face-down cards by their fronts)."""
+
+    player_fields = ("player",)
+    zone_fields = ("zone",)
+    viewer_field = "player"
+    subject = None
+    is_query = True
+    player: str
+    zone: str
+    where: dict[str, Any] | None = None
+
+
+class Select(Action, frozen=True, tag="select"):
+    """Like :class:`Search`, seeing only the characteristics the objects have now."""
+
+    player_fields = ("player",)
+    zone_fields = ("zone",)
+    viewer_field = "player"
+    subject = None
+    is_query = True
+    player: str
+    zone: str
+    where: dict[str, Any] | None = None
+
+
+class NameCard(Action, frozen=True, tag="name_card"):
+    """Whether ``player`` may choose ``name`` when naming a card."""
+
+    player_fields = ("player",)
+    subject = None
+    is_query = True
+    uses_catalog = True
+    player: str
+    name: str
+
+
+class CheckCardPool(Action, frozen=True, tag="check_card_pool"):
+    """Whether ``cards`` (object ids or card names) may be in ``hero``'s card-pool."""
+
+    refs = ("hero", "cards")
+    subject = None
+    is_query = True
+    uses_catalog = True
+    hero: int
+    cards: tuple[int | str, ...]
+
+
+#: Verbs every ruleset accepts.
+SHARED: tuple[type[Action], ...] = (
+    Move,
+    Cast,
+    Play,
+    Resolve,
+    TurnFaceDown,
+    TurnFaceUp,
+    BecomeCopy,
+    CreateTokenCopy,
+    ApplyEffect,
+    AddCounters,
+    ChangeControl,
+    Reveal,
+    Examine,
+    Shuffle,
+    EndTurn,
+    StartGame,
+    Search,
+    Select,
+    NameCard,
+    CheckCardPool,
+)
+
+__all__ = [
+    "SHARED",
+    "Action",
+    "AddCounters",
+    "ApplyEffect",
+    "BecomeCopy",
+    "Cast",
+    "ChangeControl",
+    "CheckCardPool",
+    "CreateTokenCopy",
+    "EndTurn",
+    "Examine",
+    "Move",
+    "NameCard",
+    "Play",
+    "Resolve",
+    "Reveal",
+    "Search",
+    "Select",
+    "Shuffle",
+    "StartGame",
+    "Transform",
+    "TurnFaceDown",
+    "TurnFaceUp",
+    "verb_of",
+]
