@@ -188,9 +188,12 @@ def _scenarios_cell(page: GamePage, rule: str) -> str:
 
 
 def games(root: Path) -> list[str]:
-    """Games that have both a coverage index and an examples directory."""
+    """Games that have both a coverage index and an examples directory: those of
+    :data:`GAME_NAMES` in its order, then any other alphabetically."""
     indexed = {p.stem for p in (root / "tests" / "coverage").glob("*.yaml")}
-    return sorted(g for g in indexed if (root / "examples" / g).is_dir())
+    order = list(GAME_NAMES)
+    found = [g for g in indexed if (root / "examples" / g).is_dir()]
+    return sorted(found, key=lambda g: (order.index(g) if g in order else len(order), g))
 
 
 def render_index(pages: list[GamePage]) -> str:

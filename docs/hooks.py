@@ -142,7 +142,7 @@ _PAGES: dict[str, str] = {}
 
 def _section(title: str, index: str, prefix: str) -> dict[str, list[Any]]:
     children: list[Any] = [index]
-    for path in sorted(p for p in _PAGES if p.startswith(prefix) and p != index):
+    for path in (p for p in _PAGES if p.startswith(prefix) and p != index):  # generation order
         heading = _PAGES[path].splitlines()[0].lstrip("# ").strip("`")
         children.append({heading.split(" — ")[0]: path})
     return {title: children}

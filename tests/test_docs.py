@@ -181,3 +181,12 @@ def test_tutorial_scenario_passes(tmp_path: Path) -> None:
         path.write_text(scenario, encoding="utf-8")
         result = run_scenario(path)
         assert result.status == "PASS", "\n".join([result.line(), *map(str, result.failures)])
+
+
+@needs_mkdocs
+def test_doctest_examples_render_as_code() -> None:
+    fence = _load("griffe_doctests").fence_doctests
+    text = "Summary.\n\n>>> 1 + 1\n2\n\nAfter.\n\n```\n>>> kept\n```"
+    assert fence(text) == (
+        "Summary.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nAfter.\n\n```\n>>> kept\n```"
+    )
