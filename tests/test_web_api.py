@@ -36,8 +36,8 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def new_table(c: TestClient, ruleset: str = "mtg") -> dict[str, str]:
-    r = c.post("/api/tables", json={"ruleset": ruleset, "title": "test table"})
+def new_table(c: TestClient, ruleset: str = "mtg", **kw: Any) -> dict[str, str]:
+    r = c.post("/api/tables", json={"ruleset": ruleset, "title": "test table", **kw})
     assert r.status_code == 201, r.text
     seats: dict[str, str] = r.json()["seats"]
     return seats
@@ -243,11 +243,11 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
 
 def test_alice_cannot_tell_which_card_bob_holds() -> None:
     """Non-interference: two tables that differ only in bob's hidden hand card, the same
-    public script; every response to alice is byte-identical."""
+    public script (and the same seed); every response to alice is byte-identical."""
     texts: list[list[str]] = []
     for secret in ("Serra Angel", "Air Elemental"):
         with TestClient(create_app(Store(":memory:"))) as c:
-            seats = new_table(c)
+            seats = new_table(c, seed=7)
             j = seats["judge"]
             add(c, j, "Delver of Secrets", "alice", "battlefield")
             hand = add(c, j, secret, "bob", "hand")
