@@ -134,11 +134,15 @@ class Store:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
             with self._conn() as conn:
-                self._open_schema(conn)
+                migrated = self._open_schema(conn)
+            if migrated:  # the dropped plain tokens must not linger in free pages
+                with self._conn() as conn:
+                    conn.execute("VACUUM")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a tables file ({exc})") from None
 
-    def _open_schema(self, conn: sqlite3.Connection) -> None:
+    def _open_schema(self, conn: sqlite3.Connection) -> bool:
+        """Create or upgrade the schema; whether plain tokens were migrated."""
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             raise StoreError(
@@ -155,6 +159,7 @@ class Store:
         if old is not None:
             _migrate_plain_tokens(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return old is not None
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
