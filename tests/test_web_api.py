@@ -500,8 +500,9 @@ def live(tmp_path: Path) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    app = create_app(tmp_path / "tables.sqlite3")
     config = uvicorn.Config(
-        create_app(tmp_path / "tables.sqlite3"),
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -514,6 +515,7 @@ def live(tmp_path: Path) -> Iterator[str]:
         assert thread.is_alive(), "the server did not start"
         thread.join(0.05)
     yield f"http://127.0.0.1:{port}"
+    app.state.sandbox.close_streams()
     srv.should_exit = True
     thread.join(10)
 
@@ -570,7 +572,7 @@ def test_serve_finds_its_files(
     from obverse.cli import main
 
     ran: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append(app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, **kw: ran.append(self.config.app))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("OBVERSE_DB", raising=False)

@@ -100,6 +100,9 @@ class Sandbox:
         self._tables: OrderedDict[tuple[str, int], Table] = OrderedDict()
         #: One event per game with a stream waiting on it, set (and dropped) on a change.
         self._changes: dict[str, asyncio.Event] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: Set at shutdown: every stream ends at once rather than be cancelled.
+        self.closing = False
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -188,9 +191,19 @@ class Sandbox:
     async def wait_change(self, game: str, timeout: float) -> None:
         """Until the game changes here or ``timeout`` seconds pass (another process sharing
         the file is caught on the next beat: streams compare versions, not wake-ups)."""
+        self._loop = asyncio.get_running_loop()
         changed = self._changes.setdefault(game, asyncio.Event())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(changed.wait(), timeout)
+
+    def close_streams(self) -> None:
+        """End every event stream (from any thread: the server's shutdown)."""
+        self.closing = True
+        loop, events = self._loop, list(self._changes.values())
+        self._changes.clear()
+        if loop is not None and not loop.is_closed():
+            for changed in events:
+                loop.call_soon_threadsafe(changed.set)
 
     def seat_version(self, game: str, seat: str, token: str) -> str:
         """The version a seat's stream reports (see :meth:`state_json`)."""
@@ -425,7 +438,7 @@ class Api:
             loop = asyncio.get_running_loop()
             beat = loop.time() + PING_EVERY
             beats = 0
-            while beats < STREAM_BEATS:
+            while beats < STREAM_BEATS and not sandbox.closing:
                 try:
                     version = sandbox.seat_version(game, seat, token)
                 except TableError as exc:
@@ -653,16 +666,25 @@ def serve(
     except (StoreError, OSError) as exc:
         print(f"obverse serve: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    # No access log: API paths carry seat tokens, which belong to the seats alone. Open
-    # event streams get a short grace at shutdown rather than holding it up.
-    uvicorn.run(
+    sandbox: Sandbox = app.state.sandbox
+
+    class Server(uvicorn.Server):
+        """Ends the event streams first, so shutting down waits for none of them."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            sandbox.close_streams()
+            super().handle_exit(sig, frame)
+
+    # No access log: API paths carry seat tokens, which belong to the seats alone.
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level="info",
         access_log=False,
-        timeout_graceful_shutdown=2,
+        timeout_graceful_shutdown=5,
     )
+    Server(config).run()
 
 
 __all__ = ["MAX_BODY", "BodyLimit", "Sandbox", "card_db_path", "create_app", "serve"]
