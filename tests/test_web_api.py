@@ -598,3 +598,9 @@ def test_serve_finds_its_files(
         err = capsys.readouterr().err.strip()
         assert err.startswith("obverse serve: ") and "\n" not in err
     assert len(ran) == 5
+
+
+def test_the_docs_screenshot_is_small() -> None:
+    shot = Path(__file__).parent.parent / "docs" / "web-board.png"
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 200_000

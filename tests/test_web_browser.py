@@ -320,7 +320,12 @@ def test_the_sandbox_at_phone_and_desktop_width(
     pg.set_default_timeout(15_000)
     dialogs: list[str] = []
     errors: list[str] = []
-    pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    pg.on("dialog", on_dialog)
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.goto(f"{server}/#k={seats['alice']}")
     alice = panel(pg, "alice")
