@@ -300,6 +300,36 @@ def smallest_text(page: Page, selector: str) -> float:
     return size
 
 
+def check_layout(pg: Page, alice: Any, width: int) -> None:
+    """The board gets the room: at least 300 px on a phone, no sideways scrolling, the side
+    bar under the board on a phone and beside it on a desktop."""
+    box = box_of(alice)
+    assert box is not None and box["width"] >= (300 if width < 700 else 800), box
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    side = box_of(pg.locator("#side"))
+    assert side is not None
+    if width < 700:
+        assert side["y"] >= box["y"] + box["height"] - 1  # the side bar under the board
+    else:
+        assert side["x"] >= box["x"] + box["width"] - 1  # beside it
+
+
+def check_inline_error(pg: Page, alice: Any, height: int) -> None:
+    """A refused action is shown in the page, in words, not as a dialog or a bare status."""
+    alice.locator(".card[data-name='Clone']").click()
+    pg.locator("#inspector .more summary").click()
+    cast_form = pg.locator("#inspector .more fieldset:has(button[data-form-verb='cast'])")
+    cast_form.locator("select[aria-label='face']").select_option("back")
+    pg.click("#inspector .more button[data-form-verb='cast']")
+    notice = pg.locator("#notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Refused: cast: illegal")
+    text = notice.inner_text()
+    assert not text.strip()[:3].isdigit() and "Traceback" not in text
+    nbox = notice.bounding_box()
+    assert nbox is not None and nbox["y"] >= 0 and nbox["y"] + nbox["height"] <= height
+
+
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
 def test_the_sandbox_at_phone_and_desktop_width(
     browser: Browser, server: str, width: int, height: int
@@ -331,16 +361,7 @@ def test_the_sandbox_at_phone_and_desktop_width(
     alice = panel(pg, "alice")
     delver = alice.locator(".card[data-name='Delver of Secrets']")
     expect(delver).to_have_count(1)
-    # The board gets the room: at least 300 px on a phone, no sideways scrolling.
-    box = box_of(alice)
-    assert box is not None and box["width"] >= (300 if width < 700 else 800), box
-    assert pg.evaluate("document.documentElement.scrollWidth") <= width
-    side = box_of(pg.locator("#side"))
-    assert side is not None
-    if width < 700:
-        assert side["y"] >= box["y"] + box["height"] - 1  # the side bar under the board
-    else:
-        assert side["x"] >= box["x"] + box["width"] - 1  # beside it
+    check_layout(pg, alice, width)
     assert smallest_text(pg, ".panel .card") >= 11
     # An offered action, performed from the inspector.
     delver.click()
@@ -363,19 +384,7 @@ def test_the_sandbox_at_phone_and_desktop_width(
     turned = alice.locator(".card[data-name='Tok-Tok, Volcano Born'] .c-flip.turned")
     expect(turned).to_have_count(1)
     expect(turned).to_have_css("transform", "matrix(-1, 0, 0, -1, 0, 0)")
-    # An error is shown in the page, in words, not as a dialog or a bare status code.
-    alice.locator(".card[data-name='Clone']").click()
-    pg.locator("#inspector .more summary").click()
-    cast_form = pg.locator("#inspector .more fieldset:has(button[data-form-verb='cast'])")
-    cast_form.locator("select[aria-label='face']").select_option("back")
-    pg.click("#inspector .more button[data-form-verb='cast']")
-    notice = pg.locator("#notice")
-    expect(notice).to_be_visible()
-    expect(notice).to_contain_text("Refused: cast: illegal")
-    text = notice.inner_text()
-    assert not text.strip()[:3].isdigit() and "Traceback" not in text
-    nbox = notice.bounding_box()
-    assert nbox is not None and nbox["y"] >= 0 and nbox["y"] + nbox["height"] <= height
+    check_inline_error(pg, alice, height)
     # The page follows the table: the judge's change shows up without a reload.
     judge_act(server, seats["judge"], "end_turn", None)
     expect(alice.locator(".log")).to_contain_text("end turn")
