@@ -36,8 +36,8 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def new_table(c: TestClient, ruleset: str = "mtg") -> dict[str, str]:
-    r = c.post("/api/tables", json={"ruleset": ruleset, "title": "test table"})
+def new_table(c: TestClient, ruleset: str = "mtg", **kw: Any) -> dict[str, str]:
+    r = c.post("/api/tables", json={"ruleset": ruleset, "title": "test table", **kw})
     assert r.status_code == 201, r.text
     seats: dict[str, str] = r.json()["seats"]
     return seats
@@ -243,11 +243,11 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
 
 def test_alice_cannot_tell_which_card_bob_holds() -> None:
     """Non-interference: two tables that differ only in bob's hidden hand card, the same
-    public script; every response to alice is byte-identical."""
+    public script (and the same seed); every response to alice is byte-identical."""
     texts: list[list[str]] = []
     for secret in ("Serra Angel", "Air Elemental"):
         with TestClient(create_app(Store(":memory:"))) as c:
-            seats = new_table(c)
+            seats = new_table(c, seed=7)
             j = seats["judge"]
             add(c, j, "Delver of Secrets", "alice", "battlefield")
             hand = add(c, j, secret, "bob", "hand")
@@ -415,3 +415,192 @@ def test_serve_without_the_extra(
     assert main(["serve"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "pip install 'obverse[web]'" in err
+
+
+def test_the_log_comes_incrementally(client: TestClient) -> None:
+    seats, labels = board(client)
+    j, alice = seats["judge"], seats["alice"]
+    act(client, j, "transform", labels["delver"])
+    act(client, j, "move", labels["fire"], to="library")
+    act(client, j, "end_turn")
+    for token in (j, alice):
+        full = client.get(f"/api/t/{token}").json()
+        assert full["log_from"] == 0 and [e["n"] for e in full["log"]] == [1, 2, 3]
+        keys = [e["key"] for e in full["log"]]
+        assert len(set(keys)) == 3
+        part = client.get(f"/api/t/{token}", params={"since": 2, "after": keys[1]}).json()
+        assert part["log_from"] == 2 and part["log_length"] == 3
+        assert part["log"] == full["log"][2:]
+        assert {k: v for k, v in part.items() if k != "log" and k != "log_from"} == {
+            k: v for k, v in full.items() if k != "log" and k != "log_from"
+        }
+        # A key the seat does not hold (or an index past the end) gets the whole log.
+        stale = client.get(f"/api/t/{token}", params={"since": 2, "after": "0" * 16}).json()
+        assert stale["log_from"] == 0 and stale["log"] == full["log"]
+        assert client.get(f"/api/t/{token}", params={"since": 9}).json()["log_from"] == 0
+    # After an undo and another step, entry 3 differs: the page's copy is replaced.
+    old = client.get(f"/api/t/{alice}").json()["log"]
+    r = client.post(f"/api/t/{j}/undo", json={})
+    assert r.status_code == 200 and r.json()["log_length"] == 2
+    act(client, j, "transform", labels["delver"])
+    again = client.get(f"/api/t/{alice}", params={"since": 3, "after": old[2]["key"]}).json()
+    assert again["log_from"] == 0 and again["log"][2]["verb"] == "transform"
+    tail = client.get(f"/api/t/{alice}", params={"since": 2, "after": old[1]["key"]}).json()
+    assert tail["log_from"] == 2 and [e["verb"] for e in tail["log"]] == ["transform"]
+    # An action answers with the same slice (keys are the seat's own: the judge's here).
+    mine = client.get(f"/api/t/{j}").json()["log"]
+    out = client.post(
+        f"/api/t/{j}/act",
+        params={"since": 3, "after": mine[2]["key"]},
+        json={"verb": "end_turn"},
+    ).json()
+    assert out["log_from"] == 3 and [e["verb"] for e in out["log"]] == ["end_turn"]
+
+
+def test_offered_actions_can_be_performed(client: TestClient) -> None:
+    seats, labels = board(client)
+    alice = seats["alice"]
+    for prefix in ("/api/tables", "/api/t"):
+        r = client.get(f"{prefix}/{alice}/legal")
+        assert r.status_code == 200, r.text
+    offers = r.json()["actions"]
+    view = client.get(f"/api/t/{alice}").json()["view"]
+    mine = {
+        o["ref"] for o in objects(view) if o["visible"] and "alice" in (o["owner"], o["controller"])
+    }
+    assert offers and all(set(o) == {"verb", "object", "args", "rule"} for o in offers)
+    assert {o["object"] for o in offers} - {None} <= mine  # alice's own handles only
+    assert client.get(f"/api/t/{seats['spectator']}/legal").json()["actions"] == []
+    delver = next(o["ref"] for o in objects(view) if o.get("name") == "Delver of Secrets")
+    transform = next(o for o in offers if o["verb"] == "transform" and o["object"] == delver)
+    r = client.post(
+        f"/api/t/{alice}/act", json={k: transform[k] for k in ("verb", "object", "args")}
+    )
+    assert r.status_code == 200 and r.json()["last"]["result"] == "done"
+    # Every offer the judge gets is an action the table takes or refuses by the rules.
+    judge_offers = client.get(f"/api/t/{seats['judge']}/legal").json()["actions"]
+    assert any(o["object"] == labels["fire"] for o in judge_offers)
+    for o in judge_offers:
+        r = client.post(
+            f"/api/t/{seats['judge']}/act", json={k: o[k] for k in ("verb", "object", "args")}
+        )
+        assert r.status_code in (200, 409, 422), (o, r.text)
+        if r.status_code == 200:
+            client.post(f"/api/t/{seats['judge']}/undo", json={})
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[str]:
+    """A real server (the test client can't stream an endless response)."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(tmp_path / "tables.sqlite3")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    while not srv.started:
+        assert thread.is_alive(), "the server did not start"
+        thread.join(0.05)
+    yield f"http://127.0.0.1:{port}"
+    app.state.sandbox.close_streams()
+    srv.should_exit = True
+    thread.join(10)
+
+
+def next_event(lines: Iterator[str]) -> tuple[str, dict[str, Any]]:
+    """The next server-sent event (comments and ``retry`` skipped)."""
+    kind, data = "message", ""
+    for line in lines:
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("data:"):
+            data += line[5:].strip()
+        elif not line and data:
+            return kind, json.loads(data)
+    raise AssertionError("the stream ended")
+
+
+def test_events_follow_what_a_seat_sees(live: str) -> None:
+    import httpx
+
+    with httpx.Client(base_url=live, timeout=20) as c:
+        seats = c.post("/api/tables", json={"ruleset": "mtg"}).json()["seats"]
+        j = seats["judge"]
+        r = c.post(
+            f"/api/t/{j}/setup",
+            json={"card": "Delver of Secrets", "owner": "alice", "zone": "battlefield"},
+        )
+        delver = r.json()["label"]
+        with (
+            c.stream("GET", f"/api/tables/{seats['alice']}/events") as alice,
+            c.stream("GET", f"/api/tables/{j}/events") as judge,
+        ):
+            assert alice.headers["content-type"].startswith("text/event-stream")
+            a_lines, j_lines = alice.iter_lines(), judge.iter_lines()
+            kind, first = next_event(a_lines)
+            assert kind == "change"
+            assert first["version"] == c.get(f"/api/t/{seats['alice']}").json()["version"]
+            assert next_event(j_lines)[1]["version"] == "1"
+            r = c.post(f"/api/t/{j}/act", json={"verb": "transform", "object": delver})
+            assert r.status_code == 200
+            kind, second = next_event(a_lines)
+            assert kind == "change" and second["version"] != first["version"]
+            assert second["version"] == c.get(f"/api/t/{seats['alice']}").json()["version"]
+            assert next_event(j_lines)[1]["version"] == "2"
+        r = c.get("/api/tables/nosuchtoken123/events")
+        assert r.status_code == 404 and r.json()["error"]
+
+
+def test_serve_finds_its_files(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from obverse.cli import main
+
+    ran: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, **kw: ran.append(self.config.app))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("OBVERSE_DB", raising=False)
+    assert main(["serve"]) == 0
+    assert (tmp_path / "data" / "obverse" / "tables.sqlite3").is_file()
+    assert ran[-1].state.sandbox.db_path is None  # no card database anywhere
+    assert main(["serve", "--tables", str(tmp_path / "mine.sqlite3")]) == 0
+    assert (tmp_path / "mine.sqlite3").is_file()
+    cards = tmp_path / "data" / "obverse" / "cards.sqlite3"
+    cards.write_bytes(b"")
+    assert main(["serve"]) == 0
+    assert ran[-1].state.sandbox.db_path == str(cards)  # the default database, as `run`
+    monkeypatch.setenv("OBVERSE_DB", str(tmp_path / "elsewhere.sqlite3"))
+    assert main(["serve"]) == 0 and ran[-1].state.sandbox.db_path is None
+    (tmp_path / "elsewhere.sqlite3").write_bytes(b"")
+    assert main(["serve"]) == 0
+    assert ran[-1].state.sandbox.db_path == str(tmp_path / "elsewhere.sqlite3")
+    capsys.readouterr()
+    for argv in (["--db", str(tmp_path / "missing.sqlite3")], ["--tables", str(cards.parent)]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", *argv])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("obverse serve: ") and "\n" not in err
+    assert len(ran) == 5
+
+
+def test_the_docs_screenshot_is_small() -> None:
+    shot = Path(__file__).parent.parent / "docs" / "web-board.png"
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 200_000

@@ -71,8 +71,13 @@ def server() -> Iterator[str]:
     """A uvicorn server on 127.0.0.1 and a free port, in a thread, over a fresh store."""
     tmp = tempfile.mkdtemp(prefix="obverse-web-")
     port = _free_port()
+    app = create_app(Path(tmp) / "games.sqlite3")
     config = uvicorn.Config(
-        create_app(Path(tmp) / "games.sqlite3"), host="127.0.0.1", port=port, log_level="warning"
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,  # open event streams don't hold the shutdown up
     )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -83,6 +88,7 @@ def server() -> Iterator[str]:
             pytest.fail("the sandbox server did not start")
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
+    app.state.sandbox.close_streams()
     srv.should_exit = True
     thread.join(timeout=10)
     shutil.rmtree(tmp, ignore_errors=True)
@@ -131,7 +137,7 @@ def add_card(page: Page, name: str, owner: str, zone: str, face_down: bool = Fal
     page.select_option("#card-zone", zone)
     page.set_checked("#card-facedown", face_down)
     page.click("#btn-add")
-    expect(page.locator("#status")).to_contain_text("added")
+    expect(page.locator("#notice")).to_contain_text("added")
 
 
 def panel(page: Page, seat: str) -> Any:
@@ -239,3 +245,169 @@ def test_a_seat_link_shows_only_that_seat(page: Page, server: str) -> None:
     expect(page.locator("#seat-switch button")).to_have_count(0)  # no other seats to pick
     expect(page.locator("#btn-export")).to_be_hidden()
     assert "Fire // Ice" not in page.content()
+
+
+def seeded_table(server: str, ruleset: str, cards: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """A table built through the API: its seats and the judge's label of each card."""
+    import httpx
+
+    with httpx.Client(base_url=server) as c:
+        seats = c.post("/api/tables", json={"ruleset": ruleset}).json()["seats"]
+        labels = []
+        for card, owner, zone in cards:
+            r = c.post(
+                f"/api/t/{seats['judge']}/setup", json={"card": card, "owner": owner, "zone": zone}
+            )
+            assert r.status_code == 200, r.text
+            labels.append(r.json()["label"])
+    return {"seats": seats, "labels": labels}
+
+
+def judge_act(server: str, judge: str, verb: str, obj: str | None) -> None:
+    import httpx
+
+    r = httpx.post(f"{server}/api/t/{judge}/act", json={"verb": verb, "object": obj})
+    assert r.status_code == 200, r.text
+
+
+def box_of(locator: Any) -> dict[str, float] | None:
+    """The element's box (again if a redraw replaced it while it was being measured)."""
+    for _ in range(20):
+        box: dict[str, float] | None = locator.bounding_box()
+        if box is not None:
+            return box
+        locator.page.wait_for_timeout(100)
+    return None
+
+
+def smallest_text(page: Page, selector: str) -> float:
+    """The smallest computed font size of any text under ``selector``."""
+    size: float = page.evaluate(
+        """sel => {
+            let least = Infinity;
+            for (const root of document.querySelectorAll(sel)) {
+              const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+              while (walk.nextNode()) {
+                const node = walk.currentNode;
+                if (!node.textContent.trim() || !node.parentElement.offsetParent) continue;
+                least = Math.min(least, parseFloat(getComputedStyle(node.parentElement).fontSize));
+              }
+            }
+            return least;
+        }""",
+        selector,
+    )
+    return size
+
+
+def check_layout(pg: Page, alice: Any, width: int) -> None:
+    """The board gets the room: at least 300 px on a phone, no sideways scrolling, the side
+    bar under the board on a phone and beside it on a desktop."""
+    box = box_of(alice)
+    assert box is not None and box["width"] >= (300 if width < 700 else 800), box
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    side = box_of(pg.locator("#side"))
+    assert side is not None
+    if width < 700:
+        assert side["y"] >= box["y"] + box["height"] - 1  # the side bar under the board
+    else:
+        assert side["x"] >= box["x"] + box["width"] - 1  # beside it
+
+
+def check_inline_error(pg: Page, alice: Any, height: int) -> None:
+    """A refused action is shown in the page, in words, not as a dialog or a bare status."""
+    alice.locator(".card[data-name='Clone']").click()
+    pg.locator("#inspector .more summary").click()
+    cast_form = pg.locator("#inspector .more fieldset:has(button[data-form-verb='cast'])")
+    cast_form.locator("select[aria-label='face']").select_option("back")
+    pg.click("#inspector .more button[data-form-verb='cast']")
+    notice = pg.locator("#notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Refused: cast: illegal")
+    text = notice.inner_text()
+    assert not text.strip()[:3].isdigit() and "Traceback" not in text
+    nbox = notice.bounding_box()
+    assert nbox is not None and nbox["y"] >= 0 and nbox["y"] + nbox["height"] <= height
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_sandbox_at_phone_and_desktop_width(
+    browser: Browser, server: str, width: int, height: int
+) -> None:
+    table = seeded_table(
+        server,
+        "mtg",
+        [
+            ("Delver of Secrets", "alice", "battlefield"),
+            ("Akki Lavarunner", "alice", "battlefield"),
+            ("Fire // Ice", "bob", "hand"),
+            ("Clone", "alice", "hand"),
+        ],
+    )
+    seats = table["seats"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    dialogs: list[str] = []
+    errors: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    pg.on("dialog", on_dialog)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(f"{server}/#k={seats['alice']}")
+    alice = panel(pg, "alice")
+    delver = alice.locator(".card[data-name='Delver of Secrets']")
+    expect(delver).to_have_count(1)
+    check_layout(pg, alice, width)
+    assert smallest_text(pg, ".panel .card") >= 11
+    # An offered action, performed from the inspector.
+    delver.click()
+    offered = pg.locator("#inspector .offers button[data-verb='transform']")
+    expect(offered).to_be_visible()
+    offered.click()
+    aberration = alice.locator(".card[data-name='Insectile Aberration']")
+    expect(aberration).to_have_count(1)
+    expect(aberration.locator(".badge.b-back")).to_have_text("transformed")
+    # The inspector: both faces, the one up highlighted, large enough to read.
+    aberration.click()
+    expect(pg.locator("#inspector .face-big")).to_have_count(2)
+    expect(pg.locator("#inspector .face-big.up")).to_have_attribute(
+        "data-face", "Insectile Aberration"
+    )
+    assert smallest_text(pg, "#inspector .face-big") >= 14
+    # A flip card is drawn turned around once flipped.
+    alice.locator(".card[data-name='Akki Lavarunner']").click()
+    pg.locator("#inspector .offers button[data-verb='flip']").click()
+    turned = alice.locator(".card[data-name='Tok-Tok, Volcano Born'] .c-flip.turned")
+    expect(turned).to_have_count(1)
+    expect(turned).to_have_css("transform", "matrix(-1, 0, 0, -1, 0, 0)")
+    check_inline_error(pg, alice, height)
+    # The page follows the table: the judge's change shows up without a reload.
+    judge_act(server, seats["judge"], "end_turn", None)
+    expect(alice.locator(".log")).to_contain_text("end turn")
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"web-board-{width}.png"))
+    context.close()
+    assert not dialogs and not errors, (dialogs, errors)
+
+
+def test_every_game_badges_its_back_faces(page: Page, server: str) -> None:
+    cases = [
+        ("fab", [("Figment of War", "alice", "hand")], ["cast", "resolve", "awaken"], "back face"),
+        ("fab", [("Stir the Pot", "alice", "hand")], ["cast", "transcend"], "transcended"),
+        ("ga", [("Fabled Azurite Fatestone", "alice", "field")], ["transform"], "back face"),
+        ("mtg", [("Delver of Secrets", "alice", "battlefield")], ["transform"], "transformed"),
+    ]
+    for ruleset, cards, verbs, badge in cases:
+        table = seeded_table(server, ruleset, cards)
+        judge = table["seats"]["judge"]
+        page.goto(f"{server}/#k={table['seats']['alice']}")
+        alice = panel(page, "alice")
+        expect(alice.locator(".card")).to_have_count(1)
+        expect(alice.locator(".badge.b-back")).to_have_count(0)  # front face up: no badge
+        for verb in verbs:
+            judge_act(server, judge, verb, table["labels"][0])
+        expect(alice.locator(".card .badge.b-back")).to_have_text(badge)

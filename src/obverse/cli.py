@@ -172,12 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("serve", help="the web sandbox: build a board, see each seat's view")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on")
     srv.add_argument("--port", type=int, default=8000, help="port to listen on")
-    srv.add_argument("--db", metavar="PATH", help="card database for card names and autocomplete")
     srv.add_argument(
-        "--store",
+        "--db",
         metavar="PATH",
-        default="obverse-web.sqlite3",
-        help="SQLite file the tables are kept in",
+        help="card database for card names and autocomplete "
+        "(default: $OBVERSE_DB or the user's data directory, if it exists)",
+    )
+    srv.add_argument(
+        "--tables",
+        "--store",
+        dest="store",
+        metavar="PATH",
+        help="SQLite file the tables are kept in "
+        "(default: $XDG_DATA_HOME/obverse/tables.sqlite3, ~/.local/share/obverse/...)",
     )
     srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)

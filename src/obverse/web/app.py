@@ -1,25 +1,38 @@
 """The web sandbox: a Starlette app with a JSON API and one static page.
 
-Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its secret):
+Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its secret;
+``/api/tables/{token}/...`` is the same route):
 
 - ``GET /`` the page; ``GET /static/...`` its script and style
 - ``GET /api/rulesets``; ``GET /api/cards?ruleset=mtg&q=del`` (autocomplete)
-- ``POST /api/tables`` ``{ruleset, title?, players?}``: a new table; returns the seat tokens
+- ``POST /api/tables`` ``{ruleset, title?, players?, seed?}``: a new table (a random seed
+  unless given); returns the seat tokens
 - ``POST /api/tables/import`` ``{scenario: TEXT}``: a scenario file opened as a table
-- ``GET /api/t/{token}``: the seat's view, log and ruleset (``?since=V``: ``unchanged``)
-- ``POST /api/t/{token}/act`` ``{verb, object?, args?}``: an action
+- ``GET /api/t/{token}``: the seat's view, log and ruleset (``?since=N&after=KEY``: only the
+  log entries after the N-th, whose key the page holds)
+- ``GET /api/t/{token}/events``: server-sent events, one ``change`` whenever what the seat
+  sees changes (the page then fetches the state)
+- ``GET /api/t/{token}/legal``: the actions offered to the seat
+- ``POST /api/t/{token}/act`` ``{verb, object?, args?}``: an action (answers the state,
+  with the same ``since``/``after``)
 - judge only: ``POST .../setup`` (add a card), ``POST .../remove``, ``POST .../undo``,
   ``GET .../export`` (the scenario file)
 
+Writes must come from the page's own origin and be JSON (see :mod:`obverse.web.transport`).
 A player's or spectator's response is built from :func:`obverse.views.view` only, and the
 objects it names are its own handles; errors to those seats never quote labels or names.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
+import secrets
+import sys
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,20 +40,26 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from obverse.carddata import bundled
 from obverse.cards import CardDef
 from obverse.errors import InputError
+from obverse.loader import load_text
 from obverse.rulesets import get_ruleset, rulesets
-from obverse.web.export import dump_yaml, export_scenario, parse_scenario
-from obverse.web.store import JUDGE, SPECTATOR, GameRecord, Store
-from obverse.web.table import (
-    Request as ActRequest,
+from obverse.web.export import dump_yaml, export_scenario, scenario_head
+from obverse.web.offers import legal_actions
+from obverse.web.store import (
+    JUDGE,
+    SPECTATOR,
+    GameRecord,
+    Store,
+    StoreError,
+    default_tables_path,
 )
+from obverse.web.table import Request as ActRequest
 from obverse.web.table import (
     Table,
     TableError,
@@ -50,49 +69,24 @@ from obverse.web.table import (
     seat_error,
     try_step,
 )
+from obverse.web.transport import (
+    MAX_BODY,
+    BodyLimit,
+    SameOrigin,
+    SecurityHeaders,
+    error,
+    json_body,
+)
 
 STATIC = Path(__file__).parent / "static"
-#: Largest request body accepted (a scenario upload is the largest legitimate one).
-MAX_BODY = 512 * 1024
 PLAYER_NAME_MAX = 24
-
-
-class BodyLimit:
-    """ASGI middleware: refuse bodies over ``limit`` bytes with 413, declared or streamed."""
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > self.limit
-                except ValueError:
-                    too_big = True
-                if too_big:
-                    await _error(413, f"request body over {self.limit} bytes")(scope, receive, send)
-                    return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise HTTPException(413, f"request body over {self.limit} bytes")
-            return message
-
-        await self.app(scope, limited, send)
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+RESERVED = (JUDGE, SPECTATOR)
+#: Seconds between an event stream's keep-alive comments (on a fixed beat, never on a change
+#: a seat can't see, so their timing tells nothing).
+PING_EVERY = 15.0
+#: Beats after which a stream ends; the browser's EventSource reconnects by itself.
+STREAM_BEATS = 20
+SETUP_FLAGS = ("face_down", "token", "transformed", "flipped")
 
 
 class Sandbox:
@@ -104,6 +98,11 @@ class Sandbox:
         self._db: Any = None
         self._names: dict[str, list[str]] = {}
         self._tables: OrderedDict[tuple[str, int], Table] = OrderedDict()
+        #: One event per game with a stream waiting on it, set (and dropped) on a change.
+        self._changes: dict[str, asyncio.Event] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: Set at shutdown: every stream ends at once rather than be cancelled.
+        self.closing = False
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -181,8 +180,47 @@ class Sandbox:
             raise TableError(404, "unknown table or seat")
         return found
 
-    def state_json(self, game: str, seat: str, table: Table) -> dict[str, Any]:
-        """What the page gets for a seat: the view, the log, the ruleset."""
+    def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
+        """Store one event and wake the game's event streams."""
+        seq = self.store.append(game, kind, actor, payload)
+        changed = self._changes.pop(game, None)
+        if changed is not None:
+            changed.set()
+        return seq
+
+    async def wait_change(self, game: str, timeout: float) -> None:
+        """Until the game changes here or ``timeout`` seconds pass (another process sharing
+        the file is caught on the next beat: streams compare versions, not wake-ups)."""
+        self._loop = asyncio.get_running_loop()
+        changed = self._changes.setdefault(game, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), timeout)
+
+    def close_streams(self) -> None:
+        """End every event stream (from any thread: the server's shutdown)."""
+        self.closing = True
+        loop, events = self._loop, list(self._changes.values())
+        self._changes.clear()
+        if loop is not None and not loop.is_closed():
+            for changed in events:
+                loop.call_soon_threadsafe(changed.set)
+
+    def seat_version(self, game: str, seat: str, token: str) -> str:
+        """The version a seat's stream reports (see :meth:`state_json`)."""
+        if seat == JUDGE:
+            return str(self.store.version(game))
+        version: str = self.state_json(game, seat, self.table(game), token)["version"]
+        return version
+
+    def state_json(
+        self, game: str, seat: str, table: Table, token: str, since: int = 0, after: str = ""
+    ) -> dict[str, Any]:
+        """What the page gets for a seat: the view, the log, the ruleset. The log comes
+        whole, or only its entries after the ``since``-th when the seat's copy ends with
+        ``after``, that entry's key (each key chains the entries before it, so a log an
+        undo rewrote comes whole again: ``log_from`` says which)."""
+        log = table.log(seat)
+        chain_keys(log)
         out: dict[str, Any] = {
             "seat": seat,
             "version": "",
@@ -190,118 +228,157 @@ class Sandbox:
             "title": table.rec.title,
             "players": list(table.state.players),
             "view": table.seat_view(seat),
-            "log": table.log(seat),
+            "log": log,
         }
         if seat != JUDGE:
-            # The version a seat polls with is a digest of what it sees, so not even the
+            # The version a seat follows is a digest of what it sees, so not even the
             # number of stored events (a hidden card's definition is one) reaches it.
             digest = hashlib.blake2b(json.dumps(out, sort_keys=True).encode(), digest_size=8)
             out["version"] = digest.hexdigest()
         else:
             out["version"] = str(table.rec.version)
             out["game"] = game
-            out["seats"] = self.store.tokens(game)
+            out["seats"] = self.store.tokens(game, token)
             out["labels"] = [e["label"] for e in table.rec.setup]
             if table.broken:
                 out["broken"] = table.broken
+        start = since if 0 < since <= len(log) and log[since - 1]["key"] == after else 0
+        out["log"], out["log_from"], out["log_length"] = log[start:], start, len(log)
         return out
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        raw = await request.body()
-    except HTTPException as exc:
-        raise TableError(exc.status_code, str(exc.detail)) from None
-    if not raw:
-        raise TableError(400, "expected a JSON object in the request body")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise TableError(400, f"malformed JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise TableError(400, "expected a JSON object in the request body")
-    return data
+def chain_keys(log: list[dict[str, Any]]) -> None:
+    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
+    key = ""
+    for entry in log:
+        text = key + json.dumps(entry, sort_keys=True)
+        key = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+        entry["key"] = key
 
 
-def create_app(
-    store: Store | str | Path = "obverse-web.sqlite3", db: str | None = None
-) -> Starlette:
-    """The sandbox app over a game store (a :class:`Store` or an SQLite path) and an
-    optional card database path (for autocomplete and cards beyond the bundled ones)."""
-    sandbox = Sandbox(store if isinstance(store, Store) else Store(store), db)
+def _text(data: dict[str, Any], key: str, limit: int, default: str | None = None) -> str:
+    """A string field (400 naming the key if missing, not a string, or too long)."""
+    value = data.get(key, default)
+    if not isinstance(value, str) or len(value) > limit:
+        raise TableError(400, f"{key}: expected a string of at most {limit} characters")
+    return value
 
-    async def index(request: Request) -> Response:
+
+def _players(value: Any, where: str = "players") -> list[str]:
+    """1 to 4 distinct simple names, none of them a reserved seat name."""
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise TableError(400, f"{where}: expected a list of 1 to 4 names")
+    reserved = [p for p in value if p in RESERVED]
+    if reserved:
+        raise TableError(400, f"{where}: {reserved[0]!r} is a reserved seat name")
+    if (
+        not 1 <= len(value) <= 4
+        or len(set(value)) != len(value)
+        or not all(p.isidentifier() and len(p) <= PLAYER_NAME_MAX for p in value)
+    ):
+        raise TableError(400, f"{where}: expected 1 to 4 distinct simple names")
+    return list(value)
+
+
+def _log_query(request: Request) -> tuple[int, str]:
+    """``?since=N&after=KEY``: the log entries the page already holds."""
+    raw = request.query_params.get("since", "0")
+    since = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+    return since, request.query_params.get("after", "")[:32]
+
+
+def _scalar_args(args: Any) -> dict[str, Any]:
+    """An action's ``args``: an object of JSON values no deeper than an effect's ``modify``
+    (400 otherwise, before anything reaches the table)."""
+    if args is None:
+        return {}
+    if not isinstance(args, dict):
+        raise TableError(400, "args: expected a JSON object")
+
+    def flat(value: Any) -> bool:
+        scalar = (str, int, float, bool, type(None))
+        return isinstance(value, scalar) or (
+            isinstance(value, list) and all(isinstance(x, scalar) for x in value)
+        )
+
+    for key, value in args.items():
+        nested = isinstance(value, dict) and all(flat(v) for v in value.values())
+        if not (flat(value) or nested):
+            raise TableError(400, f"args.{key}: expected a value, a list or a flat object")
+    return args
+
+
+class Api:
+    """The route handlers over one :class:`Sandbox`."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+
+    async def index(self, request: Request) -> Response:
+        """The page."""
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    async def list_rulesets(request: Request) -> Response:
+    async def list_rulesets(self, request: Request) -> Response:
+        """Every ruleset, as the page needs it."""
         return JSONResponse([ruleset_info(cls.aliases[0]) for cls in rulesets()])
 
-    async def cards(request: Request) -> Response:
+    async def cards(self, request: Request) -> Response:
+        """Card names for autocomplete: prefix matches, then inner matches."""
         try:
             rs = get_ruleset(request.query_params.get("ruleset", "mtg"))
         except InputError as exc:
             raise TableError(400, exc.message) from None
         q = request.query_params.get("q", "").strip().casefold()[:100]
-        names = sandbox.names(rs.game)
+        names = self.sandbox.names(rs.game)
         if q:
             starts = [n for n in names if n.casefold().startswith(q)]
             inner = [n for n in names if q in n.casefold() and n not in starts]
             names = starts + inner
         return JSONResponse({"names": names[:20]})
 
-    async def new_table(request: Request) -> Response:
-        data = await _json_body(request)
-        alias = data.get("ruleset", "mtg")
-        if not isinstance(alias, str):
-            raise TableError(400, "ruleset: expected a ruleset alias")
+    async def new_table(self, request: Request) -> Response:
+        """A new empty table, with a random seed unless one is given."""
+        data = await json_body(request, frozenset({"ruleset", "title", "players", "seed"}))
         try:
-            rs = get_ruleset(alias)
+            rs = get_ruleset(_text(data, "ruleset", 40, "mtg"))
         except InputError as exc:
             raise TableError(400, exc.message) from None
-        players = data.get("players", ["alice", "bob"])
-        if (
-            not isinstance(players, list)
-            or not 1 <= len(players) <= 4
-            or len(set(players)) != len(players)
-            or not all(
-                isinstance(p, str)
-                and p.isidentifier()
-                and len(p) <= PLAYER_NAME_MAX
-                and p not in (JUDGE, SPECTATOR)
-                for p in players
-            )
-        ):
-            raise TableError(400, "players: expected 1 to 4 distinct simple names")
-        title = data.get("title", "")
-        if not isinstance(title, str) or len(title) > 200:
-            raise TableError(400, "title: expected a short string")
-        game, seats = sandbox.store.create(rs.name, tuple(players), title)
+        players = _players(data.get("players", ["alice", "bob"]))
+        title = _text(data, "title", 200, "")
+        seed = data.get("seed", secrets.randbits(31))
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise TableError(400, "seed: expected a whole number from 0 to 2**63 - 1")
+        game, seats = self.sandbox.store.create(rs.name, tuple(players), title, seed)
         return JSONResponse({"game": game, "seats": seats}, status_code=201)
 
-    async def import_table(request: Request) -> Response:
-        data = await _json_body(request)
+    def _parse_upload(self, text: str) -> dict[str, Any]:
+        """The uploaded scenario, parsed once and validated with the card database of its
+        game (when there is one)."""
+        try:
+            raw = load_text(text, "upload")
+        except InputError as exc:
+            raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
+        if isinstance(raw, dict) and isinstance(raw.get("players"), list):
+            reserved = [p for p in raw["players"] if isinstance(p, str) and p in RESERVED]
+            if reserved:
+                raise TableError(400, f"players: {reserved[0]!r} is a reserved seat name")
+        alias = raw.get("ruleset") if isinstance(raw, dict) else None
+        lookup = None
+        if isinstance(alias, str):
+            with contextlib.suppress(InputError):
+                lookup = self.sandbox.lookup(get_ruleset(alias).game)
+        try:
+            return scenario_head(raw, lookup, "upload")
+        except InputError as exc:
+            raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
+
+    async def import_table(self, request: Request) -> Response:
+        """A scenario file opened as a table (it must replay)."""
+        data = await json_body(request, frozenset({"scenario"}))
         text = data.get("scenario")
         if not isinstance(text, str) or not text.strip():
             raise TableError(400, "scenario: expected the text of a scenario file")
-        alias = None
-        try:
-            head = parse_scenario(text, None, "upload")
-        except InputError as exc:
-            # Cards only the database knows: retry with it.
-            try:
-                from obverse.loader import load_text
-
-                raw = load_text(text, "upload")
-                alias = raw.get("ruleset") if isinstance(raw, dict) else None
-                game_name = get_ruleset(alias).game if isinstance(alias, str) else None
-            except InputError:
-                game_name = None
-            if game_name is None or sandbox.lookup(game_name) is None:
-                raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
-            try:
-                head = parse_scenario(text, sandbox.lookup(game_name), "upload")
-            except InputError as exc2:
-                raise TableError(422, f"not a valid scenario: {exc2.describe()}") from None
+        head = self._parse_upload(text)
         trial = GameRecord(
             id="import",
             ruleset=head["ruleset"],
@@ -313,13 +390,14 @@ def create_app(
             setup=head["setup"],
             steps=[(step, JUDGE) for step in head["steps"]],
         )
+        game_name = get_ruleset(head["ruleset"]).game
         try:
-            broken = Table(trial, sandbox.lookup(get_ruleset(head["ruleset"]).game)).broken
+            broken = Table(trial, self.sandbox.lookup(game_name)).broken
         except InputError as exc:
             raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
         if broken:
             raise TableError(422, f"the scenario does not replay: {broken}")
-        store = sandbox.store
+        store = self.sandbox.store
         game, seats = store.create(
             get_ruleset(head["ruleset"]).name,
             tuple(head["players"]),
@@ -327,68 +405,103 @@ def create_app(
             head["seed"],
             head["pregame"],
         )
-        for card in head["cards"]:
-            store.append(game, "card", JUDGE, card)
-        for entry in head["setup"]:
-            store.append(game, "setup", JUDGE, entry)
+        for kind, items in (("card", head["cards"]), ("setup", head["setup"])):
+            for item in items:
+                store.append(game, kind, JUDGE, item)
         for step in head["steps"]:
             store.append(game, "step", JUDGE, step)
         return JSONResponse({"game": game, "seats": seats}, status_code=201)
 
-    async def seat_state(request: Request) -> Response:
-        game, seat = sandbox.seat(request.path_params["token"])
-        since = request.query_params.get("since")
-        out = sandbox.state_json(game, seat, sandbox.table(game))
-        if since is not None and since == out["version"]:
-            return JSONResponse({"unchanged": True, "version": out["version"]})
-        return JSONResponse(out)
+    async def seat_state(self, request: Request) -> Response:
+        """The seat's state (the log from ``?since``)."""
+        token = request.path_params["token"]
+        game, seat = self.sandbox.seat(token)
+        since, after = _log_query(request)
+        table = self.sandbox.table(game)
+        return JSONResponse(self.sandbox.state_json(game, seat, table, token, since, after))
 
-    async def act(request: Request) -> Response:
-        game, seat = sandbox.seat(request.path_params["token"])
-        data = await _json_body(request)
-        table = sandbox.table(game)
-        args = data.get("args") or {}
-        if not isinstance(args, dict):
-            raise TableError(400, "args: expected a JSON object")
-        unknown = set(data) - {"verb", "object", "args"}
-        if unknown:
-            raise TableError(400, f"unknown key {sorted(unknown)[0]!r} (verb, object, args)")
-        step = build_step(
-            table, seat, ActRequest(verb=data.get("verb", ""), ref=data.get("object"), args=args)
+    async def legal(self, request: Request) -> Response:
+        """The actions offered to the seat."""
+        game, seat = self.sandbox.seat(request.path_params["token"])
+        return JSONResponse({"actions": legal_actions(self.sandbox.table(game), seat)})
+
+    async def events(self, request: Request) -> Response:
+        """Server-sent events: ``change`` (with the seat's version) whenever what the seat
+        sees changes, a comment on a fixed beat, then the end (the browser reconnects)."""
+        token = request.path_params["token"]
+        game, seat = self.sandbox.seat(token)
+        sandbox = self.sandbox
+
+        async def stream() -> AsyncIterator[str]:
+            yield "retry: 3000\n\n"
+            last = None
+            loop = asyncio.get_running_loop()
+            beat = loop.time() + PING_EVERY
+            beats = 0
+            while beats < STREAM_BEATS and not sandbox.closing:
+                try:
+                    version = sandbox.seat_version(game, seat, token)
+                except TableError as exc:
+                    yield f"event: gone\ndata: {json.dumps({'error': exc.message})}\n\n"
+                    return
+                if version != last:
+                    last = version
+                    yield f"event: change\ndata: {json.dumps({'version': version})}\n\n"
+                if loop.time() >= beat:
+                    beat, beats = loop.time() + PING_EVERY, beats + 1
+                    yield ": beat\n\n"
+                await sandbox.wait_change(game, max(0.0, beat - loop.time()))
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"X-Accel-Buffering": "no"},
         )
+
+    async def act(self, request: Request) -> Response:
+        """One action by the seat."""
+        token = request.path_params["token"]
+        game, seat = self.sandbox.seat(token)
+        data = await json_body(request, frozenset({"verb", "object", "args"}))
+        args = _scalar_args(data.get("args"))
+        verb, ref = data.get("verb", ""), data.get("object")
+        if not isinstance(verb, str) or not (ref is None or isinstance(ref, str)):
+            raise TableError(400, "verb, object: expected strings (object may be null)")
+        table = self.sandbox.table(game)
+        step = build_step(table, seat, ActRequest(verb=verb, ref=ref, args=args))
         new = try_step(table, seat, step)
-        seq = sandbox.store.append(game, "step", seat, step)
+        seq = self.sandbox.append(game, "step", seat, step)
         new.rec.version = seq
-        sandbox.remember(game, new)
-        out = sandbox.state_json(game, seat, new)
+        self.sandbox.remember(game, new)
+        since, after = _log_query(request)
+        out = self.sandbox.state_json(game, seat, new, token, since, after)
         out["last"] = new.log_entry(len(new.history), new.history[-1], seat)
         return JSONResponse(out)
 
-    def judge(token: str) -> tuple[str, Table]:
-        game, seat = sandbox.seat(token)
+    def judge(self, token: str) -> tuple[str, Table]:
+        """The judge's game and table (403 for any other seat)."""
+        game, seat = self.sandbox.seat(token)
         if seat != JUDGE:
             raise TableError(403, "only the judge may do this")
-        return game, sandbox.table(game)
+        return game, self.sandbox.table(game)
 
-    async def add_card(request: Request) -> Response:
-        game, table = judge(request.path_params["token"])
-        data = await _json_body(request)
+    def _setup_entry(self, table: Table, data: dict[str, Any]) -> tuple[dict[str, Any], CardDef]:
         rs, st = table.rs, table.state
-        name = data.get("card")
-        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+        name = _text(data, "card", 200).strip()
+        if not name:
             raise TableError(400, "card: expected a card name")
-        card, inline = sandbox.card(rs.game, name.strip())
+        card, _ = self.sandbox.card(rs.game, name)
         if card is None:
             raise TableError(404, f"card: unknown card {name!r} for {rs.name}")
         owner = data.get("owner", st.players[0])
-        if owner not in st.players:
-            raise TableError(400, f"owner: unknown player {owner!r}")
+        if not isinstance(owner, str) or owner not in st.players:
+            raise TableError(400, f"owner: unknown player (one of {', '.join(st.players)})")
         zone = data.get("zone")
         if not isinstance(zone, str) or not rs.is_zone(zone):
-            raise TableError(400, f"zone: unknown zone {zone!r} for {rs.name}")
+            raise TableError(400, f"zone: unknown zone for {rs.name}")
         label = table.new_label(card.face_names[0] if card.face_names else card.name)
-        entry: dict[str, Any] = {"label": label, "card": name.strip(), "owner": owner, "zone": zone}
-        for key in ("face_down", "token", "transformed", "flipped"):
+        entry: dict[str, Any] = {"label": label, "card": name, "owner": owner, "zone": zone}
+        for key in SETUP_FLAGS:
             if data.get(key) is not None:
                 if not isinstance(data[key], bool):
                     raise TableError(400, f"{key}: expected true or false")
@@ -398,6 +511,16 @@ def create_app(
             if data["face"] not in ("front", "back", "left", "right", "both"):
                 raise TableError(400, "face: expected front, back, left, right or both")
             entry["face"] = data["face"]
+        return entry, card
+
+    async def add_card(self, request: Request) -> Response:
+        """Judge: a card added to the setup (the steps must still replay)."""
+        token = request.path_params["token"]
+        game, table = self.judge(token)
+        keys = frozenset({"card", "owner", "zone", "face", *SETUP_FLAGS})
+        data = await json_body(request, keys)
+        entry, card = self._setup_entry(table, data)
+        _, inline = self.sandbox.card(table.rs.game, entry["card"])
         rec = table.rec
         cards = list(rec.cards)
         new_card = inline and not any(c.get("name") == card.name for c in cards)
@@ -411,16 +534,17 @@ def create_app(
         if new.broken:
             raise TableError(409, f"with this card the steps no longer replay: {new.broken}")
         if new_card:
-            sandbox.store.append(game, "card", JUDGE, card_builtins(card))
-        sandbox.store.append(game, "setup", JUDGE, entry)
-        return JSONResponse(
-            {"label": label, **sandbox.state_json(game, JUDGE, sandbox.table(game))}
-        )
+            self.sandbox.append(game, "card", JUDGE, card_builtins(card))
+        self.sandbox.append(game, "setup", JUDGE, entry)
+        state = self.sandbox.state_json(game, JUDGE, self.sandbox.table(game), token)
+        return JSONResponse({"label": entry["label"], **state})
 
-    async def remove_card(request: Request) -> Response:
-        game, table = judge(request.path_params["token"])
-        data = await _json_body(request)
-        label = data.get("object")
+    async def remove_card(self, request: Request) -> Response:
+        """Judge: a setup entry removed (the steps must still replay)."""
+        token = request.path_params["token"]
+        game, table = self.judge(token)
+        data = await json_body(request, frozenset({"object"}))
+        label = _text(data, "object", 200)
         rec = table.rec
         if not any(e["label"] == label for e in rec.setup):
             raise TableError(404, f"object: {label!r} is not a setup entry")
@@ -435,18 +559,22 @@ def create_app(
             ) from None
         if new.broken:
             raise TableError(409, f"without {label!r} the steps no longer replay: {new.broken}")
-        sandbox.store.append(game, "unsetup", JUDGE, label)
-        return JSONResponse(sandbox.state_json(game, JUDGE, sandbox.table(game)))
+        self.sandbox.append(game, "unsetup", JUDGE, label)
+        return JSONResponse(self.sandbox.state_json(game, JUDGE, self.sandbox.table(game), token))
 
-    async def undo(request: Request) -> Response:
-        game, table = judge(request.path_params["token"])
+    async def undo(self, request: Request) -> Response:
+        """Judge: the last step withdrawn."""
+        token = request.path_params["token"]
+        game, table = self.judge(token)
+        await json_body(request, frozenset())
         if not table.rec.steps:
             raise TableError(409, "nothing to undo")
-        sandbox.store.append(game, "undo", JUDGE, None)
-        return JSONResponse(sandbox.state_json(game, JUDGE, sandbox.table(game)))
+        self.sandbox.append(game, "undo", JUDGE, None)
+        return JSONResponse(self.sandbox.state_json(game, JUDGE, self.sandbox.table(game), token))
 
-    async def export(request: Request) -> Response:
-        game, table = judge(request.path_params["token"])
+    async def export(self, request: Request) -> Response:
+        """Judge: the table as a scenario file."""
+        game, table = self.judge(request.path_params["token"])
         text = dump_yaml(export_scenario(table))
         return Response(
             text,
@@ -454,74 +582,109 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="obverse-{game}.yaml"'},
         )
 
-    async def table_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, TableError)
-        return _error(exc.status, exc.message)
+    def routes(self) -> list[Route | Mount]:
+        """Every route (seat routes under ``/api/t/`` and ``/api/tables/``)."""
+        seat_routes: list[tuple[str, Any, list[str]]] = [
+            ("", self.seat_state, ["GET"]),
+            ("/events", self.events, ["GET"]),
+            ("/legal", self.legal, ["GET"]),
+            ("/act", self.act, ["POST"]),
+            ("/setup", self.add_card, ["POST"]),
+            ("/remove", self.remove_card, ["POST"]),
+            ("/undo", self.undo, ["POST"]),
+            ("/export", self.export, ["GET"]),
+        ]
+        routes: list[Route | Mount] = [
+            Route("/", self.index),
+            Route("/api/rulesets", self.list_rulesets),
+            Route("/api/cards", self.cards),
+            Route("/api/tables", self.new_table, methods=["POST"]),
+            Route("/api/tables/import", self.import_table, methods=["POST"]),
+        ]
+        for prefix in ("/api/t/{token}", "/api/tables/{token}"):
+            for path, handler, methods in seat_routes:
+                if prefix.startswith("/api/tables") and not path:
+                    continue  # /api/tables/{token} alone would shadow nothing but confuse
+                routes.append(Route(prefix + path, handler, methods=methods))
+        routes.append(Mount("/static", StaticFiles(directory=str(STATIC)), name="static"))
+        return routes
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return _error(exc.status_code, str(exc.detail))
 
-    routes = [
-        Route("/", index),
-        Route("/api/rulesets", list_rulesets),
-        Route("/api/cards", cards),
-        Route("/api/tables", new_table, methods=["POST"]),
-        Route("/api/tables/import", import_table, methods=["POST"]),
-        Route("/api/t/{token}", seat_state),
-        Route("/api/t/{token}/act", act, methods=["POST"]),
-        Route("/api/t/{token}/setup", add_card, methods=["POST"]),
-        Route("/api/t/{token}/remove", remove_card, methods=["POST"]),
-        Route("/api/t/{token}/undo", undo, methods=["POST"]),
-        Route("/api/t/{token}/export", export),
-        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-    ]
+async def _table_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, TableError)
+    return error(exc.status, exc.message)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return error(exc.status_code, str(exc.detail))
+
+
+def create_app(store: Store | str | Path | None = None, db: str | None = None) -> Starlette:
+    """The sandbox app over a game store (a :class:`Store`, an SQLite path, or by default
+    the user's data directory) and an optional card database path (for autocomplete and
+    cards beyond the bundled ones)."""
+    if not isinstance(store, Store):
+        store = Store(default_tables_path() if store is None else store)
+    api = Api(Sandbox(store, db))
     app = Starlette(
-        routes=routes, exception_handlers={TableError: table_error, HTTPException: http_error}
+        routes=api.routes(),
+        exception_handlers={TableError: _table_error, HTTPException: _http_error},
     )
-    app.add_middleware(_SecurityHeaders)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SameOrigin)
     app.add_middleware(BodyLimit)
-    app.state.sandbox = sandbox
+    app.state.sandbox = api.sandbox
     return app
 
 
-class _SecurityHeaders:
-    """Same-origin everything: no outside scripts, no referrer, no framing."""
+def card_db_path(db: str | None) -> str | None:
+    """The card database ``serve`` reads: ``db``, else ``$OBVERSE_DB`` or the user's data
+    directory's when that file exists (as ``obverse run`` and ``obverse card`` do)."""
+    from obverse.carddb import default_path
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (
-                        b"content-security-policy",
-                        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                        b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-                    ),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"cache-control", b"no-store"),
-                ]
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+    if db is not None:
+        if not Path(db).is_file():
+            raise StoreError(f"--db: {db}: no such card database")
+        return db
+    found = default_path()
+    return str(found) if found.is_file() else None
 
 
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     db: str | None = None,
-    store: str = "obverse-web.sqlite3",
+    store: str | None = None,
 ) -> None:
-    """Run the sandbox with uvicorn until interrupted."""
+    """Run the sandbox with uvicorn until interrupted (tables in ``store``, by default the
+    user's data directory; exits 2 with one line for a bad ``--db`` or ``--tables``)."""
     import uvicorn
 
+    try:
+        app = create_app(store, card_db_path(db))
+    except (StoreError, OSError) as exc:
+        print(f"obverse serve: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    sandbox: Sandbox = app.state.sandbox
+
+    class Server(uvicorn.Server):
+        """Ends the event streams first, so shutting down waits for none of them."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            sandbox.close_streams()
+            super().handle_exit(sig, frame)
+
     # No access log: API paths carry seat tokens, which belong to the seats alone.
-    uvicorn.run(create_app(store, db), host=host, port=port, log_level="info", access_log=False)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+    Server(config).run()
 
 
-__all__ = ["MAX_BODY", "BodyLimit", "Sandbox", "create_app", "serve"]
+__all__ = ["MAX_BODY", "BodyLimit", "Sandbox", "card_db_path", "create_app", "serve"]

@@ -120,11 +120,21 @@ def dump_yaml(data: dict[str, Any]) -> str:
 def parse_scenario(
     text: str, extra: CardLookup | None = None, path: str = "upload"
 ) -> dict[str, Any]:
-    """A scenario file's text as table data: its cards, setup and action steps (expectations,
+    """A scenario file's text as table data (see :func:`scenario_head`). Raises
+    :class:`InputError`."""
+    return scenario_head(load_text(text, path), extra, path)
+
+
+def scenario_head(
+    data: Any, extra: CardLookup | None = None, path: str = "upload"
+) -> dict[str, Any]:
+    """Parsed scenario data as table data: its cards, setup and action steps (expectations,
     ``remember`` and queries are dropped: they change nothing). Raises :class:`InputError`."""
-    data = load_text(text, path)
+    if not isinstance(data, dict):
+        raise InputError(
+            "top level", "", "expected a mapping (ruleset, players, setup, steps)", path
+        )
     scn = validate(data, extra, path)
-    assert isinstance(data, dict)
     steps = [
         {name: arg}
         for name, arg in scn.steps
@@ -160,4 +170,11 @@ def parse_scenario(
     return out
 
 
-__all__ = ["InputError", "board_expectations", "dump_yaml", "export_scenario", "parse_scenario"]
+__all__ = [
+    "InputError",
+    "board_expectations",
+    "dump_yaml",
+    "export_scenario",
+    "parse_scenario",
+    "scenario_head",
+]

@@ -6,13 +6,24 @@ removed), ``step`` (an action in the scenario contract's form, with the seat tha
 and ``undo`` (the last step withdrawn). Folding the log gives the scenario the game is, so a
 restart of the server loses nothing. Each seat (``judge``, every player, ``spectator``) has a
 secret token; the token alone names the game and the seat.
+
+Only a token's SHA-256 digest is stored, so a copy of the file gives no seat away. The judge's
+token is random; every other seat's token is derived from it (an HMAC), which is how the judge
+can be shown the seat links again without the file holding them. Files from before schema
+version 2 kept plain tokens: opening one hashes them, and seals the seat links of each game
+with a key only its judge's token yields.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
+import os
 import secrets
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,12 +32,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+#: The schema this module writes (``PRAGMA user_version``); 0 is the plain-token layout.
+SCHEMA_VERSION = 2
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, title TEXT NOT NULL, players TEXT NOT NULL,
-    seed INTEGER NOT NULL, pregame INTEGER NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS seats (
-    token TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat TEXT NOT NULL);
+    seed INTEGER NOT NULL, pregame INTEGER NOT NULL, created REAL NOT NULL, sealed TEXT);
+CREATE TABLE IF NOT EXISTS seat_digests (
+    digest TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
     game TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, kind TEXT NOT NULL,
     actor TEXT NOT NULL, payload TEXT NOT NULL, created REAL NOT NULL,
@@ -54,8 +68,61 @@ class GameRecord:
     version: int = 0
 
 
+class StoreError(Exception):
+    """A tables file this version can't use (named in the message)."""
+
+
+def default_tables_path() -> Path:
+    """Where ``obverse serve`` keeps its tables: the user's data directory, as for the card
+    database (``$XDG_DATA_HOME/obverse/tables.sqlite3``, else ``~/.local/share/obverse/``;
+    ``%LOCALAPPDATA%`` on Windows, ``~/Library/Application Support`` on macOS)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "obverse" / "tables.sqlite3"
+
+
+def token_digest(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def derive_token(judge_token: str, game: str, seat: str) -> str:
+    """A seat's token, derived from its game's judge token (one-way: a seat's token tells
+    nothing of the judge's nor of another seat's)."""
+    mac = hmac.new(judge_token.encode(), f"obverse-seat:{game}:{seat}".encode(), "sha256")
+    return base64.urlsafe_b64encode(mac.digest()).decode()[:24]
+
+
+def _keystream(judge_token: str, n: int) -> bytes:
+    # One key per game (its judge token, random), used for one message only.
+    return hashlib.shake_256(b"obverse-seal\0" + judge_token.encode()).digest(n)
+
+
+def seal(judge_token: str, seats: dict[str, str]) -> str:
+    """Seat tokens readable again only with the judge's token (for migrated games)."""
+    plain = json.dumps(seats, sort_keys=True).encode()
+    mixed = bytes(a ^ b for a, b in zip(plain, _keystream(judge_token, len(plain)), strict=True))
+    return base64.b64encode(mixed).decode()
+
+
+def unseal(judge_token: str, sealed: str) -> dict[str, str] | None:
+    """The seat tokens :func:`seal` hid, or ``None`` if ``judge_token`` is not the key."""
+    mixed = base64.b64decode(sealed)
+    plain = bytes(a ^ b for a, b in zip(mixed, _keystream(judge_token, len(mixed)), strict=True))
+    try:
+        seats = json.loads(plain)
+    except ValueError:
+        return None
+    return seats if isinstance(seats, dict) and seats.get(JUDGE) == judge_token else None
+
+
 class Store:
-    """Games, seat tokens and event logs in one SQLite file (``:memory:`` for tests)."""
+    """Games, seat token digests and event logs in one SQLite file (``:memory:`` for
+    tests); the file's directory is created if missing."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -63,8 +130,36 @@ class Store:
         self._memory: sqlite3.Connection | None = None
         if self.path == ":memory:":
             self._memory = sqlite3.connect(":memory:", check_same_thread=False)
-        with self._conn() as conn:
-            conn.executescript(_SCHEMA)
+        else:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with self._conn() as conn:
+                migrated = self._open_schema(conn)
+            if migrated:  # the dropped plain tokens must not linger in free pages
+                with self._conn() as conn:
+                    conn.execute("VACUUM")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a tables file ({exc})") from None
+
+    def _open_schema(self, conn: sqlite3.Connection) -> bool:
+        """Create or upgrade the schema; whether plain tokens were migrated."""
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: tables file schema version {version} is newer than this "
+                f"obverse's ({SCHEMA_VERSION}); upgrade obverse or use another --tables file"
+            )
+        old = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='seats'"
+        ).fetchone()
+        conn.executescript(_SCHEMA)
+        columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(games)").fetchall()}
+        if "sealed" not in columns:  # a schema-0 file
+            conn.execute("ALTER TABLE games ADD COLUMN sealed TEXT")
+        if old is not None:
+            _migrate_plain_tokens(conn)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return old is not None
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
@@ -87,31 +182,61 @@ class Store:
     ) -> tuple[str, dict[str, str]]:
         """A new empty game; returns its id and the token of every seat."""
         gid = secrets.token_hex(6)
-        seats = {JUDGE: secrets.token_urlsafe(18)}
+        judge = secrets.token_urlsafe(18)
+        seats = {JUDGE: judge}
         for seat in (*players, SPECTATOR):
-            seats[seat] = secrets.token_urlsafe(18)
+            seats[seat] = derive_token(judge, gid, seat)
         with self._conn() as conn:
             conn.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
                 (gid, ruleset, title, json.dumps(list(players)), seed, int(pregame), time.time()),
             )
             conn.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?)",
-                [(tok, gid, seat) for seat, tok in seats.items()],
+                "INSERT INTO seat_digests VALUES (?, ?, ?)",
+                [(token_digest(tok), gid, seat) for seat, tok in seats.items()],
             )
         return gid, seats
 
     def seat_of(self, token: str) -> tuple[str, str] | None:
         """``(game id, seat)`` for a token, or ``None``."""
+        digest = token_digest(token)
         with self._conn() as conn:
-            row = conn.execute("SELECT game, seat FROM seats WHERE token=?", (token,)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]))
+            row = conn.execute(
+                "SELECT digest, game, seat FROM seat_digests WHERE digest=?", (digest,)
+            ).fetchone()
+        # The index finds the row by digest; the final comparison takes constant time.
+        if row is None or not hmac.compare_digest(str(row[0]), digest):
+            return None
+        return str(row[1]), str(row[2])
 
-    def tokens(self, game: str) -> dict[str, str]:
-        """Every seat's token of a game (for the judge only)."""
+    def tokens(self, game: str, judge_token: str) -> dict[str, str]:
+        """Every seat's token of a game, recovered with its judge's token (for the judge)."""
         with self._conn() as conn:
-            rows = conn.execute("SELECT seat, token FROM seats WHERE game=?", (game,)).fetchall()
-        return {str(s): str(t) for s, t in rows}
+            head = conn.execute("SELECT players, sealed FROM games WHERE id=?", (game,)).fetchone()
+            digests = {
+                str(s): str(d)
+                for d, s in conn.execute(
+                    "SELECT digest, seat FROM seat_digests WHERE game=?", (game,)
+                ).fetchall()
+            }
+        if head is None or not hmac.compare_digest(
+            digests.get(JUDGE, ""), token_digest(judge_token)
+        ):
+            return {}
+        if head[1] is not None:
+            return unseal(judge_token, str(head[1])) or {}
+        seats = {JUDGE: judge_token}
+        for seat in (*json.loads(head[0]), SPECTATOR):
+            seats[seat] = derive_token(judge_token, game, seat)
+        return seats
+
+    def version(self, game: str) -> int:
+        """The sequence number of a game's last event (0: none)."""
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game=?", (game,)
+            ).fetchone()
+        return int(row[0])
 
     def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
         """Append one event to a game's log; returns its sequence number."""
@@ -161,4 +286,29 @@ class Store:
         return rec
 
 
-__all__ = ["JUDGE", "SPECTATOR", "GameRecord", "Store"]
+def _migrate_plain_tokens(conn: sqlite3.Connection) -> None:
+    """Schema 0 to 2: plain tokens become digests; each game's seat links are sealed."""
+    games: dict[str, dict[str, str]] = {}
+    for token, game, seat in conn.execute("SELECT token, game, seat FROM seats").fetchall():
+        games.setdefault(str(game), {})[str(seat)] = str(token)
+    for game, seats in games.items():
+        conn.executemany(
+            "INSERT OR IGNORE INTO seat_digests VALUES (?, ?, ?)",
+            [(token_digest(tok), game, seat) for seat, tok in seats.items()],
+        )
+        if JUDGE in seats:
+            conn.execute("UPDATE games SET sealed=? WHERE id=?", (seal(seats[JUDGE], seats), game))
+    conn.execute("DROP TABLE seats")
+
+
+__all__ = [
+    "JUDGE",
+    "SCHEMA_VERSION",
+    "SPECTATOR",
+    "GameRecord",
+    "Store",
+    "StoreError",
+    "default_tables_path",
+    "derive_token",
+    "token_digest",
+]

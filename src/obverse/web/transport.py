@@ -1,0 +1,197 @@
+"""The sandbox's HTTP guards: body size, same-origin writes, JSON bodies, security headers.
+
+Every refusal is a short JSON ``{"error": ...}`` with a 4xx status; nothing a client sends
+reaches the log as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from obverse.web.table import TableError
+
+#: Largest request body accepted (a scenario upload is the largest legitimate one).
+MAX_BODY = 512 * 1024
+#: Deepest JSON nesting accepted (the deepest legitimate body, an effect, is 4 deep).
+MAX_DEPTH = 16
+#: Methods that change state: only the page's own origin may send them.
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def error(status: int, message: str) -> JSONResponse:
+    """The one error shape of the API."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class BodyLimit:
+    """ASGI middleware: refuse bodies over ``limit`` bytes with 413, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None:
+            too_big = not declared.strip().isdigit() or int(declared) > self.limit
+            if too_big:
+                await error(413, f"request body over {self.limit} bytes")(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise HTTPException(413, f"request body over {self.limit} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def own_origin(scope: Scope) -> str | None:
+    """The origin the request was addressed to (scheme and ``Host``), lower-case."""
+    host = _header(scope, b"host")
+    if not host:
+        return None
+    return f"{scope.get('scheme', 'http')}://{host}".lower()
+
+
+def claimed_origin(scope: Scope) -> str | None:
+    """The origin a browser says the request comes from: ``Origin``, else the ``Referer``'s
+    origin; ``None`` when neither is sent (a client that is not a web page)."""
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        return origin.strip().lower()
+    referer = _header(scope, b"referer")
+    if referer is None:
+        return None
+    parts = urlsplit(referer.strip())
+    return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme else "null"
+
+
+class SameOrigin:
+    """ASGI middleware: a write must come from the sandbox's own page (403 otherwise, so
+    another site can't drive a local sandbox) and, to the API, be JSON (415 otherwise, so
+    no plain-text or form POST gets in)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in WRITES:
+            claimed = claimed_origin(scope)
+            if claimed is not None and claimed != own_origin(scope):
+                response = error(403, "cross-origin request refused: use the sandbox's own page")
+                await response(scope, receive, send)
+                return
+            ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+            if scope["path"].startswith("/api/") and ctype != "application/json":
+                response = error(415, "expected Content-Type: application/json")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class SecurityHeaders:
+    """Same-origin everything: no outside scripts, no framing, referrers only to itself
+    (a same-origin referrer policy keeps the ``Origin`` header of the page's own writes,
+    which ``no-referrer`` would turn into ``null``; seat tokens live in the URL fragment,
+    which no ``Referer`` carries)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [
+                    (
+                        b"content-security-policy",
+                        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                        b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+                    ),
+                    (b"referrer-policy", b"same-origin"),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"cache-control", b"no-store"),
+                ]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar: 0); iterative."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            deepest = max(deepest, level)
+            continue
+        deepest = max(deepest, level + 1)
+        stack.extend((x, level + 1) for x in item)
+    return deepest
+
+
+async def json_body(request: Request, keys: frozenset[str] | None = None) -> dict[str, Any]:
+    """The request's JSON object (400 if malformed, nested too deep or not an object; with
+    ``keys``, 400 for any other key; 413 if too large)."""
+    try:
+        raw = await request.body()
+    except HTTPException as exc:
+        raise TableError(exc.status_code, str(exc.detail)) from None
+    if not raw.strip():
+        raise TableError(400, "expected a JSON object in the request body")
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise TableError(400, f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise TableError(400, f"malformed JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise TableError(400, "expected a JSON object in the request body")
+    if depth(data) > MAX_DEPTH:
+        raise TableError(400, f"JSON nested deeper than {MAX_DEPTH} levels")
+    if keys is not None:
+        unknown = sorted(set(data) - keys)
+        if unknown:
+            raise TableError(400, f"unknown key {unknown[0]!r} ({', '.join(sorted(keys))})")
+    return data
+
+
+__all__ = [
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "BodyLimit",
+    "SameOrigin",
+    "SecurityHeaders",
+    "claimed_origin",
+    "depth",
+    "error",
+    "json_body",
+    "own_origin",
+]
