@@ -160,8 +160,9 @@ def _field_of(action: v.Action, oid: int) -> str:
     return "object"
 
 
-def legal_actions(state: GameState, player: str) -> list[Legal]:
-    """What the rules let ``player`` do now, each with the rules that allow it.
+def legal_actions(state: GameState, player: str | None) -> list[Legal]:
+    """What the rules let ``player`` do now (``None``: a judge, on every object), each with
+    the rules that allow it.
 
     Candidates come from the ruleset (every verb on every object the player may refer to,
     with the choices its rules offer); each is kept when the kernel carries it out with

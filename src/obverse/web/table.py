@@ -438,14 +438,12 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
             _need(seat == JUDGE, "only the judge starts the game")
         return {verb: None}
     label, obj = _ref(table, seat, req.ref, "object")
-    if seat != JUDGE:
-        visible = is_visible(table.state, seat, obj, rs)
-        if not visible or seat not in (obj.owner, obj.controller):
-            raise TableError(
-                403,
-                "object: you may act only on objects you own or control and "
-                "can see (the judge may act on any)",
-            )
+    if seat != JUDGE and not may_act_on(table, seat, obj):
+        raise TableError(
+            403,
+            "object: you may act only on objects you own or control and "
+            "can see (the judge may act on any)",
+        )
     if verb in LABEL_VERBS:
         return {verb: label}
     step: dict[str, Any] = {"object": label}
@@ -538,6 +536,13 @@ def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
     return built
 
 
+def may_act_on(table: Table, seat: str, obj: GameObject) -> bool:
+    """The sandbox's seat policy (not a rule of any game): a player acts only with objects
+    they own or control and can see; what they may *refer* to is the kernel's call."""
+    visible = is_visible(table.state, seat, obj, table.rs)
+    return visible and seat in (obj.owner, obj.controller)
+
+
 def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
     """The kernel's actor check on every object the step names: a seat can't name a card it
     can't identify. The refusal is the same whatever the card is."""
@@ -553,13 +558,25 @@ def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
 def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     """What the kernel lets ``seat`` do now, with the seat's own handles for objects and
     the rule that allows each (:func:`obverse.engine.legal_actions`)."""
-    if seat not in table.state.players:
+    if seat == JUDGE:
+        player = None
+        names = {o.id: table.label_of(o) or "" for o in table.state.objects.values()}
+    elif seat in table.state.players:
+        player = seat
+        names = {o.id: h for h, o in table.handles(seat).items()}
+    else:
         return []
-    names = {o.id: h for h, o in table.handles(seat).items()}
     offered: list[dict[str, Any]] = []
-    for legal in engine_legal_actions(table.state, seat):
+    for legal in engine_legal_actions(table.state, player):
         action = legal.action
         cls = type(action)
+        subject = getattr(action, cls.subject) if cls.subject else None
+        if (
+            player is not None
+            and isinstance(subject, int)
+            and not may_act_on(table, seat, table.state.objects[subject])
+        ):
+            continue
         data = {
             k: val
             for k, val in msgspec.to_builtins(action).items()
