@@ -210,15 +210,8 @@ def _epilog(commands: list[str]) -> str:
     return "exit codes:\n" + "\n".join(lines) + "\n  any     2 bad arguments, 130 interrupted"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (documents the CLI)."""
-    parser = _Parser(
-        prog="obverse",
-        description="A rules kernel for multi-faced trading-card-game cards.",
-        epilog=_epilog(list(EXIT_CODES)),
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _add_run(sub: Any) -> None:
+    """Add ``run`` to the CLI's subcommands."""
     run = sub.add_parser("run", help="run scenario files and check their expectations")
     run.add_argument(
         "paths", nargs="+", metavar="FILE|DIR", help="scenario files, or directories to search"
@@ -244,6 +237,18 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the user's data directory, if it exists)",
     )
     run.set_defaults(func=cmd_run)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (documents the CLI)."""
+    parser = _Parser(
+        prog="obverse",
+        description="A rules kernel for multi-faced trading-card-game cards.",
+        epilog=_epilog(list(EXIT_CODES)),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_run(sub)
     bench = sub.add_parser("bench", help="measure the kernel against plain-Python floors")
     bench.add_argument("--quick", action="store_true", help="shorter rounds")
     bench.add_argument("--json", action="store_true", help="one JSON object per figure")
