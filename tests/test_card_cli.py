@@ -9,7 +9,7 @@ import pytest
 
 from obverse.cli import main
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parent / "data"
 SCENARIOS = Path(__file__).resolve().parent / "db_scenarios"
 
 

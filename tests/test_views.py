@@ -20,8 +20,12 @@ def _view_bytes(path: Path, viewer: str, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["run", str(path), "--view", viewer, "--json"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1
-    json.loads(out)
-    return out
+    record = json.loads(out)
+    assert record["file"] == str(path) and record["result"] == "PASS"
+    # The record is canonical JSON with "view" its last key: the view's own bytes.
+    start = out.index(',"view":') + len(',"view":')
+    assert json.loads(out[start:-2]) == record["view"]
+    return out[start:-2]
 
 
 def test_every_game_has_a_twin_pair() -> None:

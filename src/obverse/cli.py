@@ -4,13 +4,18 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
+from obverse import __version__
 from obverse.cardcli import add_card_commands
 from obverse.cards import CardDef
-from obverse.runner import Result, run_scenario, scenario_view
+from obverse.runner import Result, run_scenario
+from obverse.views import view
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -29,10 +34,7 @@ def iter_scenarios(paths: Sequence[str]) -> Iterator[str]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run scenario files; exit 0 all passed, 1 some failed, 2 some errored."""
-    results: list[Result] = []
-    out = sys.stdout
-    report = sys.stderr if args.json else sys.stdout
+    """Run scenario files; exit 0 all passed, 1 some failed, 2 some errored or bad input."""
     if args.db is not None and not Path(args.db).is_file():
         print(f"obverse run: --db: {args.db}: no such card database", file=sys.stderr)
         return 2
@@ -40,27 +42,62 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not files:
         print("obverse run: no scenario files found", file=sys.stderr)
         return 2
+    results: list[Result] = []
     for path in files:
         result = run_scenario(path, explain=args.explain, extra_cards=_db_lookup(args, path))
         results.append(result)
-        print(result.line(), file=report)
-        for failure in result.failures:
-            print(str(failure), file=report)
-        if args.explain:
-            for line in result.log:
-                print(line, file=report)
-        if args.json and result.state is not None and result.status != "ERROR":
-            viewer = None if args.view in (None, "spectator") else args.view
-            if viewer is not None and viewer not in result.state.players:
-                print(f"obverse run: {path}: --view: unknown player {viewer!r}", file=sys.stderr)
-                return 2
-            print(scenario_view(result, viewer), file=out)
+        if not args.json:
+            _print_result(result, args.explain)
+        elif (code := _print_record(result, args)) != 0:
+            return code
     passed = sum(r.status == "PASS" for r in results)
     failed = sum(r.status == "FAIL" for r in results)
     errors = sum(r.status == "ERROR" for r in results)
     summary = f"{passed} passed, {failed} failed" + (f", {errors} errors" if errors else "")
-    print(summary, file=report)
+    # With --json, stdout carries only the JSON Lines; the summary goes to stderr.
+    print(summary, file=sys.stderr if args.json else sys.stdout)
     return 2 if errors else 1 if failed else 0
+
+
+def _print_result(result: Result, explain: bool) -> None:
+    """The human report of one scenario: its line, each failure, and the rulings if asked."""
+    print(result.line())
+    for failure in result.failures:
+        print(str(failure))
+    if explain:
+        for line in result.log:
+            print(line)
+
+
+def _print_record(result: Result, args: argparse.Namespace) -> int:
+    """Print one scenario's JSON Lines record; 2 (after a message) if --view names no player."""
+    viewer = None if args.view in (None, "spectator") else args.view
+    record: dict[str, Any] = {
+        "file": result.path,
+        "title": result.title,
+        "result": result.status,
+        "failures": [
+            {"step": f.step, "key": f.key, "expected": f.expected, "actual": f.actual}
+            for f in result.failures
+        ],
+        "error": None,
+    }
+    if result.error is not None:
+        err = result.error
+        record["error"] = {"place": err.place, "key": err.key, "message": err.message}
+    if args.explain:
+        record["explain"] = result.log
+    if args.view is not None:
+        state = result.state if result.status != "ERROR" else None
+        if state is not None and viewer is not None and viewer not in state.players:
+            print(f"obverse run: {result.path}: --view: unknown player {viewer!r}", file=sys.stderr)
+            return 2
+        record["view"] = None if state is None else view(state, viewer)
+    # Canonical JSON (sorted keys, no spaces): equal views are equal bytes.
+    print(
+        json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    )
+    return 0
 
 
 def _db_lookup(args: argparse.Namespace, path: str) -> Callable[[str], CardDef | None] | None:
@@ -132,21 +169,67 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (documents the CLI)."""
-    parser = argparse.ArgumentParser(
-        prog="obverse", description="A rules kernel for multi-faced trading-card-game cards."
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+#: What each command's exit code means (shown in ``--help``).
+EXIT_CODES = {
+    "run": "0 all passed, 1 some failed, 2 some errored or bad input",
+    "import": "0 every record imported, 1 some records skipped, 2 nothing imported or bad input",
+    "card": "0 shown, 1 no card has that name (suggestions on stderr), 2 bad input",
+    "bench": "0 (the figures are measurements, not pass or fail)",
+    "fuzz": "0 no counterexample, 1 counterexamples written, 2 bad input",
+    "serve": "0 stopped, 2 the web extra is not installed",
+}
+
+
+def _version() -> str:
+    """The installed distribution's version (the package's own when not installed)."""
+    try:
+        return metadata.version("obverse")
+    except metadata.PackageNotFoundError:
+        return __version__
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default (unless it is None or False) and keeps the epilog's lines."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or "default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose subcommands show their defaults too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
+def _epilog(commands: list[str]) -> str:
+    lines = [f"  {c:<7} {EXIT_CODES[c]}" for c in commands if c in EXIT_CODES]
+    return "exit codes:\n" + "\n".join(lines) + "\n  any     2 bad arguments, 130 interrupted"
+
+
+def _add_run(sub: Any) -> None:
+    """Add ``run`` to the CLI's subcommands."""
     run = sub.add_parser("run", help="run scenario files and check their expectations")
-    run.add_argument("paths", nargs="+", metavar="FILE|DIR")
+    run.add_argument(
+        "paths", nargs="+", metavar="FILE|DIR", help="scenario files, or directories to search"
+    )
     run.add_argument(
         "--explain", action="store_true", help="print each action's rulings (rule id and reason)"
     )
     run.add_argument(
-        "--view", metavar="PLAYER", help="with --json: print PLAYER's view of the final state"
+        "--view",
+        metavar="PLAYER",
+        help="add PLAYER's view of the final state to each JSON record ('spectator': a "
+        "spectator's); implies --json",
     )
-    run.add_argument("--json", action="store_true", help="print the view as JSON on stdout")
+    run.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON record per scenario on stdout (JSON Lines), the summary on stderr",
+    )
     run.add_argument(
         "--db",
         metavar="PATH",
@@ -154,6 +237,18 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the user's data directory, if it exists)",
     )
     run.set_defaults(func=cmd_run)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (documents the CLI)."""
+    parser = _Parser(
+        prog="obverse",
+        description="A rules kernel for multi-faced trading-card-game cards.",
+        epilog=_epilog(list(EXIT_CODES)),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_run(sub)
     bench = sub.add_parser("bench", help="measure the kernel against plain-Python floors")
     bench.add_argument("--quick", action="store_true", help="shorter rounds")
     bench.add_argument("--json", action="store_true", help="one JSON object per figure")
@@ -188,6 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)
+    for name, command in sub.choices.items():
+        command.epilog = _epilog([name])
     return parser
 
 
@@ -195,8 +292,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``obverse`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "run" and args.json and args.view is None:
-        args.view = "spectator"
     if args.command == "run" and args.view is not None:
         args.json = True  # a view is always printed as JSON
     try:
