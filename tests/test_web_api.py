@@ -4,6 +4,7 @@ and no leak of a hidden card's name, label or id to a player's or spectator's se
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 import warnings
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
 
 from obverse.runner import run_scenario
 from obverse.web.app import MAX_BODY, create_app
+from obverse.web import store as store_module
 from obverse.web.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -241,11 +243,28 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
     assert any(e.get("withheld") for e in log)
 
 
-def test_alice_cannot_tell_which_card_bob_holds() -> None:
+class _SameRandomness:
+    """The twins' shared randomness: game ids and handle keys from one fixed sequence (the
+    judge's token stays random). Non-interference compares worlds that differ only in the
+    hidden card, not in the server's coin flips."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def token_hex(self, nbytes: int) -> str:
+        self.n += 1
+        return f"{self.n:0{2 * nbytes}x}"[-2 * nbytes :]
+
+    def token_urlsafe(self, nbytes: int) -> str:
+        return secrets.token_urlsafe(nbytes)
+
+
+def test_alice_cannot_tell_which_card_bob_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Non-interference: two tables that differ only in bob's hidden hand card, the same
     public script (and the same seed); every response to alice is byte-identical."""
     texts: list[list[str]] = []
     for secret in ("Serra Angel", "Air Elemental"):
+        monkeypatch.setattr(store_module, "secrets", _SameRandomness())
         with TestClient(create_app(Store(":memory:"))) as c:
             seats = new_table(c, seed=7)
             j = seats["judge"]
@@ -362,14 +381,28 @@ def test_export_runs_and_reopens(client: TestClient, tmp_path: Path) -> None:
     path.write_text(r.text, encoding="utf-8")
     result = run_scenario(path)
     assert result.status == "PASS", (result.line(), [str(f) for f in result.failures])
-    # Reopened as a game, the board is the same for every seat but the judge's labels.
+    # Reopened as a game, the board is the same for every seat but the judge's labels; a
+    # new table has its own handle key, so its handles are new.
     r = client.post("/api/tables/import", json={"scenario": r.text})
     assert r.status_code == 201, r.text
     seats2 = r.json()["seats"]
     for seat in ("judge", "alice", "bob", "spectator"):
         a = client.get(f"/api/t/{seats[seat]}").json()["view"]
         b = client.get(f"/api/t/{seats2[seat]}").json()["view"]
-        assert a == b, seat
+        assert _without_handles(a) == _without_handles(b), seat
+        if seat != "judge":
+            assert _handles_of(a).isdisjoint(_handles_of(b))
+
+
+def _handles_of(view: dict[str, Any]) -> set[str]:
+    return {str(o.get("ref") or o.get("handle")) for o in objects(view)}
+
+
+def _without_handles(view: dict[str, Any]) -> Any:
+    text = json.dumps(view, sort_keys=True)
+    for h in _handles_of(view):
+        text = text.replace(h, "H")
+    return json.loads(text)
 
 
 def test_open_an_example_scenario(client: TestClient) -> None:

@@ -23,6 +23,7 @@ obverse.errors.InputError: to: unknown zone 'gravyard' for mtg (did you mean 'gr
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from obverse import vocab as v
@@ -50,9 +51,12 @@ class Game:
         players: tuple[str, ...] = ("alice", "bob"),
         seed: int = 0,
         cards: list[CardDef] | None = None,
+        secret: bytes | None = None,
     ) -> None:
         self.ruleset: Ruleset = get_ruleset(ruleset)
-        self.state: GameState = new_state(self.ruleset.name, players, seed=seed)
+        #: A random handle key unless given: the views of a live game can't be linked.
+        key = secret if secret is not None else secrets.token_bytes(16)
+        self.state: GameState = new_state(self.ruleset.name, players, seed=seed, secret=key)
         self.cards = CardResolver(self.ruleset.game, CardIndex(cards or []))
         #: Every outcome applied, oldest first (:meth:`undo` pops it).
         self.history: list[Outcome] = []

@@ -79,10 +79,12 @@ class Result:
 class Runner:
     """Runs a validated scenario: keeps labels, remembered objects, last result and rulings."""
 
-    def __init__(self, scn: Scenario) -> None:
+    def __init__(self, scn: Scenario, secret: bytes | None = None) -> None:
         self.scn = scn
         self.rs = scn.ruleset
-        self.state = new_state(self.rs.name, scn.players, seed=scn.seed, pregame=scn.pregame)
+        self.state = new_state(
+            self.rs.name, scn.players, seed=scn.seed, pregame=scn.pregame, secret=secret
+        )
         self.labels: dict[str, tuple[str, int]] = {}  # label -> ("card", id) | ("obj", id)
         self.effects: set[str] = set()
         self.remembered: dict[str, int | None] = {}

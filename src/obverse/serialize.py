@@ -30,6 +30,7 @@ class _Wire(msgspec.Struct, frozen=True):
     seed: int
     shuffles: int
     pregame: bool
+    secret: bytes = b""
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -55,6 +56,7 @@ def dumps(state: GameState) -> bytes:
         seed=state.seed,
         shuffles=state.shuffles,
         pregame=state.pregame,
+        secret=state.secret,
     )
     return _ENCODER.encode(wire)
 
@@ -91,6 +93,7 @@ def loads(data: bytes | str) -> GameState:
         seed=w.seed,
         shuffles=w.shuffles,
         pregame=w.pregame,
+        secret=w.secret,
     )
 
 

@@ -7,6 +7,7 @@ game object (:class:`GameObject`, a fresh id whenever the rules make a new objec
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Final
 
@@ -119,6 +120,9 @@ class GameState(msgspec.Struct, frozen=True):
     seed: int = 0
     shuffles: int = 0
     pregame: bool = False
+    #: The key of this game's handles (:func:`obverse.views.handle`): never shown to anyone,
+    #: so a player can't link handles across new objects, hidden zones and shuffles.
+    secret: bytes = b""
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -162,9 +166,17 @@ class GameState(msgspec.Struct, frozen=True):
 
 
 def new_state(
-    ruleset: str, players: tuple[str, ...], seed: int = 0, pregame: bool = False
+    ruleset: str,
+    players: tuple[str, ...],
+    seed: int = 0,
+    pregame: bool = False,
+    secret: bytes | None = None,
 ) -> GameState:
-    """An empty game for ``players`` (the first is active)."""
+    """An empty game for ``players`` (the first is active). ``secret`` keys its handles:
+    pass random bytes where players are adversaries (a server); the default derives it from
+    the seed, so a scenario file replays to the same handles."""
+    if secret is None:
+        secret = hashlib.blake2b(f"obverse handles {seed}".encode(), digest_size=16).digest()
     return GameState(
         ruleset=ruleset,
         players=players,
@@ -174,6 +186,7 @@ def new_state(
         zones=immutables.Map(),
         seed=seed,
         pregame=pregame,
+        secret=secret,
     )
 
 

@@ -22,9 +22,11 @@ _EMPTY = Face()
 
 
 def handle(state: GameState, viewer: str | None, obj: GameObject) -> str:
-    """An opaque per-viewer handle: unlinkable across new objects and shuffles."""
-    raw = f"{state.seed}:{viewer}:{obj.id}:{state.shuffles}".encode()
-    return "h" + hashlib.blake2b(raw, digest_size=6).hexdigest()
+    """An opaque per-viewer handle, keyed with the game's secret (an HMAC): fresh whenever
+    the card becomes a new object, changes zone or facing, or any zone is shuffled, and
+    unguessable without the key, so no one can follow a hidden card by its handle."""
+    raw = f"{viewer}:{obj.id}:{obj.zone}:{obj.face_down}:{state.shuffles}".encode()
+    return "h" + hashlib.blake2b(raw, key=state.secret[:64], digest_size=8).hexdigest()
 
 
 def is_visible(
@@ -83,7 +85,7 @@ def view_object(
         id(knowledge),
         state.shuffles,
         state.pregame,
-        state.seed,
+        state.secret,
         state.ruleset,
         state.designations,
     )

@@ -33,12 +33,13 @@ from pathlib import Path
 from typing import Any
 
 #: The schema this module writes (``PRAGMA user_version``); 0 is the plain-token layout.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, title TEXT NOT NULL, players TEXT NOT NULL,
-    seed INTEGER NOT NULL, pregame INTEGER NOT NULL, created REAL NOT NULL, sealed TEXT);
+    seed INTEGER NOT NULL, pregame INTEGER NOT NULL, created REAL NOT NULL, sealed TEXT,
+    handle_key TEXT);
 CREATE TABLE IF NOT EXISTS seat_digests (
     digest TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
@@ -66,6 +67,8 @@ class GameRecord:
     #: ``(step, actor)``: a step in the contract's form (one key: the action) and its seat.
     steps: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     version: int = 0
+    #: The key of the game's handles (:func:`obverse.views.handle`); never sent or exported.
+    handle_key: bytes = b""
 
 
 class StoreError(Exception):
@@ -156,6 +159,11 @@ class Store:
         columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(games)").fetchall()}
         if "sealed" not in columns:  # a schema-0 file
             conn.execute("ALTER TABLE games ADD COLUMN sealed TEXT")
+        if "handle_key" not in columns:  # before schema 3: give each game its own key
+            conn.execute("ALTER TABLE games ADD COLUMN handle_key TEXT")
+            for (gid,) in conn.execute("SELECT id FROM games").fetchall():
+                key = secrets.token_hex(16)
+                conn.execute("UPDATE games SET handle_key=? WHERE id=?", (key, gid))
         if old is not None:
             _migrate_plain_tokens(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -188,8 +196,17 @@ class Store:
             seats[seat] = derive_token(judge, gid, seat)
         with self._conn() as conn:
             conn.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-                (gid, ruleset, title, json.dumps(list(players)), seed, int(pregame), time.time()),
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+                (
+                    gid,
+                    ruleset,
+                    title,
+                    json.dumps(list(players)),
+                    seed,
+                    int(pregame),
+                    time.time(),
+                    secrets.token_hex(16),  # the key of the game's handles: never sent
+                ),
             )
             conn.executemany(
                 "INSERT INTO seat_digests VALUES (?, ?, ?)",
@@ -255,7 +272,9 @@ class Store:
         """The game with its log folded into cards, setup and steps."""
         with self._conn() as conn:
             head = conn.execute(
-                "SELECT id, ruleset, title, players, seed, pregame FROM games WHERE id=?", (game,)
+                "SELECT id, ruleset, title, players, seed, pregame, handle_key FROM games "
+                "WHERE id=?",
+                (game,),
             ).fetchone()
             if head is None:
                 return None
@@ -269,6 +288,7 @@ class Store:
             players=tuple(json.loads(head[3])),
             seed=int(head[4]),
             pregame=bool(head[5]),
+            handle_key=bytes.fromhex(head[6] or ""),
         )
         for seq, kind, actor, payload in rows:
             data = json.loads(payload)

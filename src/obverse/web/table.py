@@ -148,7 +148,7 @@ class Table:
         self.extra = extra
         self.scn = validate(scenario_data(rec), extra)
         self.rs: Ruleset = self.scn.ruleset
-        self.runner = _Recorder(self.scn)
+        self.runner = _Recorder(self.scn, secret=rec.handle_key or None)
         self.runner.run_setup()
         self.history: list[StepRecord] = []
         self.broken: str | None = None
