@@ -21,8 +21,8 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
     from starlette.testclient import TestClient
 
 from obverse.runner import run_scenario
-from obverse.web.app import MAX_BODY, create_app
 from obverse.web import store as store_module
+from obverse.web.app import MAX_BODY, create_app
 from obverse.web.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
