@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +30,7 @@ from obverse.rulings import Outcome
 from obverse.scenario import to_step
 from obverse.serialize import dumps, loads
 from obverse.state import GameState
-from obverse.views import view, view_events
+from obverse.views import handle, is_visible, view, view_events
 
 PLAYERS = ("alice", "bob")
 
@@ -147,8 +147,10 @@ def _hidden_zones(alias: str) -> list[str]:
 
 
 def twin_history(alias: str, seed: int, steps: int = 20) -> History:
-    """Two games differing only in one hidden card of alice's: bob's views and events must
-    be byte-identical at every step, and the hidden card's names must never reach bob."""
+    """Two games differing only in one hidden card of alice's: everything bob gets (views,
+    events, and for his own actions and queries the result, rulings and answer) must be
+    byte-identical at every step, and the hidden card's names must never reach bob. Every
+    verb takes part; bob's actions go through the kernel's actor check naming any object."""
     rng = random.Random(seed)
     rs = get_ruleset(alias)
     pool = card_pool(alias)
@@ -161,15 +163,11 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
         for secret in (a, b)
     ]
     hist = History(alias, seed, twins[0])
-    secret_card = 4
     canaries = {*a.face_names, a.name, *b.face_names, b.name}
     canaries -= {n for c, _, _ in public for n in (*c.face_names, c.name)}
-    verbs = ["move", "turn_face_down", "turn_face_up", "end_turn", "examine"]
-    if rs.action_class("transform") is not None:
-        verbs.append("transform")
     for _ in range(steps):
-        action = _twin_action(twins[0], rng, secret_card, alias, verbs)
-        maybe = [try_apply(t, action) for t in twins]
+        action, actor = _twin_action(twins[0], rng, 4, alias)
+        maybe = [_try(t, action, actor) for t in twins]
         outs = [o for o in maybe if o is not None]
         if len(outs) < 2:
             if outs:
@@ -177,49 +175,75 @@ def twin_history(alias: str, seed: int, steps: int = 20) -> History:
                 return hist
             continue
         hist.log.append(action)
-        where = [
-            (o.zone, o.owner) if (o := out.state.object_of_card(secret_card)) else None
-            for out in outs
-        ]
+        where = [(o.zone, o.owner) if (o := out.state.object_of_card(4)) else None for out in outs]
         if where[0] != where[1]:
             return hist  # the rules themselves told the cards apart (GA regalia): stop
-        seen = [
-            json.dumps(
-                {
-                    "view": view(out.state, "bob"),
-                    "events": view_events(before, out.state, out.events, "bob"),
-                    "result": out.result,
-                },
-                sort_keys=True,
-                ensure_ascii=False,
-            )
-            for before, out in zip(twins, outs, strict=True)
-        ]
+        if any(_bob_identifies(out.state, 4) for out in outs):
+            return hist  # a rule made the secret card public to bob (revealed, moved up)
+        seen = [_seen_by_bob(before, out, actor) for before, out in zip(twins, outs, strict=True)]
         if seen[0] != seen[1]:
-            hist.error = f"bob can tell the twins apart after {action}"
+            hist.error = f"bob can tell the twins apart after {action} by {actor}"
             return hist
         # A name leaks as a JSON string value (quoted), not as a substring of another name.
         leaked = [n for n in canaries if json.dumps(n, ensure_ascii=False) in seen[0]]
         if leaked:
-            hist.error = f"{leaked[0]!r} leaks to bob after {action}"
+            hist.error = f"{leaked[0]!r} leaks to bob after {action} by {actor}"
             return hist
         twins = [out.state for out in outs]
     return hist
 
 
+def _bob_identifies(state: GameState, card: int) -> bool:
+    obj = state.object_of_card(card)
+    return obj is not None and is_visible(state, "bob", obj)
+
+
+def _try(state: GameState, action: v.Action, actor: str | None) -> Outcome | None:
+    try:
+        return apply(state, action, actor)
+    except ObverseError:
+        return None
+
+
+def _seen_by_bob(before: GameState, out: Outcome, actor: str | None) -> str:
+    """Everything bob gets after an action, as canonical JSON."""
+    seen: dict[str, Any] = {
+        "view": view(out.state, "bob"),
+        "events": view_events(before, out.state, out.events, "bob"),
+        "result": out.result,
+    }
+    if actor == "bob":  # his own action: he reads its rulings and answer too
+        seen["rulings"] = [str(r) for r in out.rulings]
+        answer = out.answer
+        if isinstance(answer, tuple):
+            answer = [handle(out.state, "bob", out.state.objects[o]) for o in answer]
+        seen["answer"] = answer if isinstance(answer, str | bool | list | None) else "?"
+    return json.dumps(seen, sort_keys=True, ensure_ascii=False)
+
+
 def _twin_action(
-    state: GameState, rng: random.Random, secret_card: int, alias: str, verbs: Sequence[str]
-) -> v.Action:
+    state: GameState, rng: random.Random, secret_card: int, alias: str
+) -> tuple[v.Action, str | None]:
+    """A random action and who takes it: alice or the rules (never naming the secret card
+    but to hide it deeper), or bob (naming anything, even what he can't identify)."""
     rs = get_ruleset(alias)
     secret = state.object_of_card(secret_card)
-    if secret is not None and rng.random() < 0.3:
-        return v.Move(object=secret.id, to=rng.choice(_hidden_zones(alias)))
-    if rng.random() < 0.15:
-        return v.Shuffle(player="alice", zone=rng.choice(_hidden_zones(alias)))
-    action = random_action(state, rng, rs, verbs=verbs)
-    if secret is not None and secret.id in action.object_ids():
-        return v.EndTurn()
-    return action
+    roll = rng.random()
+    if secret is not None and roll < 0.2:
+        return v.Move(object=secret.id, to=rng.choice(_hidden_zones(alias))), None
+    if roll < 0.3:
+        return v.Shuffle(player="alice", zone=rng.choice(_hidden_zones(alias))), None
+    pool = rs.candidates(state, None)
+    if roll < 0.65:
+        zone = rng.choice(sorted(rs.zones))
+        queries: list[v.Action] = [
+            v.Search(player="bob", zone=zone),
+            v.Select(player="bob", zone=zone),
+            v.Search(player="alice", zone=zone),
+        ]
+        return rng.choice([*pool, *queries]), "bob"
+    mine = [x for x in pool if secret is None or secret.id not in x.object_ids()]
+    return (rng.choice(mine) if mine else v.EndTurn()), rng.choice([None, "alice"])
 
 
 # --- counterexamples as scenarios ------------------------------------------------------------

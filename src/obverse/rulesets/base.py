@@ -600,6 +600,9 @@ class Ruleset(Hooks):
             out += [v.Cast(object=o.id, face=f) for f in faces]  # type: ignore[arg-type]
         out += [v.TurnFaceDown(object=o.id), v.TurnFaceUp(object=o.id)]
         out += [v.Examine(player=player, object=o.id), v.Reveal(object=o.id)]
+        if self.is_in_play(o.zone):
+            out += [v.AddCounters(object=o.id, counter="+1/+1"), v.CreateTokenCopy(of=o.id)]
+            out += [v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller]
         verbs = {v.verb_of(c) for c in self.vocabulary()}
         if "transform" in verbs:
             out.append(v.Transform(object=o.id))
