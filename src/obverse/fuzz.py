@@ -283,14 +283,21 @@ def to_scenario(hist: History) -> str:
                 entry["face_down"] = True
             setup.append(entry)
     steps: list[dict[str, Any]] = []
-    for action in hist.log:
+    for n, action in enumerate(hist.log, 1):
         now = state
 
         def lab(oid: int, now: GameState = now) -> str:
-            return label[now.objects[oid].card]
+            obj = now.objects.get(oid)
+            return label[obj.card] if obj is not None else f"gone{oid}"
 
-        steps.append(to_step(action, lab))
-        state = apply(state, action).state
+        step = to_step(action, lab)
+        out = apply(state, action)
+        if type(action).creates:  # the contract names the new object with ``label``
+            step[action.verb]["label"] = f"new{n}"
+            if action.verb == "create_token_copy" and out.answer:
+                label[int(out.answer)] = f"new{n}"
+        steps.append(step)
+        state = out.state
     doc = {
         "ruleset": rs.name,
         "title": f"fuzz counterexample {hist.alias} seed {hist.seed}: {hist.error}",
