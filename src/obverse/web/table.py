@@ -570,13 +570,15 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     for legal in engine_legal_actions(table.state, player):
         action = legal.action
         cls = type(action)
-        subject = getattr(action, cls.subject) if cls.subject else None
+        main = cls.subject or (cls.refs[0] if cls.refs else None)
+        ids = getattr(action, main) if main else None
+        first = ids[0] if isinstance(ids, tuple) else ids
         if (
             player is not None
-            and isinstance(subject, int)
-            and not may_act_on(table, seat, table.state.objects[subject])
+            and isinstance(first, int)
+            and not may_act_on(table, seat, table.state.objects[first])
         ):
-            continue
+            continue  # the page's request would be refused by the seat policy
         data = {
             k: val
             for k, val in msgspec.to_builtins(action).items()
@@ -586,7 +588,9 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
             if key in data:
                 value = data[key]
                 data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
-        obj = data.pop("object", None)
+        obj = data.pop(main, None) if main else None
+        if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
+            obj, data["with"] = obj[0], obj[1]
         rule = legal.rulings[0].rule if legal.rulings else ""
         offered.append({"verb": action.verb, "object": obj, "args": data, "rule": rule})
     return offered
