@@ -26,7 +26,16 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from obverse.cards import CardDef, Face
-from obverse.importers import BadRecord, Problem, Record, Report, read_json_file, stat
+from obverse.errors import quote
+from obverse.importers import (
+    FORMATS,
+    BadRecord,
+    Problem,
+    Record,
+    Report,
+    read_json_file,
+    stat,
+)
 
 #: FaB type keywords (CR 2.15.6a); the other words before the dash are supertypes.
 TYPES: Final = frozenset(
@@ -147,7 +156,7 @@ def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
         texts = _SPLIT_TEXT.split(row.text, maxsplit=1)
         if len(types) != 2:
             raise BadRecord(
-                "type_text", f"a split card needs two type boxes, got {row.type_text!r}"
+                "type_text", f"a split card needs two type boxes, got {quote(row.type_text)}"
             )
         if len(texts) != 2:
             texts = [row.text, ""]
@@ -160,20 +169,20 @@ def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
 def _keywords(value: Any, key: str) -> tuple[str, ...]:
     if isinstance(value, list):
         if not all(isinstance(x, str) for x in value):
-            raise BadRecord(key, f"expected a list of strings, got {value!r}")
+            raise BadRecord(key, f"expected a list of strings, got {quote(value)}")
         return tuple(x for x in value if x)
     if isinstance(value, str):
         return tuple(x.strip() for x in value.split(",") if x.strip())
     if value is None:
         return ()
-    raise BadRecord(key, f"expected a list of keywords, got {value!r}")
+    raise BadRecord(key, f"expected a list of keywords, got {quote(value)}")
 
 
 def _check_str(value: Any, key: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise BadRecord(key, f"expected a string, got {value!r}")
+        raise BadRecord(key, f"expected a string, got {quote(value)}")
     return value
 
 
@@ -249,6 +258,9 @@ class Pairing(NamedTuple):
 def _read_csv(
     path: Path, report: Report, required: tuple[str, ...] = ()
 ) -> Iterator[dict[str, Any]]:
+    if path.exists() and not path.is_file():  # a device or pipe: endless, or blocks
+        report(Problem(str(path), "", "", "not a regular file"))
+        return
     try:
         with open(path, encoding="utf-8", newline="") as stream:
             reader = csv.DictReader(stream, delimiter="\t", quotechar='"')
@@ -261,6 +273,21 @@ def _read_csv(
         report(Problem(str(path), "", "", f"can't read: {exc.strerror or exc}"))
     except (csv.Error, UnicodeDecodeError) as exc:
         report(Problem(str(path), "", "", f"bad CSV: {exc}"))
+
+
+def csv_mismatch(path: Path) -> str | None:
+    """Why ``path`` is not a FaB ``card.csv`` (its header lacks the card columns), or None."""
+    problems: list[Problem] = []
+    for _row in _read_csv(path, problems.append, CSV_COLUMNS):
+        return None
+    if not problems:
+        return None  # a header and no rows: nothing to import, nothing wrong
+    if problems[0].record == "header":
+        return (
+            f"not {FORMATS['fab']}: the header has no {problems[0].key!r} column"
+            " (a tab-separated card.csv is expected)"
+        )
+    return problems[0].message
 
 
 def _is_dfc(value: Any) -> bool:
