@@ -69,15 +69,16 @@ def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...],
 
 
 def _mentions(text: str, keyword: str) -> bool:
-    """Whether ``text`` uses ``keyword`` as a whole word or phrase (not "Flash" in
-    "Flashback", "Ward" in "toward")."""
-    return re.search(rf"(?<![\w-]){re.escape(keyword)}(?![\w-])", text, re.IGNORECASE) is not None
+    """Whether ``text`` uses ``keyword`` as a word or phrase, inflected or not ("fights",
+    "transformed"), but not inside another word ("Flash" in "Flashback", "Ward" in "toward")."""
+    pattern = rf"(?<![\w-]){re.escape(keyword)}(?:s|es|d|ed|ing)?(?![\w-])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
 
 
 def face_keywords(texts: list[str], keywords: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Scryfall's card-level ``keywords`` shared out to the faces, in Scryfall's order: a
-    one-faced card has them all; a face has those its text uses as a whole word or phrase, and
-    one no face's text uses goes to the front face. Each keyword is Scryfall's, exactly."""
+    one-faced card has them all; a face has those its text uses as a word (:func:`_mentions`),
+    and one no face's text uses goes to the front face. Each keyword is Scryfall's, exactly."""
     if len(texts) <= 1:
         return [keywords] * len(texts)
     out: list[list[str]] = [[] for _ in texts]
