@@ -24,6 +24,8 @@ from obverse.loader import load_text
 
 #: Least rapidfuzz ``WRatio`` score (0-100) a suggestion needs.
 SUGGEST_CUTOFF: Final = 70.0
+#: How far below the best suggestion's score another may be.
+SUGGEST_MARGIN: Final = 5.0
 #: Most choices an ambiguity error lists.
 MAX_CHOICES: Final = 12
 PITCHES: Final = {"red": 1, "yellow": 2, "blue": 3}
@@ -33,7 +35,8 @@ _ID: Final = re.compile(r"^(?P<base>.+?)\s+\[id (?P<id>[^\]]+)\]$")
 
 def close_names(query: str, names: Iterable[str], limit: int = 5) -> list[str]:
     """The names closest to ``query``, best first (rapidfuzz ``WRatio`` on case-folded names,
-    at least :data:`SUGGEST_CUTOFF`): "delver" finds "Delver of Secrets"."""
+    at least :data:`SUGGEST_CUTOFF` and within :data:`SUGGEST_MARGIN` of the best): "delver"
+    finds "Delver of Secrets"."""
     known: dict[str, str] = {}
     for name in names:
         known.setdefault(name.casefold(), name)
@@ -44,8 +47,12 @@ def close_names(query: str, names: Iterable[str], limit: int = 5) -> list[str]:
         limit=limit,
         score_cutoff=SUGGEST_CUTOFF,
     )
-    # Equal scores: the shorter name (a face rather than "A // B") first.
-    hits.sort(key=lambda h: (-h[1], len(h[0])))
+    # Only names nearly as close as the best: WRatio's partial matching scores unrelated
+    # names sharing a short word ("of") in the 80s. Equal scores: the shorter name first.
+    best = max((h[1] for h in hits), default=0.0)
+    hits = sorted(
+        (h for h in hits if h[1] >= best - SUGGEST_MARGIN), key=lambda h: (-h[1], len(h[0]))
+    )
     return [known[h[0]] for h in hits]
 
 
