@@ -166,9 +166,11 @@ def cmd_card(args: argparse.Namespace) -> int:
 
 
 def _peek_game(path: str) -> str | None:
-    from obverse.loader import load_file
+    from obverse.loader import STDIN, load_file
     from obverse.rulesets import get_ruleset
 
+    if path == STDIN:
+        return None  # standard input can be read once: the scenario's own load reads it
     try:
         data = load_file(path)
         alias = data.get("ruleset") if isinstance(data, dict) else None

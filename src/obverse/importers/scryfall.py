@@ -134,6 +134,28 @@ def record_id(obj: Any) -> str:
     return f"{ident} ({name})" if isinstance(name, str) else str(ident)
 
 
+def _melds_from(obj: dict[str, Any], name: str) -> tuple[str, ...]:
+    """A meld result's two parts (from ``all_parts``); ``()`` for a meld part."""
+    parts = obj.get("all_parts") or []
+    if not isinstance(parts, list):
+        raise BadRecord("all_parts", "expected a list")
+    result = [
+        p.get("name") for p in parts if isinstance(p, dict) and p.get("component") == "meld_result"
+    ]
+    if name not in result:
+        return ()
+    melds_from = tuple(
+        str(p.get("name"))
+        for p in parts
+        if isinstance(p, dict) and p.get("component") == "meld_part"
+    )
+    if len(melds_from) != 2:
+        raise BadRecord(
+            "all_parts", f"a meld result needs two meld_part entries, got {len(melds_from)}"
+        )
+    return melds_from
+
+
 def convert(obj: Any) -> tuple[Record, str | None]:
     """One Scryfall card object as a :class:`Record`, and a warning (or ``None``).
 
@@ -183,26 +205,7 @@ def convert(obj: Any) -> tuple[Record, str | None]:
         faces = (_face(obj, keywords, "", colors),)
         if layout not in ("normal", "token", "meld"):
             raise BadRecord("card_faces", f"a {raw_layout} card needs card_faces")
-    melds_from: tuple[str, ...] = ()
-    if layout == "meld":
-        parts = obj.get("all_parts") or []
-        if not isinstance(parts, list):
-            raise BadRecord("all_parts", "expected a list")
-        result = [
-            p.get("name")
-            for p in parts
-            if isinstance(p, dict) and p.get("component") == "meld_result"
-        ]
-        if name in result:
-            melds_from = tuple(
-                str(p.get("name"))
-                for p in parts
-                if isinstance(p, dict) and p.get("component") == "meld_part"
-            )
-            if len(melds_from) != 2:
-                raise BadRecord(
-                    "all_parts", f"a meld result needs two meld_part entries, got {len(melds_from)}"
-                )
+    melds_from = _melds_from(obj, name) if layout == "meld" else ()
     oracle = obj.get("oracle_id")
     if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], dict):
         oracle = raw_faces[0].get("oracle_id")
