@@ -254,3 +254,19 @@ def test_scryfall_keywords_are_not_matched_inside_other_words() -> None:
     front, back = record.card.faces
     assert back.abilities == ("Flying",)  # not "Flash" (Flashback) nor "Ward" (toward)
     assert front.abilities == ("Flash", "Ward", "Transform")  # used by no face: the front's
+
+
+def test_an_id_given_to_two_cards_in_one_import_keeps_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cards = json.loads(GA.read_text("utf-8"))
+    twin = dict(cards[1], name="Renamed Rite")  # same uuid, another name
+    path = tmp_path / "ga.json"
+    path.write_text(json.dumps([*cards, twin]), "utf-8")
+    db = tmp_path / "c.sqlite3"
+    assert main(["import", "ga", str(path), "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert f"{cards[1]['uuid']} (Renamed Rite): id: same upstream id as" in err
+    with CardDB(db) as database:
+        assert database.get("ga", "Renamed Rite") is None
+        assert database.get("ga", cards[1]["name"]) is not None
