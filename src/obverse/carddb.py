@@ -221,22 +221,22 @@ class CardDB:
         """The records that don't downgrade a stored card (replace it by fewer faces: a
         double-faced card whose other face is missing from the files); the others are
         reported."""
-        held: dict[str, tuple[str, bytes]] = {}
+        held: dict[str, str] = {}
         keys = [r.key for r in batch]
         for i in range(0, len(keys), 500):
             part = keys[i : i + 500]
             rows = self.conn.execute(
-                "SELECT key, layout, data FROM cards WHERE game=? AND key IN "
+                "SELECT key, layout FROM cards WHERE game=? AND key IN "
                 f"({', '.join('?' * len(part))})",
                 (game, *part),
             )
-            held.update((k, (layout, data)) for k, layout, data in rows)
+            held.update(rows)
         out: list[Record] = []
         for r in batch:
-            old = held.get(r.key)
-            if old is not None and old[0] != r.card.layout:
-                card = _decode(old[1])
-                if len(card.faces) > len(r.card.faces):
+            layout = held.get(r.key)
+            if layout is not None and layout != r.card.layout:  # rare: decode only then
+                card = self._card(game, r.key)
+                if card is not None and len(card.faces) > len(r.card.faces):
                     message = (
                         f"the database holds it as a {card.layout} card ({quote(card.name)});"
                         f" a {r.card.layout} record with fewer faces doesn't replace it; skipped"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -71,8 +72,12 @@ def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...],
 def _mentions(text: str, keyword: str) -> bool:
     """Whether ``text`` uses ``keyword`` as a word or phrase, inflected or not ("fights",
     "transformed"), but not inside another word ("Flash" in "Flashback", "Ward" in "toward")."""
-    pattern = rf"(?<![\w-]){re.escape(keyword)}(?:s|es|d|ed|ing)?(?![\w-])"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    return _keyword_pattern(keyword).search(text) is not None
+
+
+@cache
+def _keyword_pattern(keyword: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|d|ed|ing)?(?![\w-])", re.I)
 
 
 def face_keywords(texts: list[str], keywords: tuple[str, ...]) -> list[tuple[str, ...]]:
