@@ -3,11 +3,16 @@ code 2, no traceback, and nothing in the file is ever executed."""
 
 from __future__ import annotations
 
+import io
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from obverse.cli import main
+from obverse.errors import InputError, quote, shorten
+from obverse.loader import MAX_BYTES, load_file, load_text
 from obverse.runner import run_scenario
 
 GOOD_SETUP = "setup:\n  - {label: d, card: Delver of Secrets, zone: battlefield}\n"
@@ -179,8 +184,8 @@ CASES: list[tuple[str, str, str, str]] = [
     (
         "deep-nesting",
         "ruleset: mtg\nsteps:\n  - expect: " + "[" * 200 + "]" * 200 + "\n",
-        "top level",
-        "",
+        "line 3",
+        "expect",
     ),
 ]
 
@@ -237,7 +242,7 @@ def test_enormous_file_is_refused_without_reading_it_all(tmp_path: Path) -> None
         f.write(line * (9 * 1024 * 1024 // len(line)))
     result = run_scenario(path)
     assert result.status == "ERROR" and result.error is not None
-    assert "larger than" in result.error.message
+    assert result.error.message == "file too large (over 8 MiB)"
 
 
 def test_a_wrong_zone_action_is_an_error_naming_the_step(tmp_path: Path) -> None:
@@ -251,3 +256,133 @@ def test_a_wrong_zone_action_is_an_error_naming_the_step(tmp_path: Path) -> None
     result = run_scenario(path)
     assert result.status == "ERROR" and result.error is not None
     assert result.error.place == "step 3" and result.error.key == "resolve"
+
+
+def _laughs(levels: int = 9) -> str:
+    """A "billion laughs" document: each level nine aliases of the one before."""
+    text = "a: &a [" + ", ".join(["lol"] * 9) + "]\n"
+    prev = "a"
+    for name in "bcdefghijk"[: levels - 1]:
+        text += f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
+        prev = name
+    return text
+
+
+def test_alias_bomb_is_refused_naming_line_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "laughs.yaml"
+    path.write_text(_laughs(), encoding="utf-8")
+    assert path.stat().st_size < 600
+    with pytest.raises(InputError) as info:
+        load_file(path)  # before the limit this took seconds; no timing asserted
+    err = info.value
+    assert (err.path, err.place, err.key) == (str(path), "line 4", "d")
+    assert "aliases expand to more than 1000 nodes" in err.message
+
+
+def test_self_referring_alias_is_refused() -> None:
+    with pytest.raises(InputError) as info:
+        load_text("steps: &s [*s]\n", "x.yaml")
+    assert (info.value.place, info.value.key) == ("line 1", "steps")
+    assert "refers to itself" in info.value.message
+
+
+def test_a_few_aliases_still_load() -> None:
+    data = load_text("steps:\n  - &p {pass: null}\n  - *p\n  - *p\n", "x.yaml")
+    assert data == {"steps": [{"pass": None}] * 3}
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_deep_yaml_nesting_is_an_input_error_never_a_crash(depth: int) -> None:
+    # libyaml's composer recurses in C: 100,000 levels crashed the interpreter.
+    text = "ruleset: mtg\nsteps: " + "[" * depth + "]" * depth + "\n"
+    with pytest.raises(InputError) as info:
+        load_text(text, "deep.yaml")
+    assert (info.value.place, info.value.key) == ("line 2", "steps")
+    assert info.value.message == "nested deeper than 64 levels"
+
+
+def test_deep_json_nesting_is_an_input_error() -> None:
+    for depth in (65, 100_000):
+        with pytest.raises(InputError) as info:
+            load_text('{"steps": ' + "[" * depth + "]" * depth + "}", "deep.json")
+        assert info.value.message == "nested deeper than 64 levels"
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"), [("/dev/zero", "a character device"), ("/", "a directory")]
+)
+def test_non_regular_files_are_refused(
+    path: str, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not Path(path).exists():
+        pytest.skip(f"no {path} here")
+    with pytest.raises(InputError) as info:
+        load_file(path)
+    assert info.value.message == f"not a regular file ({kind})"
+    if kind != "a directory":  # run takes a directory's scenario files instead
+        assert main(["run", path]) == 2
+        out = capsys.readouterr()
+        assert f"not a regular file ({kind})" in out.out and "Traceback" not in out.err
+
+
+def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)  # opening it would wait for a writer
+    with pytest.raises(InputError) as info:
+        load_file(fifo)
+    assert info.value.message == "not a regular file (a pipe (FIFO))"
+
+
+def test_stdin_is_read_up_to_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    big = io.BytesIO(b"#" * (MAX_BYTES + 10))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(big))
+    with pytest.raises(InputError) as info:
+        load_file("-")
+    assert (info.value.path, info.value.message) == ("-", "file too large (over 8 MiB)")
+    assert big.tell() == MAX_BYTES + 1  # never read beyond the cap
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"ruleset: mtg\r\n")))
+    assert load_file("-") == {"ruleset": "mtg"}
+
+
+def test_load_text_is_capped_too() -> None:
+    with pytest.raises(InputError) as info:
+        load_text("a: " + "é" * (MAX_BYTES // 2), "upload")
+    assert str(info.value) == "upload: top level: file too large (over 8 MiB)"
+
+
+def test_not_utf8_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"ruleset: m\xe9g\n")
+    with pytest.raises(InputError) as info:
+        load_file(path)
+    assert str(info.value) == f"{path}: top level: not UTF-8 text (byte 10)"
+
+
+def test_long_values_are_quoted_at_most_80_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = "X" * 1_000_000
+    path = tmp_path / "long.yaml"
+    path.write_text(
+        f"ruleset: mtg\nsetup:\n  - {{label: x, card: {huge}, zone: hand}}\n"
+        "steps: [{end_turn: null}]\n",
+        encoding="utf-8",
+    )
+    assert main(["run", str(path)]) == 2
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "unknown card 'XXXX" in line and "…" in line
+    assert len(line) < len(str(path)) + 160
+    path.write_text(f"ruleset: mtg\nsteps: {huge}\n", encoding="utf-8")
+    result = run_scenario(path)
+    assert result.error is not None and len(result.error.message) < 120
+
+
+def test_quote_cuts_long_and_deep_values() -> None:
+    assert quote("abc") == "'abc'"
+    assert quote("a" * 200) == "'" + "a" * 78 + "…"
+    assert len(quote(list(range(1000)))) == 80
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert quote(deep) == "<list nested too deeply to print>"
+    assert shorten("x" * 10, 5) == "xxxx…" and shorten("short") == "short"

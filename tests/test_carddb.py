@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from obverse.carddata import AmbiguousName
 from obverse.carddb import CardDB, default_path
 from obverse.importers import Problem
 from obverse.runner import run_scenario
@@ -67,12 +68,17 @@ def test_lookups(db: CardDB) -> None:
     )
     tomeltai = db.get("fab", "Tomeltai")
     assert tomeltai is not None and tomeltai.name == "Invoke Tomeltai // Tomeltai"
-    snatch = db.get("fab", "Snatch")
+    with pytest.raises(AmbiguousName) as info:  # three pitches: none is picked silently
+        db.get("fab", "Snatch")
+    assert info.value.choices == ["Snatch (red)", "Snatch (yellow)", "Snatch (blue)"]
     blue = db.get("fab", "Snatch (blue)")
-    assert snatch is not None and snatch.front.pitch == 1
     assert blue is not None and blue.front.pitch == 3
-    chi = db.get("fab", "Inner Chi")
-    assert chi is not None and chi.layout == "normal"
+    with pytest.raises(AmbiguousName) as info:
+        db.get("fab", "Inner Chi")
+    chis = [db.get("fab", choice) for choice in info.value.choices]
+    assert len({repr(c) for c in chis}) == 13  # each choice names a different card
+    assert sum(c is not None and c.layout == "normal" for c in chis) == 1
+    assert sum(c is not None and c.layout == "transcend" for c in chis) == 12
     stir = db.get("fab", "Stir the Pot")
     assert stir is not None and stir.layout == "transcend"
     levia = db.get("fab", "Levia, Redeemed // Blasmophet, Levia Consumed")

@@ -6,21 +6,40 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from obverse.carddb import CardDB, default_path, open_db
+from obverse.carddb import CardDB, default_path, open_db, plan_import
 from obverse.cards import CardDef
 from obverse.errors import ObverseError
 from obverse.importers import GAMES, Problem
 
+IMPORT_EPILOG = """\
+exit status:
+  0  every record was imported
+  1  some records were skipped (each one reported on stderr); the rest were imported
+  2  nothing was imported and the database is unchanged: a path is missing, is not a
+     regular file or directory, or holds another game's or format's data; no record
+     could be imported; or the database can't be written
+
+Input may be a JSON array, an API page ({"data": [...]}), one object, or JSON Lines.
+A record is skipped, never stored half-right: a double-faced card whose other face is
+missing from the files, an id given to two different cards, or a record that would
+replace a stored card with one of fewer faces."""
+
 
 def add_card_commands(sub: Any) -> None:
     """Add ``import`` and ``card`` to the CLI's subcommands."""
-    imp = sub.add_parser("import", help="import upstream card data into the card database")
+    imp = sub.add_parser(
+        "import",
+        help="import upstream card data into the card database",
+        epilog=IMPORT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     imp.add_argument(
         "game",
         choices=GAMES,
@@ -81,20 +100,31 @@ def cmd_import(args: argparse.Namespace) -> int:
         elif shown == 201:
             print("... (more problems not shown)", file=sys.stderr)
 
+    target = Path(args.db) if args.db else default_path()
+    fresh = not target.exists()
     try:
-        with CardDB(args.db) as db:
+        plan_import(args.game, args.paths)  # refuse bad paths before creating a database
+        with CardDB(target) as db:
             summary = db.import_files(args.game, args.paths, report, progress)
             total = db.count(args.game)
-    except (ObverseError, OSError) as exc:
+    except (ObverseError, OSError, sqlite3.Error) as exc:
+        if progress is not None:
+            progress.clear()
         print(f"obverse import: {exc}", file=sys.stderr)
+        if fresh:
+            target.unlink(missing_ok=True)  # leave no empty database behind
         return 2
     if progress is not None:
         progress.clear()
+    if summary.failed:
+        if fresh:
+            target.unlink(missing_ok=True)
+        print(summary.line())
+        print(f"obverse import: no record could be imported; {target} unchanged", file=sys.stderr)
+        return 2
     rate = summary.stored / summary.seconds if summary.seconds > 0 else 0.0
     print(summary.line())
-    print(f"{args.game}: {total} cards in {db.path} ({rate:,.0f} records/s)")
-    if summary.files == 0 or (summary.stored == 0 and summary.skipped):
-        return 2
+    print(f"{args.game}: {total} cards in {target} ({rate:,.0f} records/s)")
     return 1 if summary.skipped else 0
 
 
@@ -136,9 +166,11 @@ def cmd_card(args: argparse.Namespace) -> int:
 
 
 def _peek_game(path: str) -> str | None:
-    from obverse.loader import load_file
+    from obverse.loader import STDIN, load_file
     from obverse.rulesets import get_ruleset
 
+    if path == STDIN:
+        return None  # standard input can be read once: the scenario's own load reads it
     try:
         data = load_file(path)
         alias = data.get("ruleset") if isinstance(data, dict) else None

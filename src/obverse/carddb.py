@@ -4,11 +4,16 @@ Each card is stored once per game under a stable key (the upstream id: Scryfall 
 card unique id, GA uuid) as msgspec-JSON of its :class:`CardDef`, and indexed by its full name,
 every face name and any aliases, case-insensitively for suggestions. Importing is idempotent:
 importing the same files again replaces the same rows.
+
+An import is one transaction: it is refused before anything is written when a path is
+missing, not a regular file or directory, or holds another game's data (:func:`plan_import`);
+it writes nothing when no record could be imported; a record that would replace a stored
+card with one of fewer faces, or whose upstream id another record of the same import gave a
+different name, is reported and skipped.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 import sqlite3
 import sys
@@ -21,9 +26,19 @@ from typing import Final
 
 import msgspec
 
+from obverse.carddata import AmbiguousName, close_names, split_id
 from obverse.cards import CardDef
-from obverse.errors import InputError
-from obverse.importers import GAMES, Problem, Record, Report, expand_paths
+from obverse.errors import InputError, quote
+from obverse.importers import (
+    FORMATS,
+    GAMES,
+    Problem,
+    Record,
+    Report,
+    expand_paths,
+    ignore,
+    mismatch,
+)
 
 SCHEMA_VERSION: Final = "1"
 BATCH: Final = 2000
@@ -75,6 +90,11 @@ class ImportSummary:
     warnings: int = 0
     seconds: float = 0.0
 
+    @property
+    def failed(self) -> bool:
+        """Nothing could be imported though records were read: nothing is written."""
+        return self.stored == 0 and self.skipped > 0
+
     def line(self) -> str:
         """One line: ``mtg: 133 records imported as 97 cards from 3 file(s) (normal 90 ...),
         0 skipped``."""
@@ -90,7 +110,8 @@ class ImportSummary:
 
 class CardLookup:
     """A name lookup for :func:`obverse.scenario.run_scenario`'s ``extra_cards``: exact names
-    of one game; :meth:`meld_results` gives the database's meld result cards."""
+    of one game (an ambiguous name raises :class:`~obverse.carddata.AmbiguousName`);
+    :meth:`meld_results` gives the database's meld result cards."""
 
     def __init__(self, db: CardDB, game: str) -> None:
         self.db = db
@@ -102,6 +123,14 @@ class CardLookup:
     def meld_results(self) -> list[CardDef]:
         """Every meld result card of the game (for the ``meld`` action)."""
         return self.db.meld_results(self.game)
+
+    def candidates(self, name: str) -> list[CardDef]:
+        """Every card of the game bearing ``name``."""
+        return [card for _key, card in self.db.candidates(self.game, name)]
+
+    def suggest(self, name: str, limit: int = 5) -> list[str]:
+        """The game's names closest to ``name``."""
+        return self.db.suggest(name, self.game, limit)
 
 
 class CardDB:
@@ -149,26 +178,77 @@ class CardDB:
 
     # --- writing ------------------------------------------------------------------------
 
-    def store(self, game: str, records: Iterable[Record]) -> tuple[Counter[str], int]:
-        """Store records (replacing cards with the same key); returns the records per layout
-        and how many distinct cards they were."""
+    def store(
+        self, game: str, records: Iterable[Record], report: Report = ignore
+    ) -> tuple[Counter[str], int]:
+        """Store records (replacing cards with the same key) in one transaction; returns the
+        records stored per layout and how many distinct cards they were. Records refused
+        (:meth:`_keep`) are reported."""
+        with self.conn:
+            return self._store(game, records, report)
+
+    def _store(
+        self, game: str, records: Iterable[Record], report: Report
+    ) -> tuple[Counter[str], int]:
         layouts: Counter[str] = Counter()
         batch: dict[str, Record] = {}
-        keys: set[str] = set()
-        with self.conn:
-            for record in records:
-                batch.pop(record.key, None)
-                batch[record.key] = record
-                keys.add(record.key)
-                layouts[record.card.layout] += 1
-                if len(batch) >= BATCH:
-                    self._write(game, list(batch.values()))
-                    batch = {}
-            if batch:
-                self._write(game, list(batch.values()))
-        return layouts, len(keys)
+        names: dict[str, str] = {}
+        written: set[str] = set()
 
-    def _write(self, game: str, batch: list[Record]) -> None:
+        def flush() -> None:
+            kept = self._write(game, list(batch.values()), report)
+            written.update(r.key for r in kept)
+            for r in batch.values():
+                if r.key not in written:
+                    layouts[r.card.layout] -= 1  # refused: not imported after all
+
+        for record in records:
+            seen = names.setdefault(record.key, record.card.name)
+            if seen != record.card.name:
+                message = f"same upstream id as {quote(seen)} read before; skipped"
+                report(Problem("", f"{record.key} ({record.card.name})", "id", message))
+                continue
+            batch.pop(record.key, None)
+            batch[record.key] = record
+            layouts[record.card.layout] += 1
+            if len(batch) >= BATCH:
+                flush()
+                batch = {}
+        flush()
+        return +layouts, len(written)
+
+    def _keep(self, game: str, batch: list[Record], report: Report) -> list[Record]:
+        """The records that don't downgrade a stored card (replace it by fewer faces: a
+        double-faced card whose other face is missing from the files); the others are
+        reported."""
+        held: dict[str, str] = {}
+        keys = [r.key for r in batch]
+        for i in range(0, len(keys), 500):
+            part = keys[i : i + 500]
+            rows = self.conn.execute(
+                "SELECT key, layout FROM cards WHERE game=? AND key IN "
+                f"({', '.join('?' * len(part))})",
+                (game, *part),
+            )
+            held.update(rows)
+        out: list[Record] = []
+        for r in batch:
+            layout = held.get(r.key)
+            if layout is not None and layout != r.card.layout:  # rare: decode only then
+                card = self._card(game, r.key)
+                if card is not None and len(card.faces) > len(r.card.faces):
+                    message = (
+                        f"the database holds it as a {card.layout} card ({quote(card.name)});"
+                        f" a {r.card.layout} record with fewer faces doesn't replace it; skipped"
+                    )
+                    report(Problem("", f"{r.key} ({r.card.name})", "faces", message))
+                    continue
+            out.append(r)
+        return out
+
+    def _write(self, game: str, batch: list[Record], report: Report) -> list[Record]:
+        """Write ``batch`` (what :meth:`_keep` keeps of it); the records written."""
+        batch = self._keep(game, batch, report)
         cur = self.conn.cursor()
         keys = [(game, r.key) for r in batch]
         cur.executemany("DELETE FROM names WHERE game=? AND key=?", keys)
@@ -204,6 +284,7 @@ class CardDB:
             "INSERT OR REPLACE INTO sources VALUES (?, ?, ?)",
             [(game, s, r.key) for r in batch for s in r.sources],
         )
+        return batch
 
     def import_files(
         self,
@@ -212,14 +293,16 @@ class CardDB:
         report: Report,
         progress: Callable[[str, int, int], None] | None = None,
     ) -> ImportSummary:
-        """Import upstream files (or directories) of ``game`` (``mtg``, ``fab``, ``ga``).
+        """Import upstream files (or directories) of ``game`` (``mtg``, ``fab``, ``ga``) in one
+        transaction.
 
-        Bad records are reported through ``report`` and skipped; the rest are stored."""
+        Raises :class:`InputError` before writing anything for paths :func:`plan_import`
+        refuses. Bad records are reported through ``report`` and skipped; the rest are stored,
+        unless none could be: then nothing is written."""
         from obverse.importers import fab, ga
 
-        if game not in GAMES:
-            raise InputError("", "game", f"no importer for {game!r} (known: {', '.join(GAMES)})")
-        summary = ImportSummary(game=game)
+        files = plan_import(game, paths)
+        summary = ImportSummary(game=game, files=len(files))
         start = time.perf_counter()
 
         def counted(problem: Problem) -> None:
@@ -229,25 +312,23 @@ class CardDB:
                 summary.skipped += 1
             report(problem)
 
-        raw = list(paths)
-        for p in raw:
-            if not Path(p).exists():
-                counted(Problem(str(p), "", "", "no such file or directory"))
-        existing = [Path(p) for p in raw if Path(p).exists()]
         records: Iterator[Record]
         if game == "fab":
-            files = fab.card_files(existing)
-            summary.files = len(files)
             records = fab.read(files, counted)
+        elif game == "ga":
+            records = ga.read(files, counted)
         else:
-            files = expand_paths(existing, (".json",))
-            summary.files = len(files)
-            if game == "ga":
-                records = ga.read(files, counted)
-            else:
-                records = _scryfall_all(files, counted, progress)
-        summary.layouts, summary.cards = self.store(game, records)
+            records = _scryfall_all(files, counted, progress)
+        try:
+            summary.layouts, summary.cards = self._store(game, records, counted)
+        except BaseException:
+            self.conn.rollback()
+            raise
         summary.stored = sum(summary.layouts.values())
+        if summary.failed:
+            self.conn.rollback()
+        else:
+            self.conn.commit()
         summary.seconds = time.perf_counter() - start
         return summary
 
@@ -259,29 +340,67 @@ class CardDB:
         ).fetchone()
         return None if row is None else _decode(row[0])
 
+    def _keys(self, game: str, name: str, fold: bool = False) -> list[str]:
+        """The keys of the cards bearing ``name`` (full names first, then by rank); with
+        ``fold``, ignoring case when no name matches exactly. ``Name [id X]`` keeps the card
+        whose key or upstream id is X."""
+        base, ident = split_id(name)
+        query = (
+            "SELECT key, MIN(kind), MIN(rank), MAX(name=?) FROM names WHERE game=? AND lname=?"
+            + ("" if fold else " AND name=?")
+            + " GROUP BY key ORDER BY MIN(kind), MIN(rank), key"
+        )
+        args: tuple[str, ...] = (base, game, base.casefold()) + (() if fold else (base,))
+        rows = self.conn.execute(query, args).fetchall()
+        if fold and any(r[3] for r in rows):
+            rows = [r for r in rows if r[3]]
+        keys = [str(r[0]) for r in rows]
+        if ident is not None:
+            owner = self.conn.execute(
+                "SELECT key FROM sources WHERE game=? AND source=?", (game, ident)
+            ).fetchone()
+            keys = [k for k in keys if k == ident or (owner is not None and k == owner[0])]
+        return keys
+
+    def candidates(self, game: str, name: str) -> list[tuple[str, CardDef]]:
+        """Every card of ``game`` bearing this exact full, face or alias name, with its key."""
+        out = []
+        for key in self._keys(game, name):
+            card = self._card(game, key)
+            if card is not None:
+                out.append((key, card))
+        return out
+
+    def _one(self, game: str, name: str, keys: list[str]) -> CardDef | None:
+        if len(keys) > 1:
+            raise AmbiguousName(name, [self._choice(game, name, k) for k in keys])
+        return self._card(game, keys[0]) if keys else None
+
+    def _choice(self, game: str, name: str, key: str) -> str:
+        """A name that picks out card ``key`` alone: its full name or an alias (``Sink Below
+        (red)``) when no other card bears it, else ``name [id KEY]``."""
+        labels = self.conn.execute(
+            "SELECT name FROM names WHERE game=? AND key=? AND kind IN (0, 2) ORDER BY kind",
+            (game, key),
+        ).fetchall()
+        for (label,) in labels:
+            if label != name and len(self._keys(game, label)) == 1:
+                return str(label)
+        return f"{name} [id {key}]"
+
     def get(self, game: str, name: str) -> CardDef | None:
-        """The card of ``game`` with this exact full, face or alias name (a full name first,
-        then a face name; FaB pitch variants red first)."""
-        row = self.conn.execute(
-            "SELECT key FROM names WHERE game=? AND lname=? AND name=? ORDER BY kind, rank LIMIT 1",
-            (game, name.casefold(), name),
-        ).fetchone()
-        return None if row is None else self._card(game, row[0])
+        """The card of ``game`` with this exact full, face or alias name (or ``Name [id X]``);
+        :class:`~obverse.carddata.AmbiguousName` when several cards bear it."""
+        return self._one(game, name, self._keys(game, name))
 
     def find(self, name: str, game: str | None = None) -> list[tuple[str, CardDef]]:
-        """Cards with this name, ignoring case (exact-case matches first), one per game."""
-        games = [game] if game else list(GAMES)
+        """Cards with this name, ignoring case when no name matches exactly, one per game;
+        :class:`~obverse.carddata.AmbiguousName` when several cards of a game bear it."""
         out: list[tuple[str, CardDef]] = []
-        for g in games:
-            row = self.conn.execute(
-                "SELECT key FROM names WHERE game=? AND lname=? ORDER BY name=? DESC, kind, "
-                "rank LIMIT 1",
-                (g, name.casefold(), name),
-            ).fetchone()
-            if row is not None:
-                card = self._card(g, row[0])
-                if card is not None:
-                    out.append((g, card))
+        for g in [game] if game else list(GAMES):
+            card = self._one(g, name, self._keys(g, name, fold=True))
+            if card is not None:
+                out.append((g, card))
         return out
 
     def by_source(self, game: str, source: str) -> CardDef | None:
@@ -302,15 +421,8 @@ class CardDB:
     def suggest(
         self, name: str, game: str | None = None, n: int = 5, extra: Iterable[str] = ()
     ) -> list[str]:
-        """The closest known names to ``name`` (case-insensitive)."""
-        known: dict[str, str] = {}
-        for candidate in [*extra, *self.names(game)]:
-            known.setdefault(candidate.casefold(), candidate)
-        close = difflib.get_close_matches(name.casefold(), list(known), n=n, cutoff=0.6)
-        if not close:
-            low = name.casefold()
-            close = [k for k in known if low in k][:n]
-        return [known[c] for c in close]
+        """The closest known names to ``name`` (:func:`~obverse.carddata.close_names`)."""
+        return close_names(name, [*extra, *self.names(game)], n)
 
     def count(self, game: str | None = None) -> int:
         """How many cards are stored (of one game, or all)."""
@@ -346,6 +458,32 @@ class CardDB:
     def lookup(self, game: str) -> CardLookup:
         """A name lookup for one game (``extra_cards`` of a scenario run)."""
         return CardLookup(self, game)
+
+
+def plan_import(game: str, paths: Iterable[str | Path]) -> list[Path]:
+    """The files an import of ``game`` reads from ``paths`` (files, and directories' card
+    files). :class:`InputError` naming the path, before anything is written, for a missing
+    path, one that is neither a regular file nor a directory (a device, a pipe), no card file
+    at all, or a file of another game or format (:func:`obverse.importers.mismatch`)."""
+    from obverse.importers import fab
+
+    if game not in GAMES:
+        raise InputError("", "game", f"no importer for {quote(game)} (known: {', '.join(GAMES)})")
+    given = [Path(p) for p in paths]
+    for p in given:
+        if not p.exists():
+            raise InputError("", "", "no such file or directory", str(p))
+        if not (p.is_file() or p.is_dir()):
+            raise InputError("", "", "not a regular file or a directory", str(p))
+    files = fab.card_files(given) if game == "fab" else expand_paths(given, (".json", ".jsonl"))
+    if not files:
+        where = ", ".join(str(p) for p in given)
+        raise InputError("", "", f"no {FORMATS[game]} files found", where)
+    for f in files:
+        why = mismatch(game, f)
+        if why is not None:
+            raise InputError("", "", f"{why}; nothing imported", str(f))
+    return files
 
 
 def _scryfall_all(

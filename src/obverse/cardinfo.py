@@ -20,7 +20,7 @@ from obverse.carddata import bundled
 from obverse.carddb import CardDB
 from obverse.cards import STAT_FIELDS, CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
-from obverse.errors import InputError, ObverseError
+from obverse.errors import InputError, ObverseError, quote
 from obverse.rulesets import get_ruleset
 from obverse.rulings import Ruling
 from obverse.state import PhysicalCard, new_state
@@ -37,30 +37,27 @@ class CardNotFound(ObverseError):
         self.name = name
         self.suggestions = suggestions
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no card named {name!r}{hint}")
+        super().__init__(f"no card named {quote(name)}{hint}")
 
 
 def find_card(name: str, game: str | None, db: CardDB | None) -> tuple[str, CardDef, list[str]]:
     """The game and card named ``name`` (full or any face name; case-insensitive when no card
-    has exactly that name), and the other games that also have it. Bundled cards first."""
+    has exactly that name), and the other games that also have it. Bundled cards first. A name
+    several cards of a game bear raises :class:`~obverse.carddata.AmbiguousName` listing them;
+    an unknown one :class:`CardNotFound` with rapidfuzz suggestions."""
+    from obverse.carddata import close_names
+
     games = [game] if game else list(GAMES)
     found: list[tuple[str, CardDef]] = []
     for g in games:
-        card = bundled(g).get(name)
+        index = bundled(g)
+        card = index.get(name)
         if card is None and db is not None:
             card = db.get(g, name)
         if card is None:
             low = name.casefold()
-            card = next(
-                (
-                    c
-                    for n in bundled(g).names()
-                    if n.casefold() == low
-                    for c in [bundled(g).get(n)]
-                    if c is not None
-                ),
-                None,
-            )
+            folded = [n for n in index.names() if n.casefold() == low]
+            card = index.get(folded[0]) if len(folded) == 1 else None
         if card is None and db is not None:
             hits = db.find(name, g)
             card = hits[0][1] if hits else None
@@ -71,9 +68,7 @@ def find_card(name: str, game: str | None, db: CardDB | None) -> tuple[str, Card
         if db is not None:
             suggestions = db.suggest(name, game, extra=extra)
         else:
-            import difflib
-
-            suggestions = difflib.get_close_matches(name, extra, n=5)
+            suggestions = close_names(name, extra)
         raise CardNotFound(name, suggestions)
     return found[0][0], found[0][1], [g for g, _ in found[1:]]
 

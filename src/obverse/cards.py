@@ -11,7 +11,7 @@ from typing import Any, Final
 
 import msgspec
 
-from obverse.errors import InputError
+from obverse.errors import InputError, quote
 
 Stat = int | str | None
 
@@ -133,7 +133,7 @@ def _tuple_of_str(value: Any, place: str, key: str) -> tuple[str, ...]:
         return (value,)
     if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise InputError(place, key, f"expected a list of strings, got {value!r}")
+    raise InputError(place, key, f"expected a list of strings, got {quote(value)}")
 
 
 def _stat(value: Any, place: str, key: str) -> Stat:
@@ -141,13 +141,13 @@ def _stat(value: Any, place: str, key: str) -> Stat:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    raise InputError(place, key, f"expected a number or string, got {value!r}")
+    raise InputError(place, key, f"expected a number or string, got {quote(value)}")
 
 
 def parse_face(data: Mapping[str, Any], place: str) -> Face:
     """A :class:`Face` from the scenario contract's face mapping; unknown keys are errors."""
     if not isinstance(data, Mapping):
-        raise InputError(place, "faces", f"a face must be a mapping, got {data!r}")
+        raise InputError(place, "faces", f"a face must be a mapping, got {quote(data)}")
     fields: dict[str, Any] = {}
     for key, value in data.items():
         if key not in FACE_FIELDS:
@@ -155,12 +155,12 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
         if key == "name":
             if not isinstance(value, str) or not value:
                 raise InputError(
-                    place, key, f"a face name must be a non-empty string, got {value!r}"
+                    place, key, f"a face name must be a non-empty string, got {quote(value)}"
                 )
             fields[key] = value
         elif key == "text":
             if not isinstance(value, str):
-                raise InputError(place, key, f"text must be a string, got {value!r}")
+                raise InputError(place, key, f"text must be a string, got {quote(value)}")
             fields[key] = value
         elif key in LIST_FIELDS:
             fields[key] = _tuple_of_str(value, place, key)
@@ -175,16 +175,16 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
     Single-faced cards may put face fields at the top level instead of ``faces:``.
     """
     if not isinstance(data, Mapping):
-        raise InputError(place, "", f"a card definition must be a mapping, got {data!r}")
+        raise InputError(place, "", f"a card definition must be a mapping, got {quote(data)}")
     layout = data.get("layout", "normal")
     if not isinstance(layout, str):
-        raise InputError(place, "layout", f"layout must be a string, got {layout!r}")
+        raise InputError(place, "layout", f"layout must be a string, got {quote(layout)}")
     known = set().union(*LAYOUTS.values()) if game is None else LAYOUTS.get(game, frozenset())
     if layout not in known:
         raise InputError(
             place,
             "layout",
-            f"unknown layout {layout!r} for {game or 'any game'}"
+            f"unknown layout {quote(layout)} for {game or 'any game'}"
             f" (known: {', '.join(sorted(known))})",
         )
     top_face = {k: v for k, v in data.items() if k not in CARD_FIELDS or k == "name"}

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from obverse import vocab as v
-from obverse.errors import InputError, ObverseError, suggest
+from obverse.errors import InputError, ObverseError, quote, suggest
 from obverse.registry import get_ruleset
 from obverse.rulesets.base import Catalog, Ruleset
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
@@ -87,13 +87,13 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
         for p in value if isinstance(value, tuple) else (value,):
             if p is not None and p not in state.players:
                 hint = suggest(str(p), state.players)
-                raise InputError("", name, f"unknown player {p!r}{hint}")
+                raise InputError("", name, f"unknown player {quote(p)}{hint}")
     changes: dict[str, Any] = {}
     for name in cls.zone_fields:
         zone = getattr(action, name)
         if not rs.is_zone(zone):
             raise InputError(
-                "", name, f"unknown zone {zone!r} for {rs.name}{suggest(zone, rs.zones)}"
+                "", name, f"unknown zone {quote(zone)} for {rs.name}{suggest(zone, rs.zones)}"
             )
         if rs.canonical_zone(zone) != zone:
             changes[name] = rs.canonical_zone(zone)
@@ -133,7 +133,9 @@ def check_actor(
     can't identify) or learn (another player's answer), or ``None``."""
     rs = rs or ruleset_of(state)
     if actor not in state.players:
-        raise InputError("", "actor", f"unknown player {actor!r}{suggest(actor, state.players)}")
+        raise InputError(
+            "", "actor", f"unknown player {quote(actor)}{suggest(actor, state.players)}"
+        )
     viewer = type(action).viewer_field
     if viewer is not None and getattr(action, viewer) != actor:
         reason = "only the player taking the action may learn its answer"

@@ -43,4 +43,25 @@ class RulesError(ObverseError):
 def suggest(word: str, known: Iterable[str]) -> str:
     """``" (did you mean 'x'?)"`` for the closest known word, or ``""``."""
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return f" (did you mean {quote(close[0])}?)" if close else ""
+
+
+#: How many characters of a value an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, at most ``limit`` characters (a 1 MB value must
+    not be repeated in full); a value too deeply nested to print is described, not raised."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[: limit + 1]  # repr of the head only: the rest is cut anyway
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply to print>"
+    return shorten(text, limit)

@@ -31,7 +31,7 @@ from obverse.carddata import CardIndex, CardResolver
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.engine import Legal, apply, legal_actions
-from obverse.errors import InputError
+from obverse.errors import InputError, quote
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
 from obverse.rulings import Outcome
@@ -80,9 +80,9 @@ class Game:
         isn't given (face, facing, a token's owner)."""
         cdef = self.cards.get(card) if isinstance(card, str) else card
         if cdef is None:
-            raise InputError("", "card", f"unknown card {card!r}")
+            raise InputError("", "card", f"unknown card {quote(card)}")
         if not self.ruleset.is_zone(zone):
-            raise InputError("", "zone", f"unknown zone {zone!r} for {self.ruleset.name}")
+            raise InputError("", "zone", f"unknown zone {quote(zone)} for {self.ruleset.name}")
         self.state, card_id = self.ruleset.add_card(
             self.state,
             cdef,

@@ -1,18 +1,31 @@
 """Safe loading of YAML and JSON input: PyYAML's safe (C) loader, duplicate keys refused,
-sizes and nesting bounded. Nothing in a file is ever executed."""
+sizes, nesting and alias expansion bounded. Nothing in a file is ever executed.
+
+Limits (see docs/decisions.md, "Input limits"): a file or stream is read up to
+:data:`MAX_BYTES` and refused beyond; only regular files and ``-`` (standard input) are read;
+nesting deeper than :data:`MAX_DEPTH` is refused before the document is built (libyaml's
+composer recurses in C); YAML aliases may reach at most :data:`MAX_ALIAS_NODES` nodes in all.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
+import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
-from obverse.errors import InputError
+from obverse.errors import InputError, quote, shorten
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
+#: Nodes a document may reach through aliases, counting every expansion (a "billion laughs"
+#: file reaches billions; a scenario reusing a few steps reaches dozens).
+MAX_ALIAS_NODES = 1000
+STDIN = "-"
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -30,10 +43,14 @@ def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) 
             hash(key)
         except TypeError as exc:
             raise InputError(
-                f"line {key_node.start_mark.line + 1}", str(key), "a mapping key must be a scalar"
+                f"line {key_node.start_mark.line + 1}",
+                quote(key),
+                "a mapping key must be a scalar",
             ) from exc
         if key in out:
-            raise InputError(f"line {key_node.start_mark.line + 1}", str(key), "duplicate key")
+            raise InputError(
+                f"line {key_node.start_mark.line + 1}", shorten(str(key)), "duplicate key"
+            )
         out[key] = loader.construct_object(value_node, deep=deep)
     return out
 
@@ -75,7 +92,7 @@ def _no_dup_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise InputError("top level", key, "duplicate key")
+            raise InputError("top level", shorten(key), "duplicate key")
         out[key] = value
     return out
 
@@ -118,17 +135,86 @@ def _duplicate_error(text: str, path: str) -> InputError:
                 for i, item in enumerate(v.value, 1):
                     if item.start_mark.line <= line <= item.end_mark.line:
                         place = _SECTIONS[k.value].format(i)
-    return InputError(place, key, f"duplicate key (line {line + 1})", path)
+    return InputError(place, shorten(key), f"duplicate key (line {line + 1})", path)
+
+
+class _Frame:
+    """An open mapping or sequence while scanning: nodes so far, expanded size, last key."""
+
+    __slots__ = ("anchor", "count", "key", "mapping", "size")
+
+    def __init__(self, mapping: bool, anchor: str | None) -> None:
+        self.mapping = mapping
+        self.anchor = anchor
+        self.count = 0
+        self.size = 1
+        self.key = ""
+
+
+def _scan(text: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and aliases reaching more than
+    :data:`MAX_ALIAS_NODES` nodes, from libyaml's event stream (iterative and cheap, unlike
+    composing: libyaml's composer recurses in C and a "billion laughs" expands exponentially).
+    Each alias counts the expanded size of its anchor's node, aliases inside included."""
+    sizes: dict[str, int] = {}
+    stack: list[_Frame] = []
+    reached = 0
+
+    def fail(event: Any, message: str) -> InputError:
+        key = next((f.key for f in reversed(stack) if f.key), "")
+        return InputError(f"line {event.start_mark.line + 1}", key, message)
+
+    def close(size: int, anchor: str | None, scalar: str | None = None) -> None:
+        if anchor is not None:
+            sizes[anchor] = size
+        if stack:
+            top = stack[-1]
+            if top.mapping and top.count % 2 == 0:
+                top.key = shorten(scalar) if scalar is not None else ""
+            top.count += 1
+            top.size += size
+
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(stack) >= MAX_DEPTH:
+                raise fail(event, f"nested deeper than {MAX_DEPTH} levels")
+            stack.append(_Frame(isinstance(event, yaml.MappingStartEvent), event.anchor))
+        elif isinstance(event, yaml.CollectionEndEvent):
+            done = stack.pop()
+            close(done.size, done.anchor)
+        elif isinstance(event, yaml.ScalarEvent):
+            close(1, event.anchor, event.value)
+        elif isinstance(event, yaml.AliasEvent):
+            anchor = event.anchor or ""
+            if any(f.anchor == anchor for f in stack):
+                raise fail(event, f"alias *{shorten(anchor, 40)} refers to itself")
+            size = sizes.get(anchor, 1)  # an undefined alias is the parser's error
+            reached += size
+            if reached > MAX_ALIAS_NODES:
+                raise fail(
+                    event,
+                    f"aliases expand to more than {MAX_ALIAS_NODES} nodes"
+                    " (YAML aliases are limited: write the repeated part out)",
+                )
+            close(size, None)
+
+
+def _too_large(limit: int, path: str) -> InputError:
+    return InputError("top level", "", f"file too large (over {limit // (1024 * 1024)} MiB)", path)
 
 
 def load_text(text: str, path: str = "") -> Any:
-    """Parse YAML (or JSON, by a ``.json`` path) text safely."""
-    if len(text.encode("utf-8", "replace")) > MAX_BYTES:
-        raise InputError("top level", "", f"file larger than {MAX_BYTES} bytes", path)
+    """Parse YAML (or JSON, by a ``.json`` path) text safely; errors are :class:`InputError`
+    naming ``path``, the line or place and the key."""
+    if len(text) > MAX_BYTES or (
+        len(text) * 4 > MAX_BYTES and len(text.encode("utf-8", "replace")) > MAX_BYTES
+    ):
+        raise _too_large(MAX_BYTES, path)
     try:
         if path.endswith(".json"):
             data = json.loads(text, object_pairs_hook=_no_dup_pairs)
         else:
+            _scan(text)
             data = yaml.load(text, Loader=StrictLoader)
     except InputError as exc:
         if exc.message == "duplicate key":
@@ -142,7 +228,7 @@ def load_text(text: str, path: str = "") -> Any:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise InputError(place, "", f"invalid YAML: {problem}", path) from None
     except RecursionError:
-        raise InputError("top level", "", "nested too deeply", path) from None
+        raise InputError("top level", "", f"nested deeper than {MAX_DEPTH} levels", path) from None
     try:
         _depth(data)
     except InputError as exc:
@@ -150,16 +236,53 @@ def load_text(text: str, path: str = "") -> Any:
     return data
 
 
-def load_file(path: str | Path) -> Any:
-    """Read and parse a YAML or JSON file safely."""
-    p = Path(path)
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_at_most(stream: IO[bytes], limit: int, path: str) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(limit, path)
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_BYTES) -> str:
+    """The UTF-8 text of a regular file, or of standard input for ``-``, read up to ``limit``
+    bytes: a larger input, a device, pipe or directory, or bytes that aren't UTF-8 are an
+    :class:`InputError` naming the file (nothing beyond ``limit`` is read)."""
+    name = str(path)
+    if name == STDIN:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError("top level", "", "standard input is not open", name)
+        data = _read_at_most(stream, limit, name)
+    else:
+        try:
+            info = os.stat(path)
+            kind = next((what for test, what in _KINDS if test(info.st_mode)), None)
+            if kind is not None or not stat.S_ISREG(info.st_mode):
+                raise InputError("top level", "", f"not a regular file ({kind or 'special'})", name)
+            if info.st_size > limit:
+                raise _too_large(limit, name)
+            with open(path, "rb") as stream:
+                data = _read_at_most(stream, limit, name)
+        except OSError as exc:
+            raise InputError("top level", "", f"cannot read: {exc.strerror}", name) from None
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError("top level", "", f"file larger than {MAX_BYTES} bytes", str(p))
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError("top level", "", "not UTF-8 text", str(p)) from None
-    except OSError as exc:
-        raise InputError("top level", "", f"cannot read: {exc.strerror}", str(p)) from None
-    return load_text(text, str(p))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("top level", "", f"not UTF-8 text (byte {exc.start})", name) from None
+    # Universal newlines, as text-mode reading gave before.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_file(path: str | Path) -> Any:
+    """Read (:func:`read_text`) and parse (:func:`load_text`) a YAML or JSON file safely;
+    ``-`` reads standard input (as YAML)."""
+    return load_text(read_text(path), str(path))

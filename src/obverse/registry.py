@@ -19,7 +19,7 @@ from functools import cache
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from obverse.errors import InputError, suggest
+from obverse.errors import InputError, quote, suggest
 
 if TYPE_CHECKING:
     from obverse.rulesets.base import Ruleset
@@ -92,7 +92,7 @@ def get_ruleset(alias: str) -> Ruleset:
         raise InputError(
             "top level",
             "ruleset",
-            f"unknown ruleset {alias!r}{suggest(alias, known)} (known: {', '.join(known)})",
+            f"unknown ruleset {quote(alias)}{suggest(alias, known)} (known: {', '.join(known)})",
         )
     return cls()
 

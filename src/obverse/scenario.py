@@ -16,9 +16,9 @@ from typing import Any, Final
 import msgspec
 
 from obverse import vocab as v
-from obverse.carddata import CardIndex, CardResolver
+from obverse.carddata import CardIndex, CardResolver, unknown_card_error
 from obverse.cards import STAT_FIELDS, CardDef, parse_card
-from obverse.errors import InputError
+from obverse.errors import InputError, quote, shorten
 from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
 
@@ -221,10 +221,11 @@ def _json(value: Any) -> str:
 
 
 def _json_safe(value: Any) -> str:
+    """``value`` as JSON for an error message, cut to :data:`~obverse.errors.QUOTE_LIMIT`."""
     try:
-        return _json(value)
-    except (TypeError, ValueError):
-        return repr(value)
+        return shorten(_json(value))
+    except (TypeError, ValueError, RecursionError):
+        return quote(value)
 
 
 def load_scenario(
@@ -320,15 +321,18 @@ def _validate_setup(
         _check_type(entry[key], str, place, key, "a string")
     label = entry["label"]
     if label in labels:
-        raise _err(place, "label", f"duplicate label {label!r}")
-    card = resolver.get(entry["card"])
+        raise _err(place, "label", f"duplicate label {quote(label)}")
+    try:
+        card = resolver.get(entry["card"])
+    except InputError as exc:  # a name several cards share: the choices are listed
+        raise exc.at(place=place) from None
     if card is None:
-        raise _err(place, "card", f"unknown card {entry['card']!r}")
+        raise unknown_card_error(entry["card"], resolver).at(place=place)
     for key in ("owner", "controller"):
         if key in entry and entry[key] not in players:
-            raise _err(place, key, f"unknown player {entry[key]!r}")
+            raise _err(place, key, f"unknown player {quote(entry[key])}")
     if not rs.is_zone(entry["zone"]):
-        raise _err(place, "zone", f"unknown zone {entry['zone']!r} for {rs.name}")
+        raise _err(place, "zone", f"unknown zone {quote(entry['zone'])} for {rs.name}")
     for key in ("transformed", "flipped", "face_down", "token"):
         if key in entry:
             _check_type(entry[key], bool, place, key, "true or false")
@@ -367,9 +371,9 @@ def _label(
     if not isinstance(value, str):
         raise _err(place, key, f"expected a label, got {_json_safe(value)}")
     if value not in labels:
-        raise _err(place, key, f"unknown label {value!r}")
+        raise _err(place, key, f"unknown label {quote(value)}")
     if labels[value] not in kinds:
-        raise _err(place, key, f"{value!r} is an effect label, not an object")
+        raise _err(place, key, f"{quote(value)} is an effect label, not an object")
     return value
 
 
@@ -381,7 +385,7 @@ def _validate_where(where: Any, place: str, key: str, rs: Ruleset) -> None:
         if k not in allowed:
             raise _err(place, f"{key}.{k}", "unknown filter key")
         if k == "zone" and not (isinstance(val, str) and rs.is_zone(val)):
-            raise _err(place, f"{key}.zone", f"unknown zone {val!r}")
+            raise _err(place, f"{key}.zone", f"unknown zone {quote(val)}")
 
 
 def _check_args(
@@ -429,14 +433,14 @@ def _validate_step(
         keys, required, _ = step_shape(cls)
         _check_args(arg, keys, required, place, name)
         if "player" in arg and arg["player"] not in players:
-            raise _err(place, "player", f"unknown player {arg['player']!r}")
+            raise _err(place, "player", f"unknown player {quote(arg['player'])}")
         if name == "name_card":
             _check_type(arg["name"], str, place, "name", "a card name")
-            if resolver.get(arg["name"]) is None:
-                raise _err(place, "name", f"unknown card name {arg['name']!r}")
+            if not resolver.candidates(arg["name"]):
+                raise _err(place, "name", f"unknown card name {quote(arg['name'])}")
         if name in ("search", "select"):
             if not (isinstance(arg["zone"], str) and rs.is_zone(arg["zone"])):
-                raise _err(place, "zone", f"unknown zone {arg['zone']!r}")
+                raise _err(place, "zone", f"unknown zone {quote(arg['zone'])}")
             if "where" in arg:
                 _validate_where(arg["where"], place, "where", rs)
         if name == "check_card_pool":
@@ -445,7 +449,7 @@ def _validate_step(
                 raise _err(place, "cards", "expected a list of labels or card names")
             for c in arg["cards"]:
                 if not isinstance(c, str) or (c not in labels and resolver.get(c) is None):
-                    raise _err(place, "cards", f"unknown label or card {c!r}")
+                    raise _err(place, "cards", f"unknown label or card {quote(c)}")
         return name, arg
     if cls is None:
         if name in all_verbs():
@@ -473,21 +477,21 @@ def _validate_step(
     if "position" in arg and arg["position"] not in POSITIONS:
         raise _err(place, "position", "expected top or bottom")
     if name == "move" and not (isinstance(arg["to"], str) and rs.is_zone(arg["to"])):
-        raise _err(place, "to", f"unknown zone {arg['to']!r} for {rs.name}")
+        raise _err(place, "to", f"unknown zone {quote(arg['to'])} for {rs.name}")
     if name in ("change_control",) and arg["to"] not in players:
-        raise _err(place, "to", f"unknown player {arg['to']!r}")
+        raise _err(place, "to", f"unknown player {quote(arg['to'])}")
     if name == "reveal" and "to" in arg:
         to = arg["to"] if isinstance(arg["to"], list) else [arg["to"]]
         for p in to:
             if p not in players:
-                raise _err(place, "to", f"unknown player {p!r}")
+                raise _err(place, "to", f"unknown player {quote(p)}")
     if name == "examine" and arg["player"] not in players:
-        raise _err(place, "player", f"unknown player {arg['player']!r}")
+        raise _err(place, "player", f"unknown player {quote(arg['player'])}")
     if name == "shuffle":
         if arg["player"] not in players:
-            raise _err(place, "player", f"unknown player {arg['player']!r}")
+            raise _err(place, "player", f"unknown player {quote(arg['player'])}")
         if not (isinstance(arg["zone"], str) and rs.is_zone(arg["zone"])):
-            raise _err(place, "zone", f"unknown zone {arg['zone']!r}")
+            raise _err(place, "zone", f"unknown zone {quote(arg['zone'])}")
     if name == "add_counters":
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:
@@ -497,9 +501,9 @@ def _validate_step(
     if name in ("create_token_copy", "meld", "apply_effect"):
         _check_type(arg["label"], str, place, "label", "a new label")
         if arg["label"] in labels:
-            raise _err(place, "label", f"duplicate label {arg['label']!r}")
+            raise _err(place, "label", f"duplicate label {quote(arg['label'])}")
     if name == "create_token_copy" and "controller" in arg and arg["controller"] not in players:
-        raise _err(place, "controller", f"unknown player {arg['controller']!r}")
+        raise _err(place, "controller", f"unknown player {quote(arg['controller'])}")
     if name == "meld":
         objs = arg["objects"]
         if not isinstance(objs, list) or len(objs) != 2:
@@ -559,15 +563,15 @@ def _validate_expect(
             if key not in arg:
                 raise _err(place, key, "distinguishable needs zone: and owner:")
         if not rs.is_zone(arg["zone"]):
-            raise _err(place, "zone", f"unknown zone {arg['zone']!r}")
+            raise _err(place, "zone", f"unknown zone {quote(arg['zone'])}")
         if arg["owner"] not in players:
-            raise _err(place, "owner", f"unknown player {arg['owner']!r}")
+            raise _err(place, "owner", f"unknown player {quote(arg['owner'])}")
     elif (has_object_keys or "zone" in arg or "owner" in arg) and "object" not in arg:
         raise _err(place, "object", "object keys need object:")
     if "object" in arg:
         _label(arg["object"], place, "object", labels)
     if "viewer" in arg and arg["viewer"] not in players and arg["viewer"] is not None:
-        raise _err(place, "viewer", f"unknown player {arg['viewer']!r}")
+        raise _err(place, "viewer", f"unknown player {quote(arg['viewer'])}")
     if "last_result" in arg and arg["last_result"] not in RESULTS:
         raise _err(place, "last_result", "expected done, nothing_happened or illegal")
     if "cites" in arg:
@@ -576,10 +580,10 @@ def _validate_expect(
             raise _err(place, "cites", "expected a list of rule ids")
     for key in ("new_object_since", "same_object_as"):
         if key in arg and arg[key] not in remembered:
-            raise _err(place, key, f"nothing remembered as {arg[key]!r}")
+            raise _err(place, key, f"nothing remembered as {quote(arg[key])}")
     for key in ("affected_by", "not_affected_by"):
         if key in arg and labels.get(arg[key]) != "effect":
-            raise _err(place, key, f"unknown effect label {arg[key]!r}")
+            raise _err(place, key, f"unknown effect label {quote(arg[key])}")
     _validate_expect_values(arg, place, rs, players, labels)
 
 

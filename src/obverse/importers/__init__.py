@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any, Final, NamedTuple
 
 from obverse.cards import CardDef
+from obverse.errors import quote, shorten
 
 #: Games with an importer.
 GAMES: Final = ("mtg", "fab", "ga")
@@ -49,7 +50,7 @@ class Problem(NamedTuple):
     warning: bool = False
 
     def __str__(self) -> str:
-        parts = [p for p in (self.path, self.record, self.key) if p]
+        parts = [p for p in (self.path, shorten(self.record), shorten(self.key)) if p]
         head = "warning: " if self.warning else ""
         return head + ": ".join([*parts, self.message])
 
@@ -73,6 +74,7 @@ def ignore(problem: Problem) -> None:
 # --- streaming JSON ------------------------------------------------------------------------
 
 _WS: Final = " \t\r\n"
+_DEEP: Final = "invalid JSON: nested too deeply; the rest of the file is skipped"
 _RESYNC: Final = re.compile(r"\n\s*\{|\},\s*\{")
 
 
@@ -94,6 +96,9 @@ def read_json_file(
     or isn't UTF-8 is reported, never raised."""
     p = str(path)
     try:
+        if Path(path).exists() and not Path(path).is_file():  # a device or pipe
+            report(Problem(p, "", "", "not a regular file"))
+            return
         stream = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError as exc:
         report(Problem(p, "", "", f"can't read: {exc.strerror or exc}"))
@@ -111,100 +116,192 @@ def iter_json_array(
     """The items of a JSON document one at a time without holding the file in memory.
 
     A top-level array yields its items; an object with a ``data`` array (an API page) yields
-    those; any other object is yielded whole. An item that is not valid JSON is reported and
-    skipped (reading resumes at the next item that starts on a new line or after ``},``).
+    those; any other object is yielded whole, and objects following it (JSON Lines, one per
+    line) are yielded in turn. An item that is not valid JSON is reported and skipped (reading
+    resumes at the next line of JSON Lines, else at the next item that starts on a new line or
+    after ``},``); one nested too deeply for the decoder stops the file.
     """
-    decoder = json.JSONDecoder()
-    buf = stream.read(CHUNK_CHARS)
-    read = len(buf)
-    eof = not buf
-    pos = 0
-    count = 0
+    reader = _Reader(stream, path, report, progress)
+    reader.skip_ws()
+    if reader.pos >= len(reader.buf):
+        return
+    if reader.buf[reader.pos] == "{":
+        yield from reader.objects()
+    elif reader.buf[reader.pos] == "[":
+        reader.pos += 1
+        yield from reader.array()
+    else:
+        report(Problem(path, "", "", "expected a JSON array of card objects"))
 
-    def more() -> bool:
-        nonlocal buf, pos, eof, read
-        if eof:
+
+class _Reader:
+    """A JSON text read in chunks: ``buf`` holds the unread part from ``pos``."""
+
+    def __init__(
+        self, stream: IO[str], path: str, report: Report, progress: Callable[[int], None] | None
+    ) -> None:
+        self.stream, self.path, self.report, self.progress = stream, path, report, progress
+        self.decoder = json.JSONDecoder()
+        self.buf = stream.read(CHUNK_CHARS)
+        self.read = len(self.buf)
+        self.eof = not self.buf
+        self.pos = 0
+
+    def more(self) -> bool:
+        """Append the next chunk (dropping what was read); False at the end of the file."""
+        if self.eof:
             return False
-        chunk = stream.read(CHUNK_CHARS)
+        chunk = self.stream.read(CHUNK_CHARS)
         if not chunk:
-            eof = True
+            self.eof = True
             return False
-        read += len(chunk)
-        if progress is not None:
-            progress(read)
-        buf = buf[pos:] + chunk
-        pos = 0
+        self.read += len(chunk)
+        if self.progress is not None:
+            self.progress(self.read)
+        self.buf = self.buf[self.pos :] + chunk
+        self.pos = 0
         return True
 
-    def skip_ws() -> None:
-        nonlocal pos
+    def skip_ws(self) -> int:
+        """Skip whitespace; the number of line breaks skipped."""
+        lines = 0
         while True:
+            buf, pos = self.buf, self.pos
             while pos < len(buf) and buf[pos] in _WS:
+                lines += buf[pos] == "\n"
                 pos += 1
-            if pos < len(buf) or not more():
-                return
+            self.pos = pos
+            if pos < len(buf) or not self.more():
+                return lines
 
-    skip_ws()
-    if pos >= len(buf):
-        return
-    if buf[pos] == "{":
-        # A whole document that is one object: an API envelope or a single card.
+    def decode(self) -> tuple[Any, int]:
+        """The JSON value at ``pos`` and where it ends, reading more while it is incomplete
+        (up to :data:`MAX_RECORD_CHARS`)."""
         while True:
             try:
-                doc, _end = decoder.raw_decode(buf, pos)
-                break
+                return self.decoder.raw_decode(self.buf, self.pos)
             except json.JSONDecodeError as exc:
-                if _incomplete(exc, len(buf)) and len(buf) - pos < MAX_RECORD_CHARS and more():
-                    continue
-                report(Problem(path, "", "", f"invalid JSON: {exc.msg} (char {exc.pos})"))
+                if not (
+                    _incomplete(exc, len(self.buf))
+                    and len(self.buf) - self.pos < MAX_RECORD_CHARS
+                    and self.more()
+                ):
+                    raise
+
+    def objects(self) -> Iterator[Any]:
+        """One object, or JSON Lines (objects one after another); API pages yield their data."""
+        line = 1
+        while self.pos < len(self.buf):
+            try:
+                doc, end = self.decode()
+            except RecursionError:
+                self.report(Problem(self.path, f"line {line}", "", _DEEP))
                 return
-        if isinstance(doc, dict) and isinstance(doc.get("data"), list):
-            yield from doc["data"]
-        else:
-            yield doc
-        return
-    if buf[pos] != "[":
-        report(Problem(path, "", "", "expected a JSON array of card objects"))
-        return
-    pos += 1
-    while True:
-        skip_ws()
-        if pos >= len(buf):
-            report(Problem(path, f"after item {count}", "", "unexpected end of file"))
-            return
-        if buf[pos] == "]":
-            return
-        if buf[pos] == ",":
-            pos += 1
-            continue
-        try:
-            item, end = decoder.raw_decode(buf, pos)
-        except json.JSONDecodeError as exc:
-            if _incomplete(exc, len(buf)) and len(buf) - pos < MAX_RECORD_CHARS and more():
+            except json.JSONDecodeError as exc:
+                self.report(Problem(self.path, f"line {line}", "", f"invalid JSON: {exc.msg}"))
+                nl = self.buf.find("\n", self.pos)
+                while nl < 0 and self.more():
+                    nl = self.buf.find("\n", self.pos)
+                if nl < 0:
+                    return
+                self.pos = nl
+                line += self.skip_ws()
                 continue
-            line = buf.count("\n", 0, exc.pos)
-            count += 1
-            report(
-                Problem(
-                    path,
-                    f"item {count}",
-                    "",
-                    f"invalid JSON: {exc.msg} (line {line + 1} of the item's chunk); skipped",
-                )
-            )
-            found = _RESYNC.search(buf, exc.pos)
-            while found is None and more():
-                found = _RESYNC.search(buf, pos)
-            if found is None:
+            line += self.buf.count("\n", self.pos, end)
+            self.pos = end
+            if isinstance(doc, dict) and isinstance(doc.get("data"), list):
+                yield from doc["data"]
+            else:
+                yield doc
+            line += self.skip_ws()
+            if self.pos < len(self.buf) and self.buf[self.pos] != "{":
+                self.report(Problem(self.path, f"line {line}", "", "expected a JSON object"))
                 return
-            pos = found.end() - 1
-            continue
-        count += 1
-        pos = end
-        yield item
-        if pos > CHUNK_CHARS:
-            buf = buf[pos:]
-            pos = 0
+
+    def array(self) -> Iterator[Any]:
+        """The items of an array whose ``[`` was read."""
+        count = 0
+        while True:
+            self.skip_ws()
+            if self.pos >= len(self.buf):
+                self.report(Problem(self.path, f"after item {count}", "", "unexpected end of file"))
+                return
+            if self.buf[self.pos] == "]":
+                return
+            if self.buf[self.pos] == ",":
+                self.pos += 1
+                continue
+            count += 1
+            try:
+                item, end = self.decode()
+            except RecursionError:
+                self.report(Problem(self.path, f"item {count}", "", _DEEP))
+                return
+            except json.JSONDecodeError as exc:
+                line = self.buf.count("\n", 0, exc.pos)
+                message = f"invalid JSON: {exc.msg} (line {line + 1} of the item's chunk)"
+                self.report(Problem(self.path, f"item {count}", "", message))
+                if not self.resync(exc.pos):
+                    return
+                continue
+            self.pos = end
+            yield item
+            if self.pos > CHUNK_CHARS:
+                self.buf = self.buf[self.pos :]
+                self.pos = 0
+
+    def resync(self, start: int) -> bool:
+        """Move to the next item that starts on a new line or after ``},``."""
+        found = _RESYNC.search(self.buf, start)
+        while found is None and self.more():
+            found = _RESYNC.search(self.buf, self.pos)
+        if found is None:
+            return False
+        self.pos = found.end() - 1
+        return True
+
+
+#: What each game's records are, for refusing another game's files (see :func:`mismatch`).
+FORMATS: Final = {
+    "mtg": "Scryfall card objects",
+    "fab": "the FaB card database (card.csv / card.json)",
+    "ga": "Grand Archive index API cards",
+}
+#: How many leading items of a file are looked at to tell its format.
+SNIFF_ITEMS: Final = 20
+
+
+def identify(item: Any) -> str | None:
+    """The game whose upstream record ``item`` looks like (by its required fields), or None."""
+    if not isinstance(item, dict):
+        return None
+    if item.get("object") == "card" and "layout" in item and "name" in item:
+        return "mtg"
+    if {"unique_id", "name", "type_text"} <= item.keys():
+        return "fab"
+    if {"uuid", "name", "types"} <= item.keys():
+        return "ga"
+    return None
+
+
+def mismatch(game: str, path: Path) -> str | None:
+    """Why ``path`` is not ``game``'s data (the first records that are objects decide), or None
+    when it is, or when it has no object to tell by. Reads only the file's first records."""
+    if game == "fab" and path.suffix.lower() == ".csv":
+        from obverse.importers.fab import csv_mismatch
+
+        return csv_mismatch(path)
+    problems: list[Problem] = []
+    for n, item in enumerate(read_json_file(path, problems.append), 1):
+        if isinstance(item, dict):
+            found = identify(item)
+            if found == game:
+                return None
+            looks = f"; it looks like {FORMATS[found]} ({found})" if found else ""
+            return f"not {FORMATS[game]}: record {n} lacks their required fields{looks}"
+        if n >= SNIFF_ITEMS:
+            break
+    return problems[0].message if problems and not problems[0].record else None
 
 
 def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...]) -> list[Path]:
@@ -227,7 +324,7 @@ def str_or_none(value: Any, key: str) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise BadRecord(key, f"expected a string, got {value!r}")
+        raise BadRecord(key, f"expected a string, got {quote(value)}")
     return value
 
 
@@ -236,7 +333,7 @@ def str_list(value: Any, key: str) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BadRecord(key, f"expected a list of strings, got {value!r}")
+        raise BadRecord(key, f"expected a list of strings, got {quote(value)}")
     return tuple(value)
 
 
@@ -245,7 +342,7 @@ def stat(value: Any, key: str) -> int | str | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise BadRecord(key, f"expected a number, got {value!r}")
+        raise BadRecord(key, f"expected a number, got {quote(value)}")
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
@@ -255,10 +352,11 @@ def stat(value: Any, key: str) -> int | str | None:
         if re.fullmatch(r"[+-]?\d+", text):
             return int(text)
         return text or None
-    raise BadRecord(key, f"expected a number, got {value!r}")
+    raise BadRecord(key, f"expected a number, got {quote(value)}")
 
 
 __all__ = [
+    "FORMATS",
     "GAMES",
     "BadRecord",
     "Problem",
@@ -266,8 +364,10 @@ __all__ = [
     "Record",
     "Report",
     "expand_paths",
+    "identify",
     "ignore",
     "iter_json_array",
+    "mismatch",
     "read_json_file",
     "stat",
     "str_list",

@@ -26,7 +26,16 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from obverse.cards import CardDef, Face
-from obverse.importers import BadRecord, Problem, Record, Report, read_json_file, stat
+from obverse.errors import quote
+from obverse.importers import (
+    FORMATS,
+    BadRecord,
+    Problem,
+    Record,
+    Report,
+    read_json_file,
+    stat,
+)
 
 #: FaB type keywords (CR 2.15.6a); the other words before the dash are supertypes.
 TYPES: Final = frozenset(
@@ -147,7 +156,7 @@ def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
         texts = _SPLIT_TEXT.split(row.text, maxsplit=1)
         if len(types) != 2:
             raise BadRecord(
-                "type_text", f"a split card needs two type boxes, got {row.type_text!r}"
+                "type_text", f"a split card needs two type boxes, got {quote(row.type_text)}"
             )
         if len(texts) != 2:
             texts = [row.text, ""]
@@ -160,20 +169,20 @@ def faces_of(row: Row) -> tuple[str, tuple[Face, ...]]:
 def _keywords(value: Any, key: str) -> tuple[str, ...]:
     if isinstance(value, list):
         if not all(isinstance(x, str) for x in value):
-            raise BadRecord(key, f"expected a list of strings, got {value!r}")
+            raise BadRecord(key, f"expected a list of strings, got {quote(value)}")
         return tuple(x for x in value if x)
     if isinstance(value, str):
         return tuple(x.strip() for x in value.split(",") if x.strip())
     if value is None:
         return ()
-    raise BadRecord(key, f"expected a list of keywords, got {value!r}")
+    raise BadRecord(key, f"expected a list of keywords, got {quote(value)}")
 
 
 def _check_str(value: Any, key: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise BadRecord(key, f"expected a string, got {value!r}")
+        raise BadRecord(key, f"expected a string, got {quote(value)}")
     return value
 
 
@@ -249,6 +258,9 @@ class Pairing(NamedTuple):
 def _read_csv(
     path: Path, report: Report, required: tuple[str, ...] = ()
 ) -> Iterator[dict[str, Any]]:
+    if path.exists() and not path.is_file():  # a device or pipe: endless, or blocks
+        report(Problem(str(path), "", "", "not a regular file"))
+        return
     try:
         with open(path, encoding="utf-8", newline="") as stream:
             reader = csv.DictReader(stream, delimiter="\t", quotechar='"')
@@ -261,6 +273,21 @@ def _read_csv(
         report(Problem(str(path), "", "", f"can't read: {exc.strerror or exc}"))
     except (csv.Error, UnicodeDecodeError) as exc:
         report(Problem(str(path), "", "", f"bad CSV: {exc}"))
+
+
+def csv_mismatch(path: Path) -> str | None:
+    """Why ``path`` is not a FaB ``card.csv`` (its header lacks the card columns), or None."""
+    problems: list[Problem] = []
+    for _row in _read_csv(path, problems.append, CSV_COLUMNS):
+        return None
+    if not problems:
+        return None  # a header and no rows: nothing to import, nothing wrong
+    if problems[0].record == "header":
+        return (
+            f"not {FORMATS['fab']}: the header has no {problems[0].key!r} column"
+            " (a tab-separated card.csv is expected)"
+        )
+    return problems[0].message
 
 
 def _is_dfc(value: Any) -> bool:
@@ -307,101 +334,168 @@ def kind_of(front: Face) -> str:
     return "twin"
 
 
+class _Collected:
+    """Rows read so far, their printings and face pairings, and duplicate Unique IDs."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, Row] = {}
+        self.order: list[str] = []
+        self.where: dict[str, list[tuple[str, str]]] = {}  # uid -> (path, label) per row
+        self.conflicted: set[str] = set()
+        self.printing_card: dict[str, str] = {}
+        self.pairings: list[Pairing] = []
+        self.fallback: list[Pairing] = []
+        self.have_association = False
+
+    def add(self, row: Row, path: str, label: str, report: Report) -> bool:
+        """Keep ``row``; False for a repeated Unique ID (reported: an identical repeat as a
+        warning, a different card under the same id as a conflict, skipped at the end)."""
+        old = self.rows.get(row.uid)
+        if old is None:
+            self.rows[row.uid] = row
+            self.order.append(row.uid)
+            self.where[row.uid] = [(path, label)]
+            return True
+        self.where[row.uid].append((path, label))
+        if old == row:
+            report(Problem(path, label, "Unique ID", "repeats an identical row", warning=True))
+        else:
+            self.conflicted.add(row.uid)
+        return False
+
+    def drop_conflicts(self, report: Report) -> None:
+        """Skip every row of a Unique ID that names different cards: which is right is
+        unknown, so what a database holds under it is kept."""
+        for uid in sorted(self.conflicted):
+            rows = self.where[uid]
+            for path, label in rows:
+                others = ", ".join(lab for _p, lab in rows if lab != label)
+                message = f"duplicate Unique ID, a different card than {others}; skipped"
+                report(Problem(path, label, "Unique ID", message))
+            del self.rows[uid]
+            self.order.remove(uid)
+
+    def read_csv(self, path: Path, report: Report) -> None:
+        p = str(path)
+        for n, raw in enumerate(_read_csv(path, report, CSV_COLUMNS), 1):
+            label = f"{raw.get('Unique ID') or f'row {n + 1}'} ({raw.get('Name')})"
+            try:
+                row = row_from_csv(raw)
+            except BadRecord as exc:
+                report(Problem(p, label, exc.key, exc.message))
+                continue
+            self.add(row, p, f"{label}, row {n + 1}", report)
+        sibling = path.with_name("card-printing.csv")
+        if sibling.exists():
+            for raw in _read_csv(sibling, report, ("Unique ID", "Card Unique ID")):
+                self.printing_card[str(raw["Unique ID"]).strip()] = str(raw["Card Unique ID"])
+
+    def read_json(self, path: Path, report: Report, progress: Callable[[int], None] | None) -> None:
+        p = str(path)
+        for n, raw in enumerate(read_json_file(path, report, progress), 1):
+            ident = raw.get("unique_id") if isinstance(raw, dict) else None
+            label = f"{ident or f'item {n}'}"
+            if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+                label += f" ({raw['name']})"
+            try:
+                row = row_from_json(raw)
+            except BadRecord as exc:
+                report(Problem(p, label, exc.key, exc.message))
+                continue
+            if self.add(row, p, f"{label}, item {n}", report):
+                self.printings_of(row.uid, raw.get("printings"))
+
+    def printings_of(self, uid: str, printings: Any) -> None:
+        for printing in printings if isinstance(printings, list) else []:
+            if not isinstance(printing, dict) or not isinstance(printing.get("unique_id"), str):
+                continue
+            self.printing_card[printing["unique_id"]] = uid
+            for info in printing.get("double_sided_card_info") or []:
+                other = info.get("other_face_unique_id") if isinstance(info, dict) else None
+                # Only a front entry is trusted: upstream writes a back face's
+                # other_face_unique_id as its own id.
+                if (
+                    isinstance(other, str)
+                    and info.get("is_front") is True
+                    and other != printing["unique_id"]
+                ):
+                    self.fallback.append(
+                        Pairing(printing["unique_id"], other, _is_dfc(info.get("is_DFC")))
+                    )
+
+
 def read(
     paths: list[Path], report: Report, progress: Callable[[int], None] | None = None
 ) -> Iterator[Record]:
-    """The cards of FaB database files (``card.csv`` / ``card.json`` and their siblings)."""
-    rows: dict[str, Row] = {}
-    order: list[str] = []
-    printing_card: dict[str, str] = {}
-    pairings: list[Pairing] = []
-    fallback: list[Pairing] = []
-    have_association = False
+    """The cards of FaB database files (``card.csv`` / ``card.json`` and their siblings).
+
+    A repeated Unique ID naming different cards skips all its rows; a double-faced card whose
+    other face is missing from the files (or was skipped) is skipped too: storing it
+    single-faced would downgrade the card a database holds. Both are reported per record."""
+    got = _Collected()
     for path in paths:
-        p = str(path)
         if path.suffix.lower() == ".csv":
-            for n, raw in enumerate(_read_csv(path, report, CSV_COLUMNS), 1):
-                try:
-                    row = row_from_csv(raw)
-                except BadRecord as exc:
-                    ident = raw.get("Unique ID") or f"row {n + 1}"
-                    report(Problem(p, f"{ident} ({raw.get('Name')})", exc.key, exc.message))
-                    continue
-                if row.uid not in rows:
-                    order.append(row.uid)
-                rows[row.uid] = row
-            sibling = path.with_name("card-printing.csv")
-            if sibling.exists():
-                for raw in _read_csv(sibling, report, ("Unique ID", "Card Unique ID")):
-                    printing_card[str(raw["Unique ID"]).strip()] = str(raw["Card Unique ID"])
+            got.read_csv(path, report)
         else:
-            for n, raw in enumerate(read_json_file(path, report, progress), 1):
-                try:
-                    row = row_from_json(raw)
-                except BadRecord as exc:
-                    ident = raw.get("unique_id") if isinstance(raw, dict) else None
-                    label = f"{ident or f'item {n}'}"
-                    if isinstance(raw, dict) and isinstance(raw.get("name"), str):
-                        label += f" ({raw['name']})"
-                    report(Problem(p, label, exc.key, exc.message))
-                    continue
-                if row.uid not in rows:
-                    order.append(row.uid)
-                rows[row.uid] = row
-                for printing in raw.get("printings") or []:
-                    if not isinstance(printing, dict) or not isinstance(
-                        printing.get("unique_id"), str
-                    ):
-                        continue
-                    printing_card[printing["unique_id"]] = row.uid
-                    for info in printing.get("double_sided_card_info") or []:
-                        other = info.get("other_face_unique_id") if isinstance(info, dict) else None
-                        # Only a front entry is trusted: upstream writes a back face's
-                        # other_face_unique_id as its own id.
-                        if (
-                            isinstance(other, str)
-                            and info.get("is_front") is True
-                            and other != printing["unique_id"]
-                        ):
-                            fallback.append(
-                                Pairing(printing["unique_id"], other, _is_dfc(info.get("is_DFC")))
-                            )
+            got.read_json(path, report, progress)
         sibling = path.with_name("card-face-association" + path.suffix.lower())
         if sibling.exists():
-            have_association = True
-            pairings.extend(read_pairings(sibling, report))
-    yield from _records(
-        rows, order, printing_card, pairings if have_association else fallback, report
-    )
+            got.have_association = True
+            got.pairings.extend(read_pairings(sibling, report))
+    got.drop_conflicts(report)
+    yield from _records(got, got.pairings if got.have_association else got.fallback, report)
 
 
-def _records(
-    rows: dict[str, Row],
-    order: list[str],
-    printing_card: dict[str, str],
-    pairings: list[Pairing],
-    report: Report,
-) -> Iterator[Record]:
-    built: dict[str, tuple[str, tuple[Face, ...]]] = {}
-    for uid in list(order):
-        try:
-            built[uid] = faces_of(rows[uid])
-        except BadRecord as exc:
-            report(Problem("card", f"{uid} ({rows[uid].name})", exc.key, exc.message))
-            order.remove(uid)
+def _label(got: _Collected, uid: str) -> tuple[str, str]:
+    path, label = got.where[uid][0]
+    return path, label.rsplit(", ", 1)[0]
+
+
+def _pair_up(
+    got: _Collected, built: dict[str, Any], pairings: list[Pairing], report: Report
+) -> tuple[Counter[tuple[str, str]], dict[tuple[str, str], int]]:
+    """Card-level double-faced pairs (how often, first position); a card whose other face is
+    missing is reported and removed from ``built``."""
     counts: Counter[tuple[str, str]] = Counter()
     first_seen: dict[tuple[str, str], int] = {}
+    fronts: dict[str, set[str]] = {}
+    lonely: dict[str, str] = {}  # present card -> why its pair is incomplete
     for i, pairing in enumerate(pairings):
         if not pairing.dfc:
             continue
-        front = printing_card.get(pairing.front)
-        back = printing_card.get(pairing.back)
-        if front is None or back is None or front not in built or back not in built:
+        front = got.printing_card.get(pairing.front)
+        back = got.printing_card.get(pairing.back)
+        if front is not None and front == back:
             continue
-        if front == back:
-            continue
-        counts[(front, back)] += 1
-        first_seen.setdefault((front, back), i)
+        fronts.setdefault(back or pairing.back, set()).add(front or pairing.front)
+        if front in built and back in built:
+            counts[(front, back)] += 1
+            first_seen.setdefault((front, back), i)
+        elif front in built:
+            lonely.setdefault(front, f"its back face ({back or 'printing ' + pairing.back})")
+        elif back in built:
+            lonely.setdefault(back, f"its front face ({front or 'printing ' + pairing.front})")
+    paired = {uid for pair in counts for uid in pair}
+    for uid, other in lonely.items():
+        if uid in paired or (other.startswith("its front") and len(fronts.get(uid, ())) > 1):
+            continue  # a back shared by several fronts (Inner Chi) is a card of its own too
+        path, label = _label(got, uid)
+        message = f"double-faced, but {other} is not among the cards read; skipped"
+        report(Problem(path, label, "face association", message))
+        del built[uid]
+    return counts, first_seen
+
+
+def _records(got: _Collected, pairings: list[Pairing], report: Report) -> Iterator[Record]:
+    rows = got.rows
+    built: dict[str, tuple[str, tuple[Face, ...]]] = {}
+    for uid in got.order:
+        try:
+            built[uid] = faces_of(rows[uid])
+        except BadRecord as exc:
+            path, label = _label(got, uid)
+            report(Problem(path, label, exc.key, exc.message))
+    counts, first_seen = _pair_up(got, built, pairings, report)
     chosen: dict[str, str] = {}
     for (front, back), n in sorted(counts.items(), key=lambda kv: first_seen[kv[0]]):
         other = counts.get((back, front), 0)
@@ -417,33 +511,39 @@ def _records(
         for front, back in chosen.items()
         if chosen.get(back) is None and (back, front) in counts
     }
-    for uid in order:
-        if uid in merged:
+    for uid in got.order:
+        if uid in merged or uid not in built:
             continue
-        row = rows[uid]
-        layout, faces = built[uid]
-        rank = PITCH_COLORS.get(row.color, 0)
-        aliases: tuple[str, ...] = (f"{row.name} ({row.color.lower()})",) if row.color else ()
-        sources: tuple[str, ...] = (uid,)
-        if uid in chosen:
-            back = chosen[uid]
-            back_face = built[back][1][0]
-            faces = (faces[0], back_face)
-            layout = kind_of(faces[0])
-            name = f"{row.name} // {back_face.name}"
-            if back in merged:
-                sources = (uid, back)
-            if uid in twin_reverse:
-                aliases += (f"{back_face.name} // {row.name}",)
-        else:
-            name = row.name
-        yield Record(
-            key=uid,
-            card=CardDef(name=name, layout=layout, faces=faces),
-            aliases=aliases,
-            rank=rank,
-            sources=sources,
-        )
+        yield _record(rows[uid], built, chosen.get(uid), merged, uid in twin_reverse)
+
+
+def _record(
+    row: Row,
+    built: dict[str, tuple[str, tuple[Face, ...]]],
+    back: str | None,
+    merged: set[str],
+    twin_reverse: bool,
+) -> Record:
+    layout, faces = built[row.uid]
+    aliases: tuple[str, ...] = (f"{row.name} ({row.color.lower()})",) if row.color else ()
+    sources: tuple[str, ...] = (row.uid,)
+    name = row.name
+    if back is not None:
+        back_face = built[back][1][0]
+        faces = (faces[0], back_face)
+        layout = kind_of(faces[0])
+        name = f"{row.name} // {back_face.name}"
+        if back in merged:
+            sources = (row.uid, back)
+        if twin_reverse:
+            aliases += (f"{back_face.name} // {row.name}",)
+    return Record(
+        key=row.uid,
+        card=CardDef(name=name, layout=layout, faces=faces),
+        aliases=aliases,
+        rank=PITCH_COLORS.get(row.color, 0),
+        sources=sources,
+    )
 
 
 def card_files(paths: list[Path]) -> list[Path]:

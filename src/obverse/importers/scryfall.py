@@ -9,17 +9,20 @@ result a ``meld`` card whose ``melds_from`` names the parts, from ``all_parts``)
 
 A face's ``cost`` is its mana cost string (None when it has none), ``colors`` its color
 indicator (a token's or costless card's own colors when it has no indicator: colors don't come
-from a cost it lacks), ``abilities`` the card's Scryfall ``keywords`` that the face's text uses.
+from a cost it lacks), ``abilities`` Scryfall's own ``keywords`` (:func:`face_keywords`: all
+of them for a one-faced card; shared out by whole-word use in each face's text otherwise).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
 from obverse.cards import LAYOUTS, CardDef, Face
+from obverse.errors import quote
 from obverse.importers import (
     BadRecord,
     Problem,
@@ -66,9 +69,29 @@ def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...],
     return supertypes, types, tuple(tail.split())
 
 
-def _keywords_for(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
-    low = text.lower()
-    return tuple(k for k in keywords if k.lower() in low)
+def _mentions(text: str, keyword: str) -> bool:
+    """Whether ``text`` uses ``keyword`` as a word or phrase, inflected or not ("fights",
+    "transformed"), but not inside another word ("Flash" in "Flashback", "Ward" in "toward")."""
+    return _keyword_pattern(keyword).search(text) is not None
+
+
+@cache
+def _keyword_pattern(keyword: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|d|ed|ing)?(?![\w-])", re.I)
+
+
+def face_keywords(texts: list[str], keywords: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Scryfall's card-level ``keywords`` shared out to the faces, in Scryfall's order: a
+    one-faced card has them all; a face has those its text uses as a word (:func:`_mentions`),
+    and one no face's text uses goes to the front face. Each keyword is Scryfall's, exactly."""
+    if len(texts) <= 1:
+        return [keywords] * len(texts)
+    out: list[list[str]] = [[] for _ in texts]
+    for keyword in keywords:
+        users = [i for i, text in enumerate(texts) if _mentions(text, keyword)] or [0]
+        for i in users:
+            out[i].append(keyword)
+    return [tuple(k) for k in out]
 
 
 def _face(
@@ -78,7 +101,7 @@ def _face(
     fallback_colors: tuple[str, ...] = (),
 ) -> Face:
     if not isinstance(data, dict):
-        raise BadRecord(where, f"expected a card face object, got {data!r}")
+        raise BadRecord(where, f"expected a card face object, got {quote(data)}")
     where = f"{where}." if where else ""
     name = str_or_none(data.get("name"), f"{where}name")
     if name is None:
@@ -98,7 +121,7 @@ def _face(
         types=types,
         subtypes=subtypes,
         colors=colors,
-        abilities=_keywords_for(text, keywords),
+        abilities=keywords,
         text=text,
         power=stat(data.get("power"), f"{where}power"),
         toughness=stat(data.get("toughness"), f"{where}toughness"),
@@ -116,6 +139,28 @@ def record_id(obj: Any) -> str:
     return f"{ident} ({name})" if isinstance(name, str) else str(ident)
 
 
+def _melds_from(obj: dict[str, Any], name: str) -> tuple[str, ...]:
+    """A meld result's two parts (from ``all_parts``); ``()`` for a meld part."""
+    parts = obj.get("all_parts") or []
+    if not isinstance(parts, list):
+        raise BadRecord("all_parts", "expected a list")
+    result = [
+        p.get("name") for p in parts if isinstance(p, dict) and p.get("component") == "meld_result"
+    ]
+    if name not in result:
+        return ()
+    melds_from = tuple(
+        str(p.get("name"))
+        for p in parts
+        if isinstance(p, dict) and p.get("component") == "meld_part"
+    )
+    if len(melds_from) != 2:
+        raise BadRecord(
+            "all_parts", f"a meld result needs two meld_part entries, got {len(melds_from)}"
+        )
+    return melds_from
+
+
 def convert(obj: Any) -> tuple[Record, str | None]:
     """One Scryfall card object as a :class:`Record`, and a warning (or ``None``).
 
@@ -123,14 +168,16 @@ def convert(obj: Any) -> tuple[Record, str | None]:
     """
     if not isinstance(obj, dict):
         raise BadRecord("", f"expected a card object, got {type(obj).__name__}")
-    if obj.get("object", "card") != "card":
-        raise BadRecord("object", f"not a card object: {obj.get('object')!r}")
+    if obj.get("object") != "card":
+        raise BadRecord("object", f"not a Scryfall card object: {quote(obj.get('object'))}")
     name = str_or_none(obj.get("name"), "name")
     if name is None:
         raise BadRecord("name", "a card needs a name")
-    raw_layout = obj.get("layout", "normal")
+    raw_layout = obj.get("layout")
+    if raw_layout is None:
+        raise BadRecord("layout", "missing (every Scryfall card object has one)")
     if not isinstance(raw_layout, str):
-        raise BadRecord("layout", f"expected a string, got {raw_layout!r}")
+        raise BadRecord("layout", f"expected a string, got {quote(raw_layout)}")
     keywords = str_list(obj.get("keywords"), "keywords")
     raw_faces = obj.get("card_faces")
     warning = None
@@ -141,15 +188,17 @@ def convert(obj: Any) -> tuple[Record, str | None]:
     else:
         layout = "normal"
         warning = (
-            f"layout {raw_layout!r} is not an obverse layout; imported as its faces"
+            f"layout {quote(raw_layout)} is not an obverse layout; imported as its faces"
             f" ({'normal' if not raw_faces else 'reversible_card'})"
         )
     colors = str_list(obj.get("colors"), "colors")
     if raw_faces is not None:
         if not isinstance(raw_faces, list) or not raw_faces:
             raise BadRecord("card_faces", "expected a non-empty list of faces")
+        texts = [str(f.get("oracle_text") or "") if isinstance(f, dict) else "" for f in raw_faces]
+        shares = face_keywords(texts, keywords)
         faces = tuple(
-            _face(f, keywords, f"card_faces[{i}]", colors) for i, f in enumerate(raw_faces)
+            _face(f, shares[i], f"card_faces[{i}]", colors) for i, f in enumerate(raw_faces)
         )
         if len(faces) == 1:
             layout = "normal" if layout not in ("token", "meld") else layout
@@ -161,26 +210,7 @@ def convert(obj: Any) -> tuple[Record, str | None]:
         faces = (_face(obj, keywords, "", colors),)
         if layout not in ("normal", "token", "meld"):
             raise BadRecord("card_faces", f"a {raw_layout} card needs card_faces")
-    melds_from: tuple[str, ...] = ()
-    if layout == "meld":
-        parts = obj.get("all_parts") or []
-        if not isinstance(parts, list):
-            raise BadRecord("all_parts", "expected a list")
-        result = [
-            p.get("name")
-            for p in parts
-            if isinstance(p, dict) and p.get("component") == "meld_result"
-        ]
-        if name in result:
-            melds_from = tuple(
-                str(p.get("name"))
-                for p in parts
-                if isinstance(p, dict) and p.get("component") == "meld_part"
-            )
-            if len(melds_from) != 2:
-                raise BadRecord(
-                    "all_parts", f"a meld result needs two meld_part entries, got {len(melds_from)}"
-                )
+    melds_from = _melds_from(obj, name) if layout == "meld" else ()
     oracle = obj.get("oracle_id")
     if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], dict):
         oracle = raw_faces[0].get("oracle_id")
