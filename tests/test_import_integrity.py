@@ -217,7 +217,7 @@ def test_exit_status_is_documented(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["import", "--help"])
     out = capsys.readouterr().out
-    assert "exit status:" in out and "some records were skipped" in out
+    assert "exit codes:" in out and "1 some records skipped" in out
 
 
 def test_scryfall_keywords_are_scryfalls_own() -> None:
