@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from obverse.carddb import CardDB, default_path, open_db
+from obverse.cardinfo import CardNotFound, describe, find_card, render
 from obverse.cards import CardDef
 from obverse.errors import ObverseError
 from obverse.importers import GAMES, Problem
+from obverse.loader import load_file
+from obverse.rulesets import get_ruleset
 
 
 def add_card_commands(sub: Any) -> None:
@@ -100,8 +103,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_card(args: argparse.Namespace) -> int:
     """Show a card; exit 1 (with suggestions) when no card has the name, 2 on bad input."""
-    from obverse.cardinfo import CardNotFound, describe, find_card, render
-
     try:
         db = open_db(args.db, must_exist=True)
         try:
@@ -136,9 +137,6 @@ def cmd_card(args: argparse.Namespace) -> int:
 
 
 def _peek_game(path: str) -> str | None:
-    from obverse.loader import load_file
-    from obverse.rulesets import get_ruleset
-
     try:
         data = load_file(path)
         alias = data.get("ruleset") if isinstance(data, dict) else None

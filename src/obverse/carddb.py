@@ -23,7 +23,7 @@ import msgspec
 
 from obverse.cards import CardDef
 from obverse.errors import InputError
-from obverse.importers import GAMES, Problem, Record, Report, expand_paths
+from obverse.importers import GAMES, Problem, Record, Report, expand_paths, fab, ga, scryfall
 
 SCHEMA_VERSION: Final = "1"
 BATCH: Final = 2000
@@ -215,8 +215,6 @@ class CardDB:
         """Import upstream files (or directories) of ``game`` (``mtg``, ``fab``, ``ga``).
 
         Bad records are reported through ``report`` and skipped; the rest are stored."""
-        from obverse.importers import fab, ga
-
         if game not in GAMES:
             raise InputError("", "game", f"no importer for {game!r} (known: {', '.join(GAMES)})")
         summary = ImportSummary(game=game)
@@ -351,8 +349,6 @@ class CardDB:
 def _scryfall_all(
     files: list[Path], report: Report, progress: Callable[[str, int, int], None] | None
 ) -> Iterator[Record]:
-    from obverse.importers import scryfall
-
     for path in files:
         try:
             total = path.stat().st_size

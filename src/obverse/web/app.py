@@ -33,8 +33,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from obverse.carddata import bundled
+from obverse.carddb import CardDB
 from obverse.cards import CardDef
 from obverse.errors import InputError
+from obverse.loader import load_text
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, parse_scenario
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord, Store
@@ -112,8 +114,6 @@ class Sandbox:
         if self.db_path is None:
             return None
         if self._db is None:
-            from obverse.carddb import CardDB
-
             self._db = CardDB(self.db_path)
         return self._db
 
@@ -289,8 +289,6 @@ def create_app(
         except InputError as exc:
             # Cards only the database knows: retry with it.
             try:
-                from obverse.loader import load_text
-
                 raw = load_text(text, "upload")
                 alias = raw.get("ruleset") if isinstance(raw, dict) else None
                 game_name = get_ruleset(alias).game if isinstance(alias, str) else None
