@@ -156,3 +156,15 @@ def test_hidden_toy_card_is_refused_to_the_opponent(toy: Ruleset) -> None:
     assert out.result == "illegal"
     assert [r.rule for r in out.rulings] == ["T4"]
     assert out.state is state
+
+
+def test_unknown_toy_step_is_an_error_naming_the_step(toy: Ruleset, tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "ruleset: toy\ncards: [{name: Lantern}]\n"
+        "setup: [{label: l, card: Lantern, zone: table}]\nsteps: [{tapp: l}]\n",
+        encoding="utf-8",
+    )
+    result = run_scenario(path)
+    assert result.status == "ERROR"
+    assert "step 1: tapp:" in result.line()
