@@ -13,10 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from obverse import actions
+from obverse import actions, views
 from obverse.characteristics import apply_effects, characteristics, clear_cache
+from obverse.fuzz import card_pool, random_deal, try_apply
+from obverse.importers import scryfall
 from obverse.play import deal, random_action
 from obverse.rulesets import get_ruleset
+from obverse.runner import Runner
+from obverse.scenario import load_scenario
 from obverse.state import GameState
 from obverse.views import view
 
@@ -72,16 +76,12 @@ def per_call_us(fn: Callable[[], object], seconds: float) -> float:
 
 def clear_caches() -> None:
     """Forget cached characteristics and view entries."""
-    from obverse import views
-
     clear_cache()
     views.clear_cache()
 
 
 def board(n: int = 200, seed: int = 1) -> GameState:
     """An MTG state with ``n`` permanents (bundled cards, DFCs among them)."""
-    from obverse.fuzz import card_pool
-
     rng = random.Random(seed)
     pool = card_pool("mtg")
     dfcs = [c for c in pool if c.layout == "transform"]
@@ -217,9 +217,6 @@ def _branching(state: GameState, oid: int) -> Figure:
 
 
 def _scenario(budget: float) -> Figure:
-    from obverse.runner import Runner
-    from obverse.scenario import load_scenario
-
     path = Path(__file__).parent / "data" / "bench-50-steps.yaml"
     scn = load_scenario(path)
 
@@ -239,8 +236,6 @@ def _scenario(budget: float) -> Figure:
 
 
 def _random_play(budget: float) -> Figure:
-    from obverse.fuzz import random_deal, try_apply
-
     rng = random.Random(5)
     state = random_deal("mtg", rng, 30)
     n = 0
@@ -259,10 +254,6 @@ def _random_play(budget: float) -> Figure:
 
 
 def _import(quick: bool) -> Figure | None:
-    try:
-        from obverse.importers import scryfall
-    except ImportError:
-        return None
     import tempfile
 
     sample = (

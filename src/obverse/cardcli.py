@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from obverse.carddb import CardDB, default_path, open_db, plan_import
+from obverse.cardinfo import CardNotFound, describe, find_card, render
 from obverse.cards import CardDef
 from obverse.errors import ObverseError
 from obverse.importers import GAMES, Problem
+from obverse.loader import STDIN, load_file
+from obverse.rulesets import get_ruleset
 
 IMPORT_EPILOG = """\
 exit status:
@@ -130,8 +133,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_card(args: argparse.Namespace) -> int:
     """Show a card; exit 1 (with suggestions) when no card has the name, 2 on bad input."""
-    from obverse.cardinfo import CardNotFound, describe, find_card, render
-
     try:
         db = open_db(args.db, must_exist=True)
         try:
@@ -166,9 +167,6 @@ def cmd_card(args: argparse.Namespace) -> int:
 
 
 def _peek_game(path: str) -> str | None:
-    from obverse.loader import STDIN, load_file
-    from obverse.rulesets import get_ruleset
-
     if path == STDIN:
         return None  # standard input can be read once: the scenario's own load reads it
     try:

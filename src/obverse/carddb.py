@@ -36,8 +36,11 @@ from obverse.importers import (
     Record,
     Report,
     expand_paths,
+    fab,
+    ga,
     ignore,
     mismatch,
+    scryfall,
 )
 
 SCHEMA_VERSION: Final = "1"
@@ -299,8 +302,6 @@ class CardDB:
         Raises :class:`InputError` before writing anything for paths :func:`plan_import`
         refuses. Bad records are reported through ``report`` and skipped; the rest are stored,
         unless none could be: then nothing is written."""
-        from obverse.importers import fab, ga
-
         files = plan_import(game, paths)
         summary = ImportSummary(game=game, files=len(files))
         start = time.perf_counter()
@@ -489,8 +490,6 @@ def plan_import(game: str, paths: Iterable[str | Path]) -> list[Path]:
 def _scryfall_all(
     files: list[Path], report: Report, progress: Callable[[str, int, int], None] | None
 ) -> Iterator[Record]:
-    from obverse.importers import scryfall
-
     for path in files:
         try:
             total = path.stat().st_size

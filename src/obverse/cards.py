@@ -34,6 +34,8 @@ LAYOUTS: Final[dict[str, frozenset[str]]] = {
     "ga": frozenset({"normal", "double_faced"}),
     "scp": frozenset({"normal"}),
 }
+#: The layouts of a game not listed above (a third party's): single-faced cards.
+OTHER_GAME_LAYOUTS: Final = frozenset({"normal"})
 #: Layouts whose two faces are the two sides of one card (a double-faced card).
 DOUBLE_FACED: Final = frozenset(
     {"transform", "modal_dfc", "double_faced", "twin", "transcend", "reversible_card"}
@@ -179,7 +181,9 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
     layout = data.get("layout", "normal")
     if not isinstance(layout, str):
         raise InputError(place, "layout", f"layout must be a string, got {quote(layout)}")
-    known = set().union(*LAYOUTS.values()) if game is None else LAYOUTS.get(game, frozenset())
+    known = (
+        set().union(*LAYOUTS.values()) if game is None else LAYOUTS.get(game, OTHER_GAME_LAYOUTS)
+    )
     if layout not in known:
         raise InputError(
             place,

@@ -11,9 +11,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from obverse import __version__
-from obverse.cardcli import add_card_commands
+from obverse import __version__, bench
+from obverse.cardcli import add_card_commands, scenario_lookup
 from obverse.cards import CardDef
+from obverse.errors import ObverseError
+from obverse.fuzz import fuzz
 from obverse.runner import Result, run_scenario
 from obverse.views import view
 
@@ -102,24 +104,17 @@ def _print_record(result: Result, args: argparse.Namespace) -> int:
 
 def _db_lookup(args: argparse.Namespace, path: str) -> Callable[[str], CardDef | None] | None:
     """The card database lookup for one scenario file's game (None without a database)."""
-    from obverse.cardcli import scenario_lookup
-
     return scenario_lookup(args, path)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Print each benchmark figure beside its floor."""
-    from obverse import bench
-
     print(bench.report(bench.run(quick=args.quick), args.json))
     return 0
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     """Fuzz a ruleset; exit 1 and write replayable scenarios if anything broke."""
-    from obverse.errors import ObverseError
-    from obverse.fuzz import fuzz
-
     if args.histories < 1 or args.workers < 1 or args.steps < 1:
         print(
             "obverse fuzz: --histories, --workers and --steps must be at least 1", file=sys.stderr

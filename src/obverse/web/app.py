@@ -45,6 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from obverse.carddata import bundled
+from obverse.carddb import CardDB
 from obverse.cards import CardDef
 from obverse.errors import InputError
 from obverse.loader import load_text
@@ -111,8 +112,6 @@ class Sandbox:
         if self.db_path is None:
             return None
         if self._db is None:
-            from obverse.carddb import CardDB
-
             self._db = CardDB(self.db_path)
         return self._db
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from obverse.carddata import bundled
 from obverse.errors import InputError
 from obverse.loader import load_text
 from obverse.scenario import is_query
@@ -161,12 +162,10 @@ def scenario_head(
             and card.name not in inline
             and extra is not None
             and scn.resolver.inline.get(entry["card"]) is None
+            and bundled(scn.ruleset.game).get(entry["card"]) is None
         ):
-            from obverse.carddata import bundled
-
-            if bundled(scn.ruleset.game).get(entry["card"]) is None:
-                out["cards"].append(card_builtins(card))
-                inline.add(card.name)
+            out["cards"].append(card_builtins(card))
+            inline.add(card.name)
     return out
 
 
