@@ -23,7 +23,7 @@ from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, ObverseError
 from obverse.rulesets import get_ruleset
 from obverse.rulings import Ruling
-from obverse.state import PhysicalCard, new_state
+from obverse.state import GameObject, GameState, PhysicalCard, new_state
 
 GAMES: Final = ("mtg", "fab", "ga", "scp")
 PLAYER: Final = "you"
@@ -203,10 +203,16 @@ def describe(
         )
     info.face = obj.face
     info.chars = characteristics(state, obj, rs)
-    for ruling in rs.explain_characteristics(state, obj):
+    for ruling in explain(state, obj):
         if all(r.rule != ruling.rule for r in info.rulings):
             info.rulings.append(ruling)
     return info
+
+
+def explain(state: GameState, obj: GameObject | int) -> tuple[Ruling, ...]:
+    """The rulings behind ``obj``'s characteristics now: those of the ruleset's branch that
+    picked its face(s) and values (``Characteristics.why``), never a second derivation."""
+    return characteristics(state, obj).why
 
 
 _PRINTED: Final = ("cost", "pitch", *(f for f in STAT_FIELDS if f != "pitch"))

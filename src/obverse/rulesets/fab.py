@@ -19,8 +19,9 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
-from obverse.state import GameObject, GameState
+from obverse.rulesets.hooks import Sight
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
+from obverse.state import CopyValues, GameObject, GameState
 
 replace = msgspec.structs.replace
 
@@ -258,21 +259,21 @@ class FleshAndBlood(Ruleset):
         zone: str,
         face: str | None,
         transformed: bool | None,
-    ) -> tuple[str | None, Rulings]:
+    ) -> Decided[str | None]:
         """The active face(s) after a move, or ``None`` when the destination can't hold the
         card (3.0.11: an effect's move fails)."""
         new_face, rulings = self._face_after_move(state, obj, zone, face)
         refused = self.cannot_contain(state, obj, zone)
         if refused:
-            return None, refused
-        return new_face, rulings
+            return Decided(None, refused)
+        return Decided(new_face, rulings)
 
     def _face_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None
-    ) -> tuple[str, Rulings]:
+    ) -> Decided[str]:
         card = state.card_def(obj)
         if len(card.faces) < 2:
-            return "front", ()
+            return Decided("front", ())
         same = self.stays_same_object(zone) and not obj.face_down
         if card.layout == "split":
             if (
@@ -281,11 +282,14 @@ class FleshAndBlood(Ruleset):
                 and (obj.zone == self.stack_zone or obj.zone in ARENA_ZONES)
             ):
                 if obj.face == "both":
-                    return "both", ()
-                return obj.face, self.one(
-                    "9.2.3",
-                    "it keeps the side chosen as it went onto the "
-                    "stack for the rest of its existence",
+                    return Decided("both", ())
+                return Decided(
+                    obj.face,
+                    self.one(
+                        "9.2.3",
+                        "it keeps the side chosen as it went onto the "
+                        "stack for the rest of its existence",
+                    ),
                 )
             if zone == self.stack_zone:
                 chosen = (
@@ -293,55 +297,72 @@ class FleshAndBlood(Ruleset):
                     if face in ("left", "right") or (face == "both" and self.has_meld(card))
                     else "left"
                 )
-                return chosen, self.one(
-                    "9.2.3",
-                    "put onto the stack, it has only the chosen side"
-                    if chosen != "both"
-                    else "it has both sides",
+                return Decided(
+                    chosen,
+                    self.one(
+                        "9.2.3",
+                        "put onto the stack, it has only the chosen side"
+                        if chosen != "both"
+                        else "it has both sides",
+                    ),
                 )
-            return "both", self.one(
-                "9.2.2", "off the stack a split-card has both sides' properties"
+            return Decided(
+                "both", self.one("9.2.2", "off the stack a split-card has both sides' properties")
             )
         if card.layout == "twin":
             if not self.stays_same_object(zone):
-                return "both", self.one(
-                    "9.1.4a", "outside the arena and the stack both faces of a twin-card are active"
+                return Decided(
+                    "both",
+                    self.one(
+                        "9.1.4a",
+                        "outside the arena and the stack both faces of a twin-card are active",
+                    ),
                 )
             if same and obj.face in ("front", "back") and self.stays_same_object(obj.zone):
-                return obj.face, ()
+                return Decided(obj.face, ())
             chosen = face if face in ("front", "back") else "front"
-            return chosen, self.one(
-                "9.1.4b",
-                f"in the {zone_name(zone)} only one face is "
-                f"active: the {chosen} face, chosen by the effect that "
-                "put it there",
+            return Decided(
+                chosen,
+                self.one(
+                    "9.1.4b",
+                    f"in the {zone_name(zone)} only one face is "
+                    f"active: the {chosen} face, chosen by the effect that "
+                    "put it there",
+                ),
             )
         if card.layout == "transcend":
             if self.is_transcended(state, obj):
-                return "back", (
-                    self.one(
-                        "9.1.5b",
-                        "it has transcended: its back face stays active even as a new object",
-                    )
-                    if not self.stays_same_object(zone)
-                    else ()
+                return Decided(
+                    "back",
+                    (
+                        self.one(
+                            "9.1.5b",
+                            "it has transcended: its back face stays active even as a new object",
+                        )
+                        if not self.stays_same_object(zone)
+                        else ()
+                    ),
                 )
-            return "front", ()
+            return Decided("front", ())
         # flip-card (9.1.3b)
         if not self.stays_same_object(zone):
-            return "front", self.one(
-                "9.1.3b", "it becomes a new card, so its front face is active again"
+            return Decided(
+                "front",
+                self.one("9.1.3b", "it becomes a new card, so its front face is active again"),
             )
         if same and self.stays_same_object(obj.zone):
             # stack -> arena keeps the face: resolving, the subtype rule decides (resolve)
-            return obj.face, ()
+            return Decided(obj.face, ())
         if zone in ARENA_ZONES:
-            return "front", self.one(
-                "9.1.3b",
-                "put into the arena without resolving, its front "
-                "face stays active: no rule makes its back face active",
+            return Decided(
+                "front",
+                self.one(
+                    "9.1.3b",
+                    "put into the arena without resolving, its front "
+                    "face stays active: no rule makes its back face active",
+                ),
             )
-        return "front", ()
+        return Decided("front", ())
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
@@ -375,12 +396,12 @@ class FleshAndBlood(Ruleset):
             return self.one("3.3.2a", "the arsenal is not empty, so the move fails")
         return ()
 
-    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
+    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """3.0.9: entering a zone outside the arena other than the stack makes a new object
         with no relation to the old one (1.2.3b: only last known information remains); the
         marked condition ends with the old object (9.3.2b)."""
         if obj.token and not self.is_in_play(zone):
-            return True, ()
+            return Decided(True, ())
         if self.stays_same_object(zone):
             where = (
                 "onto the stack"
@@ -389,7 +410,7 @@ class FleshAndBlood(Ruleset):
                 if zone == self.play_zone
                 else f"into the {zone_name(zone)} (in the arena)"
             )
-            return False, self.one("3.0.9", f"put {where} it stays the same object")
+            return Decided(False, self.one("3.0.9", f"put {where} it stays the same object"))
         out = self.one(
             "3.0.9",
             f"entering the {zone_name(zone)}, outside the arena and not the "
@@ -410,13 +431,13 @@ class FleshAndBlood(Ruleset):
             out += self.one(
                 "9.3.2b", "the marked hero ceased to exist: the new object is not marked"
             )
-        return True, out
+        return Decided(True, out)
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """Face up unless moved face down (hidden zones hide cards without turning them)."""
-        return bool(face_down), ()
+        return Decided(bool(face_down), ())
 
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
@@ -494,11 +515,18 @@ class FleshAndBlood(Ruleset):
             return obj.face
         return self.default_face(card, obj.zone)
 
-    def token_ceases_rulings(self) -> Rulings:
+    def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """8.1.8a, 3.0.12a: a token that leaves the arena ceases to exist."""
-        return (
-            *self.one("8.1.8a", "a token exists only in the arena: leaving it, it ceases to exist"),
-            *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"),
+        if not (obj.token and not self.is_in_play(zone)):
+            return Decided(False)
+        return Decided(
+            True,
+            (
+                *self.one(
+                    "8.1.8a", "a token exists only in the arena: leaving it, it ceases to exist"
+                ),
+                *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"),
+            ),
         )
 
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
@@ -849,51 +877,65 @@ class FleshAndBlood(Ruleset):
 
     # --- turning face up/down, copies (8.5.24, 8.5.25) ---------------------------------------
 
-    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """8.5.24: turning a card face down makes it private, a new object (3.0.9); 8.5.24a:
         it fails if the card already is private."""
         if obj.face_down or (obj.zone in PRIVATE_ZONES and not obj.shown):
-            return False, self.one("8.5.24a", "it is already private: turning it face down fails")
-        return True, (
-            *self.one("8.5.24", "turned face down, it becomes private"),
-            *self.one("3.0.9", "a public object that becomes private becomes a new object"),
+            return Decided(
+                False, self.one("8.5.24a", "it is already private: turning it face down fails")
+            )
+        return Decided(
+            True,
+            (
+                *self.one("8.5.24", "turned face down, it becomes private"),
+                *self.one("3.0.9", "a public object that becomes private becomes a new object"),
+            ),
         )
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
         """3.0.9: the public object that became private is a new object."""
         return self.renew(state, obj.id)
 
-    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """8.5.24: turned face up it becomes public, the same object; 8.5.24a: fails if it
         already is public."""
         if not obj.face_down and (obj.shown or obj.zone not in PRIVATE_ZONES):
-            return False, self.one("8.5.24a", "it is already public: turning it face up fails")
-        if not obj.face_down:
-            return True, self.one(
-                "3.0.4d", "turned face up in a private zone, it becomes a public object there"
+            return Decided(
+                False, self.one("8.5.24a", "it is already public: turning it face up fails")
             )
-        return True, self.one(
-            "8.5.24", "turned face up it becomes public; private to public is not a new object"
+        if not obj.face_down:
+            return Decided(
+                True,
+                self.one(
+                    "3.0.4d", "turned face up in a private zone, it becomes a public object there"
+                ),
+            )
+        return Decided(
+            True,
+            self.one(
+                "8.5.24", "turned face up it becomes public; private to public is not a new object"
+            ),
         )
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
         """The face it had, which :meth:`renew` set for where it is."""
         return obj.face
 
-    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+    def copy_effect(self, state: GameState, obj: GameObject, of: GameObject) -> Decided[CopyValues]:
         """8.5.25: it gets the copyable properties; it doesn't cease to exist (9.3.2b)."""
-        out = self.one(
+        values, out = self.copiable_values(state, of)
+        out += self.one(
             "8.5.25",
             "it becomes a copy: it gets the reference's copyable "
             "properties and stays the same object",
         )
         if obj.marked:
             out += self.one("9.3.2b", "it did not cease to exist, so it stays marked")
-        return out
+        return Decided(values, out)
 
     # --- naming, searching, card-pools (9.1.2b, 9.2.2a, 9.2.2b, 1.1.3, 8.3.16) ----------------
 
-    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """8.5.21: name a card; 9.1.2b one side of a double-faced card, 9.2.2b one of the two
         names of a split-card, never both."""
         for card in cards:
@@ -901,36 +943,50 @@ class FleshAndBlood(Ruleset):
                 continue
             rule = "9.2.2b" if card.layout == "split" else "9.1.2b"
             if name == card.name and name not in card.face_names:
-                return False, (
-                    *self.one(rule, f"one name of {card.name} may be named, not both"),
-                    *self.one("8.5.21", "a name is declared"),
+                return Decided(
+                    False,
+                    (
+                        *self.one(rule, f"one name of {card.name} may be named, not both"),
+                        *self.one("8.5.21", "a name is declared"),
+                    ),
                 )
             if name in card.face_names:
-                return True, (
-                    *self.one(rule, f"{name} is one side of {card.name}"),
-                    *self.one("8.5.21", "a name is declared"),
+                return Decided(
+                    True,
+                    (
+                        *self.one(rule, f"{name} is one side of {card.name}"),
+                        *self.one("8.5.21", "a name is declared"),
+                    ),
                 )
-        return True, self.one("8.5.21", f"{name} is a card's name")
+        return Decided(True, self.one("8.5.21", f"{name} is a card's name"))
 
-    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+    def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """What a search sees where: 9.2.2 / 9.1.4a both sides off the stack and arena, 9.2.3
         the chosen side on the stack, 9.1.3 one active face in the arena."""
-        if name not in ("search", "select"):
-            return ()
+        sight = super().query_sight(verb, zone).value
         if zone == self.stack_zone:
-            return (
-                *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
-                *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+            return Decided(
+                sight,
+                (
+                    *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
+                    *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+                ),
             )
         if zone in ARENA_ZONES:
-            return (
-                *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
-                *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+            return Decided(
+                sight,
+                (
+                    *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
+                    *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+                ),
             )
-        return (
-            *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
-            *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
-            *self.one("9.1.3b", "a flip-card there has its front face active"),
+        return Decided(
+            sight,
+            (
+                *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
+                *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
+                *self.one("9.1.3b", "a flip-card there has its front face active"),
+            ),
         )
 
     def pool_supertypes(self, card: CardDef) -> tuple[tuple[str, ...], Rulings]:
@@ -959,7 +1015,7 @@ class FleshAndBlood(Ruleset):
 
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """1.1.3: every card's supertypes must be a subset of the hero's (as the hero is now,
         effects included), widened by its "Essence of" abilities (8.3.16)."""
         chars = characteristics(state, hero, self)
@@ -1006,7 +1062,7 @@ class FleshAndBlood(Ruleset):
                 rulings += self.one(
                     "1.1.3", f"{card.name}'s supertypes are a subset of {hero_name}'s"
                 )
-        return legal, rulings
+        return Decided(legal, rulings)
 
     # --- visibility (3.0.3a, 3.0.4, 3.7.4, 4.1.6b, 8.5.17, 9.1.2a) ----------------------------
 
@@ -1023,30 +1079,38 @@ class FleshAndBlood(Ruleset):
             return True
         return viewer is not None and viewer == obj.owner
 
-    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> Decided[bool]:
         """9.1.2a: whoever may look at a double-faced card may look at both faces (3.0.3a)."""
         if not self.may_look(state, player, obj) and not self.knows(state, player, obj):
-            return False, self.one(
-                "3.0.3a",
-                "a player may look only at public objects and the "
-                "private ones they own outside their deck",
+            return Decided(
+                False,
+                self.one(
+                    "3.0.3a",
+                    "a player may look only at public objects and the "
+                    "private ones they own outside their deck",
+                ),
             )
-        return True, self.one(
-            "9.1.2a",
-            "a player who may look at a card may look at both its faces; looking changes nothing",
+        return Decided(
+            True,
+            self.one(
+                "9.1.2a",
+                "a player who may look at a card may look at both its faces; "
+                "looking changes nothing",
+            ),
         )
 
-    def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """8.5.17: revealing makes a private object public for a moment; 8.5.17d: revealing a
-        public object fails."""
+    def can_reveal(
+        self, state: GameState, obj: GameObject, players: tuple[str, ...]
+    ) -> Decided[bool]:
+        """8.5.17: revealing makes a private object public for a moment, seen until it moves
+        (a new object, 3.0.9); 8.5.17d: revealing a public object fails."""
         if obj.zone in PUBLIC_ZONES and not obj.face_down:
-            return False, self.one("8.5.17d", "it is already public: revealing it fails")
-        return True, ()
-
-    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """8.5.17: the revealed private card is seen until it moves (a new object, 3.0.9)."""
-        return self.one(
-            "8.5.17", "the private card is revealed: those players see it until it moves"
+            return Decided(False, self.one("8.5.17d", "it is already public: revealing it fails"))
+        if not super().can_reveal(state, obj, players).value:
+            return Decided(False)  # each of them may already see it
+        return Decided(
+            True,
+            self.one("8.5.17", "the private card is revealed: those players see it until it moves"),
         )
 
 
