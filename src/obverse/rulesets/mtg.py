@@ -14,7 +14,7 @@ import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
-from obverse.cards import CardDef
+from obverse.cards import CardDef, Face
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
@@ -263,138 +263,121 @@ class Magic(MagicFaces):
     ) -> tuple[str, str, str, Rulings]:
         card = state.card_def(obj)
         if face_down:
-            rulings = self.rule("face_down_cast", "cast face down, it is a 2/2 face-down spell")
-            if self.is_double_faced(card):
-                rulings += self.rule(
-                    "dfc_face_down",
-                    "a double-faced card cast face down has "
-                    "the face-down characteristics and stays hidden",
-                )
-            return "done", "stack", "front", rulings
-        if card.is_meld_result:
-            return (
-                "illegal",
-                obj.zone,
-                obj.face,
-                self.rule("meld", "the back half of a meld card can't be cast"),
-            )
-        if card.layout == "meld":
-            if face == "back":
-                return (
-                    "illegal",
-                    obj.zone,
-                    obj.face,
-                    self.rule("meld_back", "a meld card's back face can't be cast"),
-                )
-            return (
-                "done",
-                "stack",
-                "front",
-                self.rule("meld_stack", "a meld card on the stack has only its front face"),
-            )
+            return "done", "stack", "front", self._cast_face_down(card)
+        if card.is_meld_result or card.layout == "meld":
+            return self._cast_meld(obj, card, face)
         if card.layout == "split":
-            chosen = face or "left"
-            if chosen not in ("left", "right"):
-                return (
-                    "illegal",
-                    obj.zone,
-                    obj.face,
-                    self.rule("split_choose", "choose one half to cast"),
-                )
-            half = card.faces[0 if chosen == "left" else 1]
-            return (
-                "done",
-                "stack",
-                chosen,
-                (
-                    *self.rule("split_choose", f"the player chose to cast {half.name}"),
-                    *self.ruling_list(("split_evaluated", "only the chosen half is evaluated")),
-                    *self.rule("split_stack", f"only {half.name} is on the stack"),
-                    *self.rule("mv_split", "on the stack its mana value is that half's"),
-                ),
-            )
+            return self._cast_split(obj, card, face)
         chosen = "back" if transformed else (face or "front")
         if chosen in ("left", "right", "both") or (chosen == "back" and len(card.faces) < 2):
-            return (
-                "illegal",
-                obj.zone,
-                obj.face,
-                self.rule("cast_front", f"{card.name} has no {chosen} face to cast"),
+            return _refuse(
+                obj, self.rule("cast_front", f"{card.name} has no {chosen} face to cast")
             )
-        rulings = ()
         if card.layout == "flip" and chosen == "back":
-            return (
-                "illegal",
-                obj.zone,
-                obj.face,
-                self.rule("flip_normal", "a flip card is cast with its normal characteristics"),
-            )
-        if card.layout == "transform" and chosen == "back":
-            if not self.can_cast_transformed:
-                return (
-                    "illegal",
-                    obj.zone,
-                    obj.face,
-                    self.rule(
-                        "cast_front",
-                        "a transforming double-faced card is put on the stack front face up",
-                    ),
-                )
-            if not transformed:
-                return (
-                    "illegal",
-                    obj.zone,
-                    obj.face,
-                    self.rule(
-                        "cast_front", "a transforming double-faced card is cast front face up"
-                    ),
-                )
-            rulings = self.rule(
-                "cast_transformed", "cast transformed, it is put on the stack back face up"
-            )
-        elif transformed and self.can_be_transformed_by_layout(card):
-            rulings = self.rule(
-                "cast_transformed", "cast transformed, it is put on the stack back face up"
-            )
-        elif card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
-            rulings = self.rule(
-                "cast_mdfc_face",
-                f"the player chose to cast {card.faces[0 if chosen == 'front' else 1].name}",
-            )
-            if face is None:
-                rulings += self.rule("cast_front", "with no choice made, it is cast front face up")
-        elif self.is_double_faced(card):
-            rulings = self.rule("cast_front", "a double-faced card is cast front face up")
+            why = "a flip card is cast with its normal characteristics"
+            return _refuse(obj, self.rule("flip_normal", why))
+        ok, rulings = self._cast_face_choice(card, chosen, face, transformed)
+        if not ok:
+            return _refuse(obj, rulings)
         the_face = card.faces[1 if chosen == "back" and len(card.faces) > 1 else 0]
         if "Land" in the_face.types:
-            if action != "play":
-                return (
-                    "illegal",
-                    obj.zone,
-                    obj.face,
-                    (
-                        *self.rule(
-                            "land_play", f"{the_face.name} is a land: it is played, not cast"
-                        ),
-                        *(
-                            self.rule("mdfc_land", "a land face is played")
-                            if len(card.faces) > 1
-                            else ()
-                        ),
-                    ),
-                )
-            rulings = (
-                self.rule("mdfc_land", f"played as a land with {the_face.name} up")
-                if self.is_double_faced(card)
-                else self.rule("land_play", "a land is played onto the battlefield")
-            )
-            return "done", "battlefield", chosen, rulings
-        rulings += (
-            self.rule("cast_evaluated", f"only {the_face.name} is considered put onto the stack")
-            if self.is_double_faced(card)
-            else ()
-        )
+            return self._play_land(obj, card, the_face, chosen, action)
+        if self.is_double_faced(card):
+            why = f"only {the_face.name} is considered put onto the stack"
+            rulings += self.rule("cast_evaluated", why)
         return "done", "stack", chosen, rulings
+
+    def _cast_face_down(self, card: CardDef) -> Rulings:
+        """708.4: cast face down, it is a 2/2 face-down spell; a DFC stays hidden."""
+        rulings = self.rule("face_down_cast", "cast face down, it is a 2/2 face-down spell")
+        if self.is_double_faced(card):
+            rulings += self.rule(
+                "dfc_face_down",
+                "a double-faced card cast face down has "
+                "the face-down characteristics and stays hidden",
+            )
+        return rulings
+
+    def _cast_meld(
+        self, obj: GameObject, card: CardDef, face: str | None
+    ) -> tuple[str, str, str, Rulings]:
+        """712.4: a meld card is cast front face up; the meld result can't be cast."""
+        if card.is_meld_result:
+            return _refuse(obj, self.rule("meld", "the back half of a meld card can't be cast"))
+        if face == "back":
+            return _refuse(obj, self.rule("meld_back", "a meld card's back face can't be cast"))
+        why = "a meld card on the stack has only its front face"
+        return "done", "stack", "front", self.rule("meld_stack", why)
+
+    def _cast_split(
+        self, obj: GameObject, card: CardDef, face: str | None
+    ) -> tuple[str, str, str, Rulings]:
+        """709.3: the player chooses one half; only it is on the stack."""
+        chosen = face or "left"
+        if chosen not in ("left", "right"):
+            return _refuse(obj, self.rule("split_choose", "choose one half to cast"))
+        half = card.faces[0 if chosen == "left" else 1]
+        return (
+            "done",
+            "stack",
+            chosen,
+            (
+                *self.rule("split_choose", f"the player chose to cast {half.name}"),
+                *self.ruling_list(("split_evaluated", "only the chosen half is evaluated")),
+                *self.rule("split_stack", f"only {half.name} is on the stack"),
+                *self.rule("mv_split", "on the stack its mana value is that half's"),
+            ),
+        )
+
+    def _cast_face_choice(
+        self, card: CardDef, chosen: str, face: str | None, transformed: bool
+    ) -> Decided[bool]:
+        """712.11: which face a double-faced card may be cast with; ``False``: illegal."""
+        back_up = "cast transformed, it is put on the stack back face up"
+        if card.layout == "transform" and chosen == "back":
+            if not self.can_cast_transformed:
+                why = "a transforming double-faced card is put on the stack front face up"
+                return Decided(False, self.rule("cast_front", why))
+            if not transformed:
+                why = "a transforming double-faced card is cast front face up"
+                return Decided(False, self.rule("cast_front", why))
+            return Decided(True, self.rule("cast_transformed", back_up))
+        if transformed and self.can_be_transformed_by_layout(card):
+            return Decided(True, self.rule("cast_transformed", back_up))
+        if card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
+            name = card.faces[0 if chosen == "front" else 1].name
+            rulings = self.rule("cast_mdfc_face", f"the player chose to cast {name}")
+            if face is None:
+                rulings += self.rule("cast_front", "with no choice made, it is cast front face up")
+            return Decided(True, rulings)
+        if self.is_double_faced(card):
+            return Decided(
+                True, self.rule("cast_front", "a double-faced card is cast front face up")
+            )
+        return Decided(True)
+
+    def _play_land(
+        self, obj: GameObject, card: CardDef, the_face: Face, chosen: str, action: str
+    ) -> tuple[str, str, str, Rulings]:
+        """305: a land (or a land face, 712.12) is played onto the battlefield, never cast."""
+        if action != "play":
+            return _refuse(
+                obj,
+                (
+                    *self.rule("land_play", f"{the_face.name} is a land: it is played, not cast"),
+                    *(
+                        self.rule("mdfc_land", "a land face is played")
+                        if len(card.faces) > 1
+                        else ()
+                    ),
+                ),
+            )
+        rulings = (
+            self.rule("mdfc_land", f"played as a land with {the_face.name} up")
+            if self.is_double_faced(card)
+            else self.rule("land_play", "a land is played onto the battlefield")
+        )
+        return "done", "battlefield", chosen, rulings
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
         chars = self.base_characteristics(state, obj)
@@ -662,6 +645,11 @@ class Magic2008(Magic2020):
     version: ClassVar[str] = "2008"
     title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
+
+
+def _refuse(obj: GameObject, rulings: Rulings) -> tuple[str, str, str, Rulings]:
+    """A refused cast or play: the object stays as it is."""
+    return "illegal", obj.zone, obj.face, rulings
 
 
 RULESETS: list[type[Ruleset]] = [Magic, Magic2025, Magic2020, Magic2008]
