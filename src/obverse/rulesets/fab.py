@@ -127,108 +127,92 @@ class FleshAndBlood(FabZones):
         card = state.card_def(obj)
         chosen = "back" if transformed else face
         if face_down or len(card.faces) < 2:
-            if chosen not in (None, "front"):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one("2.0.2", f"{card.name} has no {chosen} face to play"),
-                )
-            return DONE, self.stack_zone, "front", ()
-        if card.layout == "split":
-            side = chosen or "left"
-            if side == "both":
-                if not self.has_meld(card):
-                    return (
-                        ILLEGAL,
-                        obj.zone,
-                        obj.face,
-                        self.one(
-                            "5.1.2c", "only a split-card with meld may be played with both sides"
-                        ),
-                    )
-                return (
-                    DONE,
-                    self.stack_zone,
-                    "both",
-                    (
-                        *self.one("5.1.2c", "with meld the player declared both sides"),
-                        *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
-                    ),
-                )
-            if side not in ("left", "right"):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one("5.1.2c", "a split-card is played with its left or right side"),
-                )
-            half = card.faces[0 if side == "left" else 1]
-            return (
-                DONE,
-                self.stack_zone,
-                side,
-                (
-                    *self.one(
-                        "5.1.2c",
-                        f"the player declared the {side} side, {half.name}"
-                        + ("" if chosen else " (no declaration: the left side)"),
-                    ),
-                    *self.one(
-                        "9.2.3",
-                        f"for the rest of its existence it has only {half.name}'s "
-                        "name, typebox and textbox",
-                    ),
-                ),
-            )
-        if card.layout == "twin":
-            pick = chosen or "front"
-            if pick not in ("front", "back"):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one("9.1.4b", "on the stack only one face of a twin-card is active"),
-                )
-            name = card.faces[0 if pick == "front" else 1].name
-            return (
-                DONE,
-                self.stack_zone,
-                pick,
-                self.one(
-                    "9.1.4b",
-                    f"the player chose the {pick} face, {name}: only it is active on the stack",
-                ),
-            )
-        if card.layout == "transcend":
-            active = "back" if self.is_transcended(state, obj) else "front"
-            if chosen not in (None, active):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one(
-                        "9.1.5b",
-                        f"its {active} face is active; it can't be played with its {chosen} face",
-                    ),
-                )
-            return DONE, self.stack_zone, active, ()
+            played = self._play_single(card, chosen)
+        elif card.layout == "split":
+            played = self._play_split(card, chosen)
+        elif card.layout == "twin":
+            played = self._play_twin(card, chosen)
+        elif card.layout == "transcend":
+            played = self._play_transcend(state, obj, chosen)
+        else:
+            played = self._play_flip(chosen)
+        side, rulings = played
+        if side is None:
+            return ILLEGAL, obj.zone, obj.face, rulings
+        return DONE, self.stack_zone, side, rulings
+
+    # Each ``_play_*`` decides the face(s) a card is played with; ``None``: it can't be.
+
+    def _play_single(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
+        """2.0.2: a single-faced (or face-down) card has only its front."""
         if chosen not in (None, "front"):
-            return (
-                ILLEGAL,
-                obj.zone,
-                obj.face,
-                self.one(
-                    "9.1.3b",
-                    "a flip-card is played with its front face active; only a rule or "
-                    "effect makes its back face active",
+            return Decided(None, self.one("2.0.2", f"{card.name} has no {chosen} face to play"))
+        return Decided("front")
+
+    def _play_split(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
+        """5.1.2c, 9.2.3: the declared side (left by default), or both with meld."""
+        side = chosen or "left"
+        if side == "both":
+            if not self.has_meld(card):
+                why = "only a split-card with meld may be played with both sides"
+                return Decided(None, self.one("5.1.2c", why))
+            return Decided(
+                "both",
+                (
+                    *self.one("5.1.2c", "with meld the player declared both sides"),
+                    *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
                 ),
             )
-        return (
-            DONE,
-            self.stack_zone,
-            "front",
-            self.one("9.1.3b", "a flip-card is played with its front face active"),
+        if side not in ("left", "right"):
+            why = "a split-card is played with its left or right side"
+            return Decided(None, self.one("5.1.2c", why))
+        half = card.faces[0 if side == "left" else 1]
+        return Decided(
+            side,
+            (
+                *self.one(
+                    "5.1.2c",
+                    f"the player declared the {side} side, {half.name}"
+                    + ("" if chosen else " (no declaration: the left side)"),
+                ),
+                *self.one(
+                    "9.2.3",
+                    f"for the rest of its existence it has only {half.name}'s "
+                    "name, typebox and textbox",
+                ),
+            ),
+        )
+
+    def _play_twin(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
+        """9.1.4b: a twin-card is played with one face, the player's choice."""
+        pick = chosen or "front"
+        if pick not in ("front", "back"):
+            why = "on the stack only one face of a twin-card is active"
+            return Decided(None, self.one("9.1.4b", why))
+        name = card.faces[0 if pick == "front" else 1].name
+        why = f"the player chose the {pick} face, {name}: only it is active on the stack"
+        return Decided(pick, self.one("9.1.4b", why))
+
+    def _play_transcend(
+        self, state: GameState, obj: GameObject, chosen: str | None
+    ) -> Decided[str | None]:
+        """9.1.5b: front face up until it has transcended, back face up after."""
+        active = "back" if self.is_transcended(state, obj) else "front"
+        if chosen not in (None, active):
+            why = f"its {active} face is active; it can't be played with its {chosen} face"
+            return Decided(None, self.one("9.1.5b", why))
+        return Decided(active)
+
+    def _play_flip(self, chosen: str | None) -> Decided[str | None]:
+        """9.1.3b: a flip-card is played with its front face active."""
+        if chosen not in (None, "front"):
+            why = (
+                "a flip-card is played with its front face active; only a rule or "
+                "effect makes its back face active"
+            )
+            return Decided(None, self.one("9.1.3b", why))
+        return Decided(
+            "front", self.one("9.1.3b", "a flip-card is played with its front face active")
         )
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
