@@ -235,80 +235,105 @@ class FabZones(Ruleset):
     def _face_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None
     ) -> Decided[str]:
+        """The face(s) active after a move to ``zone``, by layout; ``same``: it stays the
+        same object (3.0.9) and is public."""
         card = state.card_def(obj)
         if len(card.faces) < 2:
             return Decided("front", ())
         same = self.stays_same_object(zone) and not obj.face_down
-        if card.layout == "split":
-            if (
-                same
-                and obj.face in ("left", "right", "both")
-                and (obj.zone == self.stack_zone or obj.zone in ARENA_ZONES)
-            ):
-                if obj.face == "both":
-                    return Decided("both", ())
-                return Decided(
-                    obj.face,
-                    self.one(
-                        "9.2.3",
-                        "it keeps the side chosen as it went onto the "
-                        "stack for the rest of its existence",
-                    ),
-                )
-            if zone == self.stack_zone:
-                chosen = (
-                    face
-                    if face in ("left", "right") or (face == "both" and self.has_meld(card))
-                    else "left"
-                )
-                return Decided(
-                    chosen,
-                    self.one(
-                        "9.2.3",
-                        "put onto the stack, it has only the chosen side"
-                        if chosen != "both"
-                        else "it has both sides",
-                    ),
-                )
+        by_layout = {
+            "split": self._split_after_move,
+            "twin": self._twin_after_move,
+            "transcend": self._transcend_after_move,
+        }.get(card.layout, self._flip_after_move)
+        return by_layout(state, obj, zone, face, same)
+
+    def _split_after_move(
+        self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
+    ) -> Decided[str]:
+        """9.2.2, 9.2.3: both sides off the stack, the chosen side on it for good."""
+        card = state.card_def(obj)
+        if (
+            same
+            and obj.face in ("left", "right", "both")
+            and (obj.zone == self.stack_zone or obj.zone in ARENA_ZONES)
+        ):
+            if obj.face == "both":
+                return Decided("both", ())
             return Decided(
-                "both", self.one("9.2.2", "off the stack a split-card has both sides' properties")
+                obj.face,
+                self.one(
+                    "9.2.3",
+                    "it keeps the side chosen as it went onto the "
+                    "stack for the rest of its existence",
+                ),
             )
-        if card.layout == "twin":
-            if not self.stays_same_object(zone):
-                return Decided(
-                    "both",
-                    self.one(
-                        "9.1.4a",
-                        "outside the arena and the stack both faces of a twin-card are active",
-                    ),
-                )
-            if same and obj.face in ("front", "back") and self.stays_same_object(obj.zone):
-                return Decided(obj.face, ())
-            chosen = face if face in ("front", "back") else "front"
+        if zone == self.stack_zone:
+            chosen = (
+                face
+                if face in ("left", "right") or (face == "both" and self.has_meld(card))
+                else "left"
+            )
             return Decided(
                 chosen,
                 self.one(
-                    "9.1.4b",
-                    f"in the {zone_name(zone)} only one face is "
-                    f"active: the {chosen} face, chosen by the effect that "
-                    "put it there",
+                    "9.2.3",
+                    "put onto the stack, it has only the chosen side"
+                    if chosen != "both"
+                    else "it has both sides",
                 ),
             )
-        if card.layout == "transcend":
-            if self.is_transcended(state, obj):
-                return Decided(
-                    "back",
-                    (
-                        self.one(
-                            "9.1.5b",
-                            "it has transcended: its back face stays active even as a new object",
-                        )
-                        if not self.stays_same_object(zone)
-                        else ()
-                    ),
-                )
-            return Decided("front", ())
-        # flip-card (9.1.3b)
+        return Decided(
+            "both", self.one("9.2.2", "off the stack a split-card has both sides' properties")
+        )
+
+    def _twin_after_move(
+        self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
+    ) -> Decided[str]:
+        """9.1.4a/b: both faces outside the arena and stack, one face in them."""
+        if not self.stays_same_object(zone):
+            return Decided(
+                "both",
+                self.one(
+                    "9.1.4a",
+                    "outside the arena and the stack both faces of a twin-card are active",
+                ),
+            )
+        if same and obj.face in ("front", "back") and self.stays_same_object(obj.zone):
+            return Decided(obj.face, ())
+        chosen = face if face in ("front", "back") else "front"
+        return Decided(
+            chosen,
+            self.one(
+                "9.1.4b",
+                f"in the {zone_name(zone)} only one face is "
+                f"active: the {chosen} face, chosen by the effect that "
+                "put it there",
+            ),
+        )
+
+    def _transcend_after_move(
+        self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
+    ) -> Decided[str]:
+        """9.1.5b: once transcended, the back face stays active."""
+        if self.is_transcended(state, obj):
+            return Decided(
+                "back",
+                (
+                    self.one(
+                        "9.1.5b",
+                        "it has transcended: its back face stays active even as a new object",
+                    )
+                    if not self.stays_same_object(zone)
+                    else ()
+                ),
+            )
+        return Decided("front", ())
+
+    def _flip_after_move(
+        self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
+    ) -> Decided[str]:
+        """9.1.3b: a new card has its front face active; only resolving may turn it."""
         if not self.stays_same_object(zone):
             return Decided(
                 "front",
