@@ -141,42 +141,7 @@ class Magic(MagicFaces):
             )
         if transformed or (face == "back" and card.layout != "flip" and len(card.faces) > 1):
             # The contract: ``face: back`` and ``transformed: true`` both mean "transformed".
-            if (
-                self.is_double_faced(card)
-                and self.can_be_transformed_by_layout(card)
-                and SPELL_ONLY.intersection(card.faces[1].types)
-            ):
-                return Decided(
-                    None,
-                    self.ruling_list(
-                        (
-                            "resolve_transformed_instant",
-                            f"its back face, {card.faces[1].name}, is "
-                            "an instant or sorcery: it can't enter the battlefield",
-                        ),
-                        (
-                            "sorcery_stays",
-                            "an instant or sorcery that would enter the battlefield "
-                            "stays in its previous zone",
-                        ),
-                    ),
-                )
-            if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
-                return Decided(
-                    "back",
-                    self.rule(
-                        "enter_transformed",
-                        "put onto the battlefield transformed, it enters back face up",
-                    ),
-                )
-            return Decided(
-                None,
-                self.rule(
-                    "enter_transformed",
-                    f"{card.name} can't be put onto the battlefield transformed; "
-                    "it stays in its current zone",
-                ),
-            )
+            return self._enter_transformed(card)
         if card.layout == "modal_dfc" and not is_permanent_face(card.faces[0]):
             return Decided(
                 None,
@@ -190,6 +155,46 @@ class Magic(MagicFaces):
                 "front", self.rule("enter_front", "it enters the battlefield front face up")
             )
         return Decided(self.default_face(card, zone), ())
+
+    def _enter_transformed(self, card: CardDef) -> Decided[str | None]:
+        """712.14: put onto the battlefield transformed, a DFC that can transform enters back
+        face up; one whose back face is an instant or sorcery, or any other card, stays."""
+        if (
+            self.is_double_faced(card)
+            and self.can_be_transformed_by_layout(card)
+            and SPELL_ONLY.intersection(card.faces[1].types)
+        ):
+            return Decided(
+                None,
+                self.ruling_list(
+                    (
+                        "resolve_transformed_instant",
+                        f"its back face, {card.faces[1].name}, is "
+                        "an instant or sorcery: it can't enter the battlefield",
+                    ),
+                    (
+                        "sorcery_stays",
+                        "an instant or sorcery that would enter the battlefield "
+                        "stays in its previous zone",
+                    ),
+                ),
+            )
+        if self.is_double_faced(card) and self.can_be_transformed_by_layout(card):
+            return Decided(
+                "back",
+                self.rule(
+                    "enter_transformed",
+                    "put onto the battlefield transformed, it enters back face up",
+                ),
+            )
+        return Decided(
+            None,
+            self.rule(
+                "enter_transformed",
+                f"{card.name} can't be put onto the battlefield transformed; "
+                "it stays in its current zone",
+            ),
+        )
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None

@@ -269,33 +269,9 @@ class MagicFaces(Ruleset):
     # --- transform (701.27, 712.9, 712.10, 712.15a) ------------------------------------------
 
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
-        if obj.zone != "battlefield":
-            return Decided(
-                False, self.rule("transform", "only permanents transform; nothing happens")
-            )
-        if obj.face_down:
-            return Decided(
-                False,
-                self.rule(
-                    "face_down_no_transform",
-                    "a face-down permanent can't transform; nothing happens",
-                ),
-            )
-        if obj.meld is not None or state.cards[obj.card].card.layout == "meld":
-            return Decided(
-                False,
-                (
-                    *self.rule(
-                        "meld_no_transform",
-                        "meld cards and melded permanents can't transform; nothing happens",
-                    ),
-                    *(
-                        self.rule("transform_not_dfc", "not a transforming permanent")
-                        if not self.meld_is_double_faced
-                        else ()
-                    ),
-                ),
-            )
+        blocked = self._transform_blocked(state, obj)
+        if blocked:
+            return Decided(False, blocked)
         card = state.cards[obj.card].card
         if not self.is_double_faced(card):
             return Decided(
@@ -340,6 +316,29 @@ class MagicFaces(Ruleset):
                 ),
             ),
         )
+
+    def _transform_blocked(self, state: GameState, obj: GameObject) -> Rulings:
+        """701.27, 708.8, 712.9: what keeps the object itself from transforming, whatever its
+        card: not a permanent, face down, or a meld card or melded permanent."""
+        if obj.zone != "battlefield":
+            return self.rule("transform", "only permanents transform; nothing happens")
+        if obj.face_down:
+            return self.rule(
+                "face_down_no_transform", "a face-down permanent can't transform; nothing happens"
+            )
+        if obj.meld is not None or state.cards[obj.card].card.layout == "meld":
+            return (
+                *self.rule(
+                    "meld_no_transform",
+                    "meld cards and melded permanents can't transform; nothing happens",
+                ),
+                *(
+                    self.rule("transform_not_dfc", "not a transforming permanent")
+                    if not self.meld_is_double_faced
+                    else ()
+                ),
+            )
+        return ()
 
     def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
         if obj.face_down:
