@@ -401,37 +401,10 @@ class SCP(Ruleset):
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
         a cross test then found impossible is not stacked but counts as declared, so the
         same object can't declare again."""
-        o, target = state.objects[a.object], a.target
-        if o.zone != SITE_ZONE:
-            return Outcome(
-                state,
-                ILLEGAL,
-                (self.ruling(SITE, "only an object on the site declares a cross test"),),
-            )
-        if o.cross_tested:
-            return Outcome(
-                state,
-                ILLEGAL,
-                (
-                    self.ruling(
-                        SITE,
-                        "this object has already declared a cross test; it can't declare again",
-                    ),
-                ),
-            )
-        if target is not None:
-            t = state.objects[target]
-            if t.zone != SITE_ZONE or t.controller == o.controller:
-                return Outcome(
-                    state,
-                    ILLEGAL,
-                    (
-                        self.ruling(
-                            CROSS_TEST_DECLARE,
-                            "a cross test is declared against an opponent's object on the site",
-                        ),
-                    ),
-                )
+        o = state.objects[a.object]
+        refused = self._cross_test_refused(state, o, a.target)
+        if refused:
+            return Outcome(state, ILLEGAL, refused)
         event = Event("cross_test", o.id, o.card, o.controller)
         if not o.face_down:
             if self.is_forbidden(state, o, "cross_test"):
@@ -485,6 +458,20 @@ class SCP(Ruleset):
             (*rulings, self.ruling(SITE, "the cross test is declared and put on the stack")),
             (reveal, event),
         )
+
+    def _cross_test_refused(self, state: GameState, o: GameObject, target: int | None) -> Rulings:
+        """サイト上: why ``o`` can't declare a cross test (against ``target``); empty: it can."""
+        if o.zone != SITE_ZONE:
+            return (self.ruling(SITE, "only an object on the site declares a cross test"),)
+        if o.cross_tested:
+            why = "this object has already declared a cross test; it can't declare again"
+            return (self.ruling(SITE, why),)
+        if target is not None:
+            t = state.objects[target]
+            if t.zone != SITE_ZONE or t.controller == o.controller:
+                why = "a cross test is declared against an opponent's object on the site"
+                return (self.ruling(CROSS_TEST_DECLARE, why),)
+        return ()
 
     # --- cards --------------------------------------------------------------------------------
 
