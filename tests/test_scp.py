@@ -234,10 +234,13 @@ def test_cross_test_needs_a_site_object_and_an_opponents_target() -> None:
 
 
 def test_select_and_search_rulings() -> None:
-    assert [r.rule for r in RS.query_rulings("select", "sandbox")] == ["選択と探索"]
-    assert [r.rule for r in RS.query_rulings("search", "sandbox")] == ["選択と探索"]
+    select, why_select = RS.query_sight("select", "sandbox")
+    search, why_search = RS.query_sight("search", "sandbox")
+    assert [r.rule for r in why_select] == ["選択と探索"]
+    assert [r.rule for r in why_search] == ["選択と探索"]
     state, oid = _add(_game(), "sandbox")
-    assert RS.searchable(state, state.obj(oid)).props.object_class == "Euclid"
+    assert search(state, state.obj(oid)).props.object_class == "Euclid"
+    assert select(state, state.obj(oid)).props.object_class is None
     assert characteristics(state, oid).props.object_class is None
 
 

@@ -21,9 +21,9 @@ from obverse.carddb import CardDB
 from obverse.cards import STAT_FIELDS, CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, ObverseError, quote
-from obverse.rulesets import get_ruleset
+from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Ruling
-from obverse.state import PhysicalCard, new_state
+from obverse.state import GameObject, GameState, PhysicalCard, new_state
 
 GAMES: Final = ("mtg", "fab", "ga", "scp")
 PLAYER: Final = "you"
@@ -170,38 +170,53 @@ def describe(
             f"{card.layout} card in the {where}"
         )
     else:
-        play_faces = rs.allowed_faces(card, rs.play_zone)
-        if wanted not in play_faces or where == rs.play_zone:
-            raise InputError(
-                "",
-                "--face",
-                f"{card.name} can't be {wanted} face up in {where} "
-                f"under {rs.name} (allowed: {', '.join(sorted(allowed))})",
-            )
-        flipped = card.layout == "flip" and wanted == "back" and rs.game == "mtg"
-        state, card_id = actions.add_card(
-            state, PhysicalCard(card=card, owner=PLAYER), rs.play_zone, face=wanted, flipped=flipped
-        )
-        obj = state.object_of_card(card_id)
-        assert obj is not None
-        outcome = actions.move(state, obj.id, where)
-        state = outcome.state
-        info.rulings.extend(outcome.rulings)
-        moved = state.object_of_card(card_id)
-        if moved is None:
-            raise InputError("", "--zone", f"{card.name} doesn't stay in {where}")
-        obj = moved
-        info.note = (
-            f"{_face_label(card, obj.face)} ({obj.face}) counts: a {card.layout} card "
-            f"with its {wanted} face up, moved to the {where}, has its {obj.face} face "
-            "up"
-        )
+        state, obj = _reached_by_moving(info, rs, state, card, where, wanted)
     info.face = obj.face
     info.chars = characteristics(state, obj, rs)
-    for ruling in rs.explain_characteristics(state, obj):
+    for ruling in explain(state, obj):
         if all(r.rule != ruling.rule for r in info.rulings):
             info.rulings.append(ruling)
     return info
+
+
+def explain(state: GameState, obj: GameObject | int) -> tuple[Ruling, ...]:
+    """The rulings behind ``obj``'s characteristics now: those of the ruleset's branch that
+    picked its face(s) and values (``Characteristics.why``), never a second derivation."""
+    return characteristics(state, obj).why
+
+
+def _reached_by_moving(
+    info: CardInfo, rs: Ruleset, state: GameState, card: CardDef, where: str, wanted: str
+) -> tuple[GameState, GameObject]:
+    """A face the zone doesn't allow, reached the way the rules reach it: put onto the play
+    zone with that face, then moved (the move's rulings join ``info.rulings``)."""
+    play_faces = rs.allowed_faces(card, rs.play_zone)
+    if wanted not in play_faces or where == rs.play_zone:
+        raise InputError(
+            "",
+            "--face",
+            f"{card.name} can't be {wanted} face up in {where} "
+            f"under {rs.name} (allowed: {', '.join(sorted(rs.allowed_faces(card, where)))})",
+        )
+    flipped = card.layout == "flip" and wanted == "back" and rs.game == "mtg"
+    state, card_id = actions.add_card(
+        state, PhysicalCard(card=card, owner=PLAYER), rs.play_zone, face=wanted, flipped=flipped
+    )
+    obj = state.object_of_card(card_id)
+    assert obj is not None
+    outcome = actions.move(state, obj.id, where)
+    state = outcome.state
+    info.rulings.extend(outcome.rulings)
+    moved = state.object_of_card(card_id)
+    if moved is None:
+        raise InputError("", "--zone", f"{card.name} doesn't stay in {where}")
+    obj = moved
+    info.note = (
+        f"{_face_label(card, obj.face)} ({obj.face}) counts: a {card.layout} card "
+        f"with its {wanted} face up, moved to the {where}, has its {obj.face} face "
+        "up"
+    )
+    return state, obj
 
 
 _PRINTED: Final = ("cost", "pitch", *(f for f in STAT_FIELDS if f != "pitch"))

@@ -13,6 +13,7 @@ import msgspec
 
 from obverse.cards import LIST_FIELDS, Face
 from obverse.registry import get_ruleset
+from obverse.rulings import Ruling
 from obverse.state import Effect, GameObject, GameState
 
 if TYPE_CHECKING:
@@ -33,13 +34,15 @@ class Characteristics(msgspec.Struct, frozen=True):
 
     ``props.name`` is the one name (``A // B`` with two faces active, ``None`` if nameless);
     ``props.cost`` is the MTG mana cost string (``None`` if it has none) or the game's cost
-    number; ``mana_value`` is MTG's (``None`` in other games).
+    number; ``mana_value`` is MTG's (``None`` in other games). ``why`` holds the rulings of
+    the branch of the ruleset that picked the face(s) and values (``obverse card`` prints them).
     """
 
     face: str
     names: tuple[str, ...]
     props: Face
     mana_value: int | None = None
+    why: tuple[Ruling, ...] = ()
 
     def has_name(self, name: str) -> bool:
         """Shares ``name`` (MTG 201.2a: a nameless object shares a name with nothing)."""
@@ -88,7 +91,8 @@ def characteristics(
 ) -> Characteristics:
     """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's).
 
-    Cached by the identity of the (immutable) object, effects and card table."""
+    Cached by the identity of the (immutable) object, effects and card table; ``why`` is part
+    of the cached value, so it is as fresh as the values."""
     o = state.objects[obj] if isinstance(obj, int) else obj
     hit = _CACHE.get(id(o))
     if (

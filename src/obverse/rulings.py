@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 import msgspec
 
@@ -23,6 +23,17 @@ class Ruling(msgspec.Struct, frozen=True):
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.reason}"
+
+
+T = TypeVar("T")
+
+
+class Decided(NamedTuple, Generic[T]):
+    """A decision and the rulings of the branch that made it, returned together so the
+    explanation can't drift from the answer. A tuple: ``value, rulings = decided`` works."""
+
+    value: T
+    rulings: tuple[Ruling, ...] = ()
 
 
 class Event(msgspec.Struct, frozen=True):

@@ -178,8 +178,6 @@ class Ruleset(Hooks):
             within = self.move_within_zone(state, obj, face_down, position)
             if within is not None:
                 return replace(within, rulings=(*rulings, *within.rulings))
-        if dest == obj.zone and (face_down is None or face_down == obj.face_down) and not position:
-            return Outcome(state, NOTHING, (*rulings, *self.same_zone_rulings()))
         new_face = face_fixed
         if new_face is None:
             new_face, why = self.face_on_move(state, obj, dest, face, transformed)
@@ -188,15 +186,16 @@ class Ruleset(Hooks):
             return Outcome(state, NOTHING, rulings)
         fd, why = self.face_down_on_move(state, obj, dest, face_down)
         is_new, why2 = self.is_new_object(state, obj, dest)
-        rulings += (*why, *why2, *self.leave_rulings(state, obj, dest))
+        rulings += (*why, *why2)
         events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, dest),)
         state = self.remove(state, obj)
         if obj.meld is not None and not self.is_in_play(dest):
             return Outcome(self._unmeld(state, obj, dest, fd, position), DONE, rulings, events)
-        if obj.token and self.tokens_cease_outside_play and not self.is_in_play(dest):
+        ceases, why = self.token_ceases(state, obj, dest)
+        if ceases:
             state = core.forget(state, obj.id)
-            ceases = Event("cease", obj.id, obj.card)
-            return Outcome(state, DONE, (*rulings, *self.token_ceases_rulings()), (*events, ceases))
+            gone = Event("cease", obj.id, obj.card)
+            return Outcome(state, DONE, (*rulings, *why), (*events, gone))
         new, state = self._moved(state, obj, dest, new_face, fd, is_new, face_down, controller)
         state = self.after_move(self.place(state, new, position), obj, new)
         return Outcome(state, DONE, rulings, events)
@@ -328,10 +327,7 @@ class Ruleset(Hooks):
         new_face = "front" if obj.face == "back" else "back"
         state = core.update(state, replace(obj, face=new_face, timestamp=ts))
         return Outcome(
-            state,
-            DONE,
-            (*rulings, *self.transform_rulings(state, obj)),
-            (Event("transform", obj.id, obj.card, obj.controller),),
+            state, DONE, rulings, (Event("transform", obj.id, obj.card, obj.controller),)
         )
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
@@ -374,8 +370,7 @@ class Ruleset(Hooks):
     def become_copy(self, state: GameState, a: v.BecomeCopy) -> Outcome:
         """``object`` becomes a copy of ``of``: the copiable values of its current face(s)."""
         obj = state.objects[a.object]
-        values, rulings = self.copiable_values(state, state.objects[a.of])
-        rulings += self.become_copy_rulings(state, obj)
+        values, rulings = self.copy_effect(state, obj, state.objects[a.of])
         state, ts = core.tick(state)
         state = core.update(state, replace(obj, copies=(*obj.copies, values), timestamp=ts))
         return Outcome(state, DONE, rulings, (Event("copy", obj.id, obj.card, obj.controller),))
@@ -417,15 +412,9 @@ class Ruleset(Hooks):
             timestamp=ts,
             zone=self.canonical_zone(where["zone"]) if where and "zone" in where else None,
         )
-        if a.fixed and effect.filter is not None:
-            fixed = tuple(
-                o.id
-                for o in state.iter_objects()
-                if applies_to(state, effect, o, characteristics(state, o, self), self)
-            )
-            effect = replace(effect, fixed=fixed)
+        effect, rulings = self.effect_scope(state, effect, a.fixed)
         state = replace(state, effects=(*state.effects, effect))
-        return Outcome(state, DONE, self.effect_rulings(state, effect))
+        return Outcome(state, DONE, rulings)
 
     def add_counters(self, state: GameState, a: v.AddCounters) -> Outcome:
         """Put ``count`` counters named ``counter`` on an object."""
@@ -453,12 +442,10 @@ class Ruleset(Hooks):
         """Reveal a card: the players may identify it until it moves, turns face down or is
         shuffled."""
         obj = state.objects[a.object]
-        ok, why = self.can_reveal(state, obj)
+        players = tuple(a.to or state.players)
+        ok, why = self.can_reveal(state, obj, players)
         if not ok:
             return Outcome(state, NOTHING, why)
-        players = a.to or state.players
-        if all(self.may_look(state, p, obj) or self.knows(state, p, obj) for p in players):
-            return Outcome(state, NOTHING)  # everyone it is shown to may already see it
         known = {(k.player, k.obj) for k in state.knowledge}
         lasting = self.reveal_knowledge_lasts
         new = tuple(
@@ -468,7 +455,7 @@ class Ruleset(Hooks):
         )
         state = replace(state, knowledge=(*state.knowledge, *new))
         event = Event("reveal", obj.id, obj.card, detail=",".join(players))
-        return Outcome(state, DONE, self.reveal_rulings(state, obj), (event,))
+        return Outcome(state, DONE, why, (event,))
 
     def examine(self, state: GameState, a: v.Examine) -> Outcome:
         """``player`` looks at (both faces of) a card they may look at; never a transform."""
@@ -527,18 +514,16 @@ class Ruleset(Hooks):
         search sees face-down cards by their fronts, a selection as they are."""
         zone = self.canonical_zone(a.zone)
         where = {k: w for k, w in (a.where or {}).items() if k != "zone"}
+        sight, rulings = self.query_sight(a.verb, zone)
         found = []
         for o in state.iter_objects():
             if not self.zone_matches(o.zone, zone):
                 continue
             if not (self.is_shared(zone) or self.is_shared(o.zone)) and o.owner != a.player:
                 continue  # an owned zone: the player's own
-            chars = (
-                self.searchable(state, o) if a.verb == "search" else characteristics(state, o, self)
-            )
-            if matches(chars, where):
+            if matches(sight(state, o), where):
                 found.append(o.id)
-        return Outcome(state, DONE, self.query_rulings(a.verb, zone), answer=tuple(found))
+        return Outcome(state, DONE, rulings, answer=tuple(found))
 
     def select(self, state: GameState, a: v.Select) -> Outcome:
         """:meth:`search` seeing only the characteristics the objects have now."""

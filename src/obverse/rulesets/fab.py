@@ -10,100 +10,64 @@ no rule looks at a card's name.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Final
+from typing import ClassVar
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
-from obverse.cards import CardDef, Face
+from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
+from obverse.rulesets.fab_zones import (
+    ARENA_MATCHES,
+    ARENA_ZONES,
+    CATEGORY_RULE,
+    DECK_CARD_ZONES,
+    DECK_TYPES,
+    DFC_LAYOUTS,
+    ESSENCE,
+    MELD,
+    PERMANENT_SUBTYPES,
+    PRIVATE_ZONES,
+    PUBLIC_ZONES,
+    RESOLVE_FACE,
+    FabZones,
+    article,
+    category_of,
+    layout_category,
+    zone_name,
+)
+from obverse.rulesets.hooks import Sight
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 
+__all__ = [
+    "ARENA_MATCHES",
+    "ARENA_ZONES",
+    "CATEGORY_RULE",
+    "DECK_CARD_ZONES",
+    "DECK_TYPES",
+    "DFC_LAYOUTS",
+    "ESSENCE",
+    "MELD",
+    "PERMANENT_SUBTYPES",
+    "PRIVATE_ZONES",
+    "PUBLIC_ZONES",
+    "RESOLVE_FACE",
+    "RULESETS",
+    "Awaken",
+    "FleshAndBlood",
+    "Hit",
+    "Mark",
+    "Transcend",
+    "article",
+    "category_of",
+    "layout_category",
+    "zone_name",
+]
+
 replace = msgspec.structs.replace
-
-#: 3.0.5: the zones that make up the arena (the contract's ``arena`` is the permanent zone).
-ARENA_ZONES: Final = frozenset(
-    {"arena", "hero", "arms", "chest", "head", "legs", "weapon", "combat_chain"}
-)
-#: What a search or a filter for ``zone: arena`` finds: the permanent, hero and equipment zones.
-ARENA_MATCHES: Final = ARENA_ZONES - {"combat_chain"}
-#: 3.0.4a / 3.0.4b (and 4.1.6b: the inventory is private).
-PUBLIC_ZONES: Final = frozenset(
-    {
-        "arms",
-        "banished",
-        "chest",
-        "combat_chain",
-        "graveyard",
-        "head",
-        "hero",
-        "legs",
-        "arena",
-        "pitch",
-        "stack",
-        "weapon",
-    }
-)
-PRIVATE_ZONES: Final = frozenset({"arsenal", "deck", "hand", "inventory"})
-#: 1.3.2c: the types that make a deck-card.
-DECK_TYPES: Final = frozenset(
-    {"Action", "Attack Reaction", "Block", "Defense Reaction", "Instant", "Mentor", "Resource"}
-)
-#: 1.3.3: deck-cards with one of these subtypes become permanents in the arena.
-PERMANENT_SUBTYPES: Final = frozenset(
-    {"Affliction", "Ally", "Ash", "Aura", "Construct", "Figment", "Invocation", "Item", "Landmark"}
-)
-#: Zones that hold only their owner's deck-cards, with the rule that says so.
-DECK_CARD_ZONES: Final = {"hand": "3.9.2", "deck": "3.7.2", "pitch": "3.14.2", "arsenal": "3.3.2"}
-#: Subtype rules that decide the face a flip-card resolves into the arena with:
-#: subtype -> (face, rule id).
-RESOLVE_FACE: Final = {
-    "Construct": ("back", "8.2.14a"),
-    "Invocation": ("back", "8.2.13a"),
-    "Figment": ("front", "8.2.16a"),
-}
-#: The ability that lets a split-card be played with both sides (5.1.2c, 8.3.38).
-MELD: Final = "Meld"
-#: 8.3.16: "Essence of X" lets the card-pool hold X cards.
-ESSENCE: Final = re.compile(r"^Essence of (.+)$")
-#: The layouts whose two faces are the two sides of one card (9.1).
-DFC_LAYOUTS: Final = frozenset({"flip", "twin", "transcend"})
-#: Layout -> the rule that says which face(s) decide its category (9.1.3, 9.1.4, 9.1.5).
-CATEGORY_RULE: Final = {"flip": "9.1.3", "twin": "9.1.4", "transcend": "9.1.5", "split": "9.2.2"}
-
-
-def zone_name(zone: str) -> str:
-    """A zone's name for a ruling's reason ("hand", "banished zone", "combat chain")."""
-    if zone in ("hand", "deck", "stack", "arena", "inventory", "arsenal", "graveyard"):
-        return zone
-    return f"{zone.replace('_', ' ')} zone" if zone != "combat_chain" else "combat chain"
-
-
-def article(word: str) -> str:
-    """``word`` with its indefinite article."""
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
-
-
-def layout_category(layout: str, faces: tuple[Face, ...]) -> str:
-    """1.3.2 for a card: the types of a flip- or transcend-card's front face decide (9.1.3,
-    9.1.5), those of both faces of a twin-card (9.1.4) or both sides of a split-card (9.2.2)."""
-    if layout in ("flip", "transcend"):
-        faces = faces[:1]
-    return category_of({t for face in faces for t in face.types})
-
-
-def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
-    """1.3.2: ``hero``, ``token``, ``deck`` or ``arena`` card, from types."""
-    if "Hero" in types:
-        return "hero"
-    if "Token" in types:
-        return "token"
-    if DECK_TYPES.intersection(types):
-        return "deck"
-    return "arena"
 
 
 class Awaken(v.Action, frozen=True, tag="awaken"):
@@ -136,370 +100,14 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(Ruleset):
+class FleshAndBlood(FabZones):
     """Flesh and Blood, Comprehensive Rules 2.10.1 (seed 003: chapter 9)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("fab", "fab@2.10.1")
     game: ClassVar[str] = "fab"
     version: ClassVar[str] = "2.10.1"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
-    zones: ClassVar[frozenset[str]] = frozenset(
-        {
-            "deck",
-            "hand",
-            "arsenal",
-            "pitch",
-            "arena",
-            "graveyard",
-            "banished",
-            "stack",
-            "inventory",
-            "hero",
-            "arms",
-            "chest",
-            "head",
-            "legs",
-            "weapon",
-            "combat_chain",
-        }
-    )
-    #: 3.0.2: the stack, permanent and combat chain zones are shared.
-    shared_zones: ClassVar[frozenset[str]] = frozenset({"arena", "stack", "combat_chain"})
-    public_zones: ClassVar[frozenset[str]] = PUBLIC_ZONES
-    #: 3.7.5 the deck is an ordered pile; 3.15.3 the stack is ordered.
-    ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
-    play_zone: ClassVar[str] = "arena"
     actions: ClassVar[tuple[type[v.Action], ...]] = (Awaken, Transcend, Mark, Hit)
-    public_objects_in_private_zones: ClassVar[bool] = True
-    forbid_rule: ClassVar[str] = "1.0.2"
-
-    def one(self, rule: str, reason: str) -> Rulings:
-        """A one-ruling tuple."""
-        return (self.ruling(rule, reason),)
-
-    # --- zones (3.0.2, 3.0.4, 3.0.5) --------------------------------------------------------
-
-    def zone_matches(self, actual: str, asked: str) -> bool:
-        """The contract's ``arena`` also matches the hero and equipment zones (3.0.5)."""
-        if asked == "arena":
-            return actual in ARENA_MATCHES
-        return actual == asked
-
-    def is_in_play(self, zone: str) -> bool:
-        """3.0.5: the arena is the arms, chest, combat chain, head, hero, legs, permanent and
-        weapon zones."""
-        return zone in ARENA_ZONES
-
-    def stays_same_object(self, zone: str) -> bool:
-        """3.0.9: entering the arena or the stack does not reset an object."""
-        return zone in ARENA_ZONES or zone == self.stack_zone
-
-    # --- cards and faces (9.1, 9.2) ----------------------------------------------------------
-
-    def is_double_faced(self, card: CardDef) -> bool:
-        """9.1.3-9.1.5: flip-, twin- and transcend-cards are double-faced."""
-        return card.layout in DFC_LAYOUTS and len(card.faces) > 1
-
-    def is_transcended(self, state: GameState, obj: GameObject) -> bool:
-        """9.1.5b: once a transcend-card transcends, its back face stays active."""
-        card = state.card_def(obj)
-        return (
-            card.layout == "transcend"
-            and len(card.faces) > 1
-            and (state.cards[obj.card].transcended or obj.face == "back")
-        )
-
-    def default_face(self, card: CardDef, zone: str) -> str:
-        """9.1.3a/b, 9.1.5a/b: front; 9.1.4a/b: a twin-card has both faces outside the arena
-        and the stack, its front by default there; 9.2.2/9.2.3: a split-card has both sides
-        off the stack, its left side by default on it."""
-        if len(card.faces) < 2:
-            return "front"
-        if card.layout == "split":
-            return "left" if zone == self.stack_zone else "both"
-        if card.layout == "twin":
-            return "front" if self.stays_same_object(zone) else "both"
-        return "front"
-
-    def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
-        """The faces a card may have in ``zone`` (setup): see :meth:`default_face`; a flip-card
-        may be back face up in the arena (8.2.13a, 8.2.14a, 8.5.43), a transcend-card anywhere
-        once transcended (9.1.5b); a split-card keeps its chosen side on the combat chain."""
-        if len(card.faces) < 2:
-            return frozenset({"front"})
-        if card.layout == "split":
-            if zone in (self.stack_zone, "combat_chain"):
-                return frozenset(
-                    {"left", "right", "both"} if self.has_meld(card) else {"left", "right"}
-                )
-            return frozenset({"both"})
-        if card.layout == "twin":
-            return frozenset({"front", "back"} if self.stays_same_object(zone) else {"both"})
-        if card.layout == "transcend":
-            return frozenset({"front", "back"})
-        if card.layout == "flip":
-            return frozenset({"front", "back"} if zone in ARENA_ZONES else {"front"})
-        return frozenset({"front"})
-
-    def has_meld(self, card: CardDef) -> bool:
-        """5.1.2c: a split-card with meld may be played with both sides."""
-        return any(MELD in f.abilities for f in card.faces)
-
-    def category(self, state: GameState, obj: GameObject) -> str:
-        """1.3.2: hero-, token-, deck- or arena-card (of the copy values for a copy)."""
-        return layout_category(*self.printed_faces(state, obj))
-
-    # --- moves (3.0.7b, 3.0.9, 3.0.11, 9.1.3b, 9.1.4, 9.1.5b, 9.2.3) -------------------------
-
-    def face_on_move(
-        self,
-        state: GameState,
-        obj: GameObject,
-        zone: str,
-        face: str | None,
-        transformed: bool | None,
-    ) -> tuple[str | None, Rulings]:
-        """The active face(s) after a move, or ``None`` when the destination can't hold the
-        card (3.0.11: an effect's move fails)."""
-        new_face, rulings = self._face_after_move(state, obj, zone, face)
-        refused = self.cannot_contain(state, obj, zone)
-        if refused:
-            return None, refused
-        return new_face, rulings
-
-    def _face_after_move(
-        self, state: GameState, obj: GameObject, zone: str, face: str | None
-    ) -> tuple[str, Rulings]:
-        card = state.card_def(obj)
-        if len(card.faces) < 2:
-            return "front", ()
-        same = self.stays_same_object(zone) and not obj.face_down
-        if card.layout == "split":
-            if (
-                same
-                and obj.face in ("left", "right", "both")
-                and (obj.zone == self.stack_zone or obj.zone in ARENA_ZONES)
-            ):
-                if obj.face == "both":
-                    return "both", ()
-                return obj.face, self.one(
-                    "9.2.3",
-                    "it keeps the side chosen as it went onto the "
-                    "stack for the rest of its existence",
-                )
-            if zone == self.stack_zone:
-                chosen = (
-                    face
-                    if face in ("left", "right") or (face == "both" and self.has_meld(card))
-                    else "left"
-                )
-                return chosen, self.one(
-                    "9.2.3",
-                    "put onto the stack, it has only the chosen side"
-                    if chosen != "both"
-                    else "it has both sides",
-                )
-            return "both", self.one(
-                "9.2.2", "off the stack a split-card has both sides' properties"
-            )
-        if card.layout == "twin":
-            if not self.stays_same_object(zone):
-                return "both", self.one(
-                    "9.1.4a", "outside the arena and the stack both faces of a twin-card are active"
-                )
-            if same and obj.face in ("front", "back") and self.stays_same_object(obj.zone):
-                return obj.face, ()
-            chosen = face if face in ("front", "back") else "front"
-            return chosen, self.one(
-                "9.1.4b",
-                f"in the {zone_name(zone)} only one face is "
-                f"active: the {chosen} face, chosen by the effect that "
-                "put it there",
-            )
-        if card.layout == "transcend":
-            if self.is_transcended(state, obj):
-                return "back", (
-                    self.one(
-                        "9.1.5b",
-                        "it has transcended: its back face stays active even as a new object",
-                    )
-                    if not self.stays_same_object(zone)
-                    else ()
-                )
-            return "front", ()
-        # flip-card (9.1.3b)
-        if not self.stays_same_object(zone):
-            return "front", self.one(
-                "9.1.3b", "it becomes a new card, so its front face is active again"
-            )
-        if same and self.stays_same_object(obj.zone):
-            # stack -> arena keeps the face: resolving, the subtype rule decides (resolve)
-            return obj.face, ()
-        if zone in ARENA_ZONES:
-            return "front", self.one(
-                "9.1.3b",
-                "put into the arena without resolving, its front "
-                "face stays active: no rule makes its back face active",
-            )
-        return "front", ()
-
-    def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
-        """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
-        its owner's deck-cards (the category from 1.3.2, 9.1.3-9.1.5); 3.3.2a: an arsenal that
-        isn't empty takes no card. Empty: the zone may hold the object. A token leaving the
-        arena ceases to exist instead (8.1.8a)."""
-        if obj.token and not self.is_in_play(zone):
-            return ()
-        rule = DECK_CARD_ZONES.get(zone)
-        if rule is None:
-            return ()
-        kind = self.category(state, obj)
-        if kind != "deck":
-            layout, _ = self.printed_faces(state, obj)
-            out = (
-                *self.one(
-                    rule,
-                    f"the {zone_name(zone)} can only contain its owner's "
-                    f"deck-cards; this is {article(kind)}-card, so the move fails",
-                ),
-                *self.one(
-                    "3.0.11", "an effect's move to a zone that can't contain the object fails"
-                ),
-                *self.one("1.3.2", f"its types make it {article(kind)}-card"),
-            )
-            if layout in CATEGORY_RULE:
-                which = "both faces" if layout in ("twin", "split") else "its front face"
-                out += self.one(CATEGORY_RULE[layout], f"the types of {which} decide its category")
-            return out
-        if zone == "arsenal" and state.zone_contents(self.zone_key(zone, obj.owner)):
-            return self.one("3.3.2a", "the arsenal is not empty, so the move fails")
-        return ()
-
-    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
-        """3.0.9: entering a zone outside the arena other than the stack makes a new object
-        with no relation to the old one (1.2.3b: only last known information remains); the
-        marked condition ends with the old object (9.3.2b)."""
-        if obj.token and not self.is_in_play(zone):
-            return True, ()
-        if self.stays_same_object(zone):
-            where = (
-                "onto the stack"
-                if zone == self.stack_zone
-                else "into the arena"
-                if zone == self.play_zone
-                else f"into the {zone_name(zone)} (in the arena)"
-            )
-            return False, self.one("3.0.9", f"put {where} it stays the same object")
-        out = self.one(
-            "3.0.9",
-            f"entering the {zone_name(zone)}, outside the arena and not the "
-            "stack, it becomes a new object with no relation to its previous existence",
-        )
-        if any(e.target == obj.id for e in state.effects):
-            out += self.one(
-                "1.2.3b",
-                "effects on the old object don't apply to the new one; "
-                "they remain only in its last known information",
-            )
-            if self.is_double_faced(state.card_def(obj)):
-                out += self.one(
-                    "9.1.2c",
-                    "an effect on a double-faced card stops applying once the card ceases to exist",
-                )
-        if obj.marked:
-            out += self.one(
-                "9.3.2b", "the marked hero ceased to exist: the new object is not marked"
-            )
-        return True, out
-
-    def face_down_on_move(
-        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> tuple[bool, Rulings]:
-        """Face up unless moved face down (hidden zones hide cards without turning them)."""
-        return bool(face_down), ()
-
-    def move_within_zone(
-        self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
-    ) -> Outcome | None:
-        """3.0.7b: a move to the zone the object is in does not occur; only its visibility
-        changes, to the destination's (face up unless moved face down). Becoming private
-        makes a new object (3.0.9)."""
-        want = bool(face_down)
-        if want == obj.face_down or obj.zone in PRIVATE_ZONES:
-            return Outcome(
-                state,
-                NOTHING,
-                self.one(
-                    "3.0.7b", f"origin and destination are both the {obj.zone}: no move occurs"
-                ),
-            )
-        state, ts = core.tick(state)
-        state = core.update(state, replace(obj, face_down=want, set_face_down=want, timestamp=ts))
-        if want:
-            state = self.renew(state, obj.id)
-            return Outcome(
-                state,
-                DONE,
-                (
-                    *self.one("3.0.7b", "the move does not occur: the card just becomes private"),
-                    *self.one("3.0.9", "a public object that becomes private becomes a new object"),
-                ),
-                (Event("turn_face_down", obj.id, None, obj.controller),),
-            )
-        return Outcome(
-            state,
-            DONE,
-            self.one(
-                "3.0.7b", "the move does not occur: the card just becomes public, the same object"
-            ),
-            (Event("turn_face_up", obj.id, obj.card, obj.controller),),
-        )
-
-    def renew(self, state: GameState, obj_id: int) -> GameState:
-        """3.0.9: the object in place becomes a new object (same zone and position): no
-        effects, counters, copy effects or conditions carry over."""
-        cur = state.objects[obj_id]
-        state, oid = core.new_object_id(state)
-        state, ts = core.tick(state)
-        new = replace(
-            cur,
-            id=oid,
-            copies=(),
-            counters=(),
-            marked=False,
-            timestamp=ts,
-            face=self._fresh_face(state, cur),
-        )
-        key = state.zone_key_of(cur)
-        contents = tuple(oid if o == cur.id else o for o in state.zones[key])
-        card_object = state.card_object
-        for card in cur.cards:
-            card_object = card_object.set(card, oid)
-        state = replace(
-            state,
-            zones=state.zones.set(key, contents),
-            objects=state.objects.delete(cur.id).set(oid, new),
-            card_object=card_object,
-        )
-        return core.forget(state, cur.id)
-
-    def _fresh_face(self, state: GameState, obj: GameObject) -> str:
-        """The face a card has as a new object where it is (9.1.3b, 9.1.4, 9.1.5b, 9.2.2)."""
-        card = state.card_def(obj)
-        if self.is_transcended(state, obj):
-            return "back"
-        if card.layout == "twin" and obj.face in ("front", "back") and obj.zone in ARENA_ZONES:
-            return obj.face
-        if card.layout == "split" and obj.zone == self.stack_zone:
-            return obj.face
-        return self.default_face(card, obj.zone)
-
-    def token_ceases_rulings(self) -> Rulings:
-        """8.1.8a, 3.0.12a: a token that leaves the arena ceases to exist."""
-        return (
-            *self.one("8.1.8a", "a token exists only in the arena: leaving it, it ceases to exist"),
-            *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"),
-        )
 
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
@@ -519,108 +127,92 @@ class FleshAndBlood(Ruleset):
         card = state.card_def(obj)
         chosen = "back" if transformed else face
         if face_down or len(card.faces) < 2:
-            if chosen not in (None, "front"):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one("2.0.2", f"{card.name} has no {chosen} face to play"),
-                )
-            return DONE, self.stack_zone, "front", ()
-        if card.layout == "split":
-            side = chosen or "left"
-            if side == "both":
-                if not self.has_meld(card):
-                    return (
-                        ILLEGAL,
-                        obj.zone,
-                        obj.face,
-                        self.one(
-                            "5.1.2c", "only a split-card with meld may be played with both sides"
-                        ),
-                    )
-                return (
-                    DONE,
-                    self.stack_zone,
-                    "both",
-                    (
-                        *self.one("5.1.2c", "with meld the player declared both sides"),
-                        *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
-                    ),
-                )
-            if side not in ("left", "right"):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one("5.1.2c", "a split-card is played with its left or right side"),
-                )
-            half = card.faces[0 if side == "left" else 1]
-            return (
-                DONE,
-                self.stack_zone,
-                side,
-                (
-                    *self.one(
-                        "5.1.2c",
-                        f"the player declared the {side} side, {half.name}"
-                        + ("" if chosen else " (no declaration: the left side)"),
-                    ),
-                    *self.one(
-                        "9.2.3",
-                        f"for the rest of its existence it has only {half.name}'s "
-                        "name, typebox and textbox",
-                    ),
-                ),
-            )
-        if card.layout == "twin":
-            pick = chosen or "front"
-            if pick not in ("front", "back"):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one("9.1.4b", "on the stack only one face of a twin-card is active"),
-                )
-            name = card.faces[0 if pick == "front" else 1].name
-            return (
-                DONE,
-                self.stack_zone,
-                pick,
-                self.one(
-                    "9.1.4b",
-                    f"the player chose the {pick} face, {name}: only it is active on the stack",
-                ),
-            )
-        if card.layout == "transcend":
-            active = "back" if self.is_transcended(state, obj) else "front"
-            if chosen not in (None, active):
-                return (
-                    ILLEGAL,
-                    obj.zone,
-                    obj.face,
-                    self.one(
-                        "9.1.5b",
-                        f"its {active} face is active; it can't be played with its {chosen} face",
-                    ),
-                )
-            return DONE, self.stack_zone, active, ()
+            played = self._play_single(card, chosen)
+        elif card.layout == "split":
+            played = self._play_split(card, chosen)
+        elif card.layout == "twin":
+            played = self._play_twin(card, chosen)
+        elif card.layout == "transcend":
+            played = self._play_transcend(state, obj, chosen)
+        else:
+            played = self._play_flip(chosen)
+        side, rulings = played
+        if side is None:
+            return ILLEGAL, obj.zone, obj.face, rulings
+        return DONE, self.stack_zone, side, rulings
+
+    # Each ``_play_*`` decides the face(s) a card is played with; ``None``: it can't be.
+
+    def _play_single(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
+        """2.0.2: a single-faced (or face-down) card has only its front."""
         if chosen not in (None, "front"):
-            return (
-                ILLEGAL,
-                obj.zone,
-                obj.face,
-                self.one(
-                    "9.1.3b",
-                    "a flip-card is played with its front face active; only a rule or "
-                    "effect makes its back face active",
+            return Decided(None, self.one("2.0.2", f"{card.name} has no {chosen} face to play"))
+        return Decided("front")
+
+    def _play_split(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
+        """5.1.2c, 9.2.3: the declared side (left by default), or both with meld."""
+        side = chosen or "left"
+        if side == "both":
+            if not self.has_meld(card):
+                why = "only a split-card with meld may be played with both sides"
+                return Decided(None, self.one("5.1.2c", why))
+            return Decided(
+                "both",
+                (
+                    *self.one("5.1.2c", "with meld the player declared both sides"),
+                    *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
                 ),
             )
-        return (
-            DONE,
-            self.stack_zone,
-            "front",
-            self.one("9.1.3b", "a flip-card is played with its front face active"),
+        if side not in ("left", "right"):
+            why = "a split-card is played with its left or right side"
+            return Decided(None, self.one("5.1.2c", why))
+        half = card.faces[0 if side == "left" else 1]
+        return Decided(
+            side,
+            (
+                *self.one(
+                    "5.1.2c",
+                    f"the player declared the {side} side, {half.name}"
+                    + ("" if chosen else " (no declaration: the left side)"),
+                ),
+                *self.one(
+                    "9.2.3",
+                    f"for the rest of its existence it has only {half.name}'s "
+                    "name, typebox and textbox",
+                ),
+            ),
+        )
+
+    def _play_twin(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
+        """9.1.4b: a twin-card is played with one face, the player's choice."""
+        pick = chosen or "front"
+        if pick not in ("front", "back"):
+            why = "on the stack only one face of a twin-card is active"
+            return Decided(None, self.one("9.1.4b", why))
+        name = card.faces[0 if pick == "front" else 1].name
+        why = f"the player chose the {pick} face, {name}: only it is active on the stack"
+        return Decided(pick, self.one("9.1.4b", why))
+
+    def _play_transcend(
+        self, state: GameState, obj: GameObject, chosen: str | None
+    ) -> Decided[str | None]:
+        """9.1.5b: front face up until it has transcended, back face up after."""
+        active = "back" if self.is_transcended(state, obj) else "front"
+        if chosen not in (None, active):
+            why = f"its {active} face is active; it can't be played with its {chosen} face"
+            return Decided(None, self.one("9.1.5b", why))
+        return Decided(active)
+
+    def _play_flip(self, chosen: str | None) -> Decided[str | None]:
+        """9.1.3b: a flip-card is played with its front face active."""
+        if chosen not in (None, "front"):
+            why = (
+                "a flip-card is played with its front face active; only a rule or "
+                "effect makes its back face active"
+            )
+            return Decided(None, self.one("9.1.3b", why))
+        return Decided(
+            "front", self.one("9.1.3b", "a flip-card is played with its front face active")
         )
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
@@ -847,53 +439,9 @@ class FleshAndBlood(Ruleset):
             (Event("hit", hero.id, hero.card, source.controller),),
         )
 
-    # --- turning face up/down, copies (8.5.24, 8.5.25) ---------------------------------------
-
-    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """8.5.24: turning a card face down makes it private, a new object (3.0.9); 8.5.24a:
-        it fails if the card already is private."""
-        if obj.face_down or (obj.zone in PRIVATE_ZONES and not obj.shown):
-            return False, self.one("8.5.24a", "it is already private: turning it face down fails")
-        return True, (
-            *self.one("8.5.24", "turned face down, it becomes private"),
-            *self.one("3.0.9", "a public object that becomes private becomes a new object"),
-        )
-
-    def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
-        """3.0.9: the public object that became private is a new object."""
-        return self.renew(state, obj.id)
-
-    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """8.5.24: turned face up it becomes public, the same object; 8.5.24a: fails if it
-        already is public."""
-        if not obj.face_down and (obj.shown or obj.zone not in PRIVATE_ZONES):
-            return False, self.one("8.5.24a", "it is already public: turning it face up fails")
-        if not obj.face_down:
-            return True, self.one(
-                "3.0.4d", "turned face up in a private zone, it becomes a public object there"
-            )
-        return True, self.one(
-            "8.5.24", "turned face up it becomes public; private to public is not a new object"
-        )
-
-    def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
-        """The face it had, which :meth:`renew` set for where it is."""
-        return obj.face
-
-    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """8.5.25: it gets the copyable properties; it doesn't cease to exist (9.3.2b)."""
-        out = self.one(
-            "8.5.25",
-            "it becomes a copy: it gets the reference's copyable "
-            "properties and stays the same object",
-        )
-        if obj.marked:
-            out += self.one("9.3.2b", "it did not cease to exist, so it stays marked")
-        return out
-
     # --- naming, searching, card-pools (9.1.2b, 9.2.2a, 9.2.2b, 1.1.3, 8.3.16) ----------------
 
-    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """8.5.21: name a card; 9.1.2b one side of a double-faced card, 9.2.2b one of the two
         names of a split-card, never both."""
         for card in cards:
@@ -901,36 +449,50 @@ class FleshAndBlood(Ruleset):
                 continue
             rule = "9.2.2b" if card.layout == "split" else "9.1.2b"
             if name == card.name and name not in card.face_names:
-                return False, (
-                    *self.one(rule, f"one name of {card.name} may be named, not both"),
-                    *self.one("8.5.21", "a name is declared"),
+                return Decided(
+                    False,
+                    (
+                        *self.one(rule, f"one name of {card.name} may be named, not both"),
+                        *self.one("8.5.21", "a name is declared"),
+                    ),
                 )
             if name in card.face_names:
-                return True, (
-                    *self.one(rule, f"{name} is one side of {card.name}"),
-                    *self.one("8.5.21", "a name is declared"),
+                return Decided(
+                    True,
+                    (
+                        *self.one(rule, f"{name} is one side of {card.name}"),
+                        *self.one("8.5.21", "a name is declared"),
+                    ),
                 )
-        return True, self.one("8.5.21", f"{name} is a card's name")
+        return Decided(True, self.one("8.5.21", f"{name} is a card's name"))
 
-    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+    def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """What a search sees where: 9.2.2 / 9.1.4a both sides off the stack and arena, 9.2.3
         the chosen side on the stack, 9.1.3 one active face in the arena."""
-        if name not in ("search", "select"):
-            return ()
+        sight = super().query_sight(verb, zone).value
         if zone == self.stack_zone:
-            return (
-                *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
-                *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+            return Decided(
+                sight,
+                (
+                    *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
+                    *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+                ),
             )
         if zone in ARENA_ZONES:
-            return (
-                *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
-                *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+            return Decided(
+                sight,
+                (
+                    *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
+                    *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+                ),
             )
-        return (
-            *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
-            *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
-            *self.one("9.1.3b", "a flip-card there has its front face active"),
+        return Decided(
+            sight,
+            (
+                *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
+                *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
+                *self.one("9.1.3b", "a flip-card there has its front face active"),
+            ),
         )
 
     def pool_supertypes(self, card: CardDef) -> tuple[tuple[str, ...], Rulings]:
@@ -959,7 +521,7 @@ class FleshAndBlood(Ruleset):
 
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """1.1.3: every card's supertypes must be a subset of the hero's (as the hero is now,
         effects included), widened by its "Essence of" abilities (8.3.16)."""
         chars = characteristics(state, hero, self)
@@ -1006,48 +568,7 @@ class FleshAndBlood(Ruleset):
                 rulings += self.one(
                     "1.1.3", f"{card.name}'s supertypes are a subset of {hero_name}'s"
                 )
-        return legal, rulings
-
-    # --- visibility (3.0.3a, 3.0.4, 3.7.4, 4.1.6b, 8.5.17, 9.1.2a) ----------------------------
-
-    def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
-        """3.0.4: public zones are seen by all; 3.0.3a: a player may look at private objects
-        they own or in zones they own, except in the deck (3.7.4); 4.1.6b the inventory."""
-        if obj.shown and not obj.face_down:
-            return True  # 3.0.4d: a public object in a private zone
-        if obj.zone == "deck":
-            return False
-        if obj.face_down:
-            return viewer is not None and viewer == obj.owner
-        if obj.zone in PUBLIC_ZONES:
-            return True
-        return viewer is not None and viewer == obj.owner
-
-    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
-        """9.1.2a: whoever may look at a double-faced card may look at both faces (3.0.3a)."""
-        if not self.may_look(state, player, obj) and not self.knows(state, player, obj):
-            return False, self.one(
-                "3.0.3a",
-                "a player may look only at public objects and the "
-                "private ones they own outside their deck",
-            )
-        return True, self.one(
-            "9.1.2a",
-            "a player who may look at a card may look at both its faces; looking changes nothing",
-        )
-
-    def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """8.5.17: revealing makes a private object public for a moment; 8.5.17d: revealing a
-        public object fails."""
-        if obj.zone in PUBLIC_ZONES and not obj.face_down:
-            return False, self.one("8.5.17d", "it is already public: revealing it fails")
-        return True, ()
-
-    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """8.5.17: the revealed private card is seen until it moves (a new object, 3.0.9)."""
-        return self.one(
-            "8.5.17", "the private card is revealed: those players see it until it moves"
-        )
+        return Decided(legal, rulings)
 
 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]

@@ -16,6 +16,8 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.hooks import Sight
+from obverse.rulings import Decided, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
@@ -116,47 +118,65 @@ class GrandArchive(Ruleset):
 
     # --- transform (2, 4, 7.2, 8, 9, 9.1) ----------------------------------------------------
 
-    def can_transform(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """2: transform turns a double-faced object over; 4: only on the field; 8: not face
         down; 7.2: never a copy. Otherwise nothing happens."""
         card = state.card_def(obj)
         if obj.zone != FIELD:
-            return False, (
-                self.ruling(
-                    "4",
-                    f"in the {_words(obj.zone)} only its default side "
-                    "is considered; only an object on the field can "
-                    "transform, nothing happens",
+            return Decided(
+                False,
+                (
+                    self.ruling(
+                        "4",
+                        f"in the {_words(obj.zone)} only its default side "
+                        "is considered; only an object on the field can "
+                        "transform, nothing happens",
+                    ),
                 ),
             )
         if obj.face_down:
-            return False, (
-                self.ruling(
-                    "8",
-                    "a face-down card is treated as a non-double-faced "
-                    "card: it can't transform, nothing happens",
+            return Decided(
+                False,
+                (
+                    self.ruling(
+                        "8",
+                        "a face-down card is treated as a non-double-faced "
+                        "card: it can't transform, nothing happens",
+                    ),
                 ),
             )
         if obj.copies:
-            return False, (
-                self.ruling(
-                    "7.2",
-                    "a copy of a double-faced card can't transform: "
-                    "nothing happens and the action is skipped",
+            return Decided(
+                False,
+                (
+                    self.ruling(
+                        "7.2",
+                        "a copy of a double-faced card can't transform: "
+                        "nothing happens and the action is skipped",
+                    ),
                 ),
             )
         if not self.is_double_faced(card):
-            return False, (
-                self.ruling(
-                    "2",
-                    f"{card.name} is not a double-faced card: it has "
-                    "no other side to transform to, nothing happens",
+            return Decided(
+                False,
+                (
+                    self.ruling(
+                        "2",
+                        f"{card.name} is not a double-faced card: it has "
+                        "no other side to transform to, nothing happens",
+                    ),
                 ),
             )
         target = card.faces[0] if obj.face == "back" else card.faces[1]
-        return True, (self.ruling("2", f"transform flips it to its other side, {target.name}"),)
+        return Decided(
+            True,
+            (
+                self.ruling("2", f"transform flips it to its other side, {target.name}"),
+                *self._transform_result(state, obj),
+            ),
+        )
 
-    def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+    def _transform_result(self, state: GameState, obj: GameObject) -> Rulings:
         """3, 9, 9.1: the result of a transform (``obj`` as it was before)."""
         now = "front" if obj.face == "back" else "back"
         out: Rulings = (
@@ -184,13 +204,13 @@ class GrandArchive(Ruleset):
 
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
-    ) -> tuple[str, Rulings]:
+    ) -> Decided[str]:
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
         graveyard is banished (Regalia #4); one sent to hand, main deck or memory returns to
         its owner's material deck (Regalia #5)."""
         default = state.card_def(obj).front
         if REGALIA not in default.supertypes:
-            return zone, ()
+            return Decided(zone, ())
         if zone == GRAVEYARD:
             dest, rule, why = (
                 BANISHMENT,
@@ -205,7 +225,7 @@ class GrandArchive(Ruleset):
                 "deck or memory returns to its owner's material deck",
             )
         else:
-            return zone, ()
+            return Decided(zone, ())
         out: Rulings = (self.ruling(rule, why),)
         if self.is_transformed(state, obj):
             out = (
@@ -217,18 +237,21 @@ class GrandArchive(Ruleset):
                 ),
                 *out,
             )
-        return dest, out
+        return Decided(dest, out)
 
-    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
+    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects #1: only cards on the field are objects; leaving it makes a new one."""
         if obj.zone == FIELD:
-            return True, (
-                self.ruling(
-                    "Objects #1",
-                    f"leaving the field for the {_words(zone)} it becomes a new object",
+            return Decided(
+                True,
+                (
+                    self.ruling(
+                        "Objects #1",
+                        f"leaving the field for the {_words(zone)} it becomes a new object",
+                    ),
                 ),
             )
-        return True, ()
+        return Decided(True, ())
 
     def face_on_move(
         self,
@@ -237,7 +260,7 @@ class GrandArchive(Ruleset):
         zone: str,
         face: str | None,
         transformed: bool | None,
-    ) -> tuple[str | None, Rulings]:
+    ) -> Decided[str | None]:
         """3, 4, 4.1, 7.2: off the field only the default side; onto the field the flip side
         only when asked (it is then transformed); a card with no flip side can't enter
         transformed and stays where it is."""
@@ -261,52 +284,67 @@ class GrandArchive(Ruleset):
                         "considered; the flip side asked for is ignored",
                     ),
                 )
-            return "front", out
+            return Decided("front", out)
         if transformed or face == "back":
             if not self.is_double_faced(card) or obj.copies:
                 if not transformed:
-                    return "front", out
-                return None, (
-                    self.ruling(
-                        "7.2",
-                        f"{card.name} is not a double-faced card and "
-                        "can't enter the field transformed: nothing happens, "
-                        "it stays where it is",
+                    return Decided("front", out)
+                return Decided(
+                    None,
+                    (
+                        self.ruling(
+                            "7.2",
+                            f"{card.name} is not a double-faced card and "
+                            "can't enter the field transformed: nothing happens, "
+                            "it stays where it is",
+                        ),
                     ),
                 )
-            return "back", (
-                *out,
-                self.ruling("3", "it enters the field on its flip side and is transformed"),
+            return Decided(
+                "back",
+                (
+                    *out,
+                    self.ruling("3", "it enters the field on its flip side and is transformed"),
+                ),
             )
-        return "front", out
+        return Decided("front", out)
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """8: moved face down, a double-faced card is not transformed and has no
         characteristics; cards in hidden zones stay face up (hiding them is the views' job)."""
         if face_down:
-            return True, (
-                self.ruling(
-                    "8",
-                    "face down it is not transformed, has no "
-                    "characteristics but being a card, and is treated as a "
-                    "single-faced card",
+            return Decided(
+                True,
+                (
+                    self.ruling(
+                        "8",
+                        "face down it is not transformed, has no "
+                        "characteristics but being a card, and is treated as a "
+                        "single-faced card",
+                    ),
                 ),
             )
-        return False, ()
+        return Decided(False, ())
 
-    def same_zone_rulings(self) -> Rulings:
+    def move_within_zone(
+        self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
+    ) -> Outcome | None:
         """Game Zones #5.1: moving to the same zone is not a zone change."""
-        return (
-            self.ruling(
-                "Game Zones #5.1", "it is already in that zone: no zone change, nothing happens"
-            ),
-        )
+        out = super().move_within_zone(state, obj, face_down, position)
+        if out is None:
+            return None
+        why = "it is already in that zone: no zone change, nothing happens"
+        return replace(out, rulings=(self.ruling("Game Zones #5.1", why),))
 
-    def token_ceases_rulings(self) -> Rulings:
+    def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Tokens #3: a token moved off the field ceases to exist."""
-        return (self.ruling("Tokens #3", "a token moved off the field ceases to exist"),)
+        if not (obj.token and not self.is_in_play(zone)):
+            return Decided(False)
+        return Decided(
+            True, (self.ruling("Tokens #3", "a token moved off the field ceases to exist"),)
+        )
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information #6.1.1: whoever could identify the card before the
@@ -315,25 +353,28 @@ class GrandArchive(Ruleset):
 
     # --- face down (8) ---------------------------------------------------------------------
 
-    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """8: a face-down double-faced card is not transformed and has no characteristics
         but being a card."""
         if obj.face_down:
-            return False, (self.ruling("8", "it is already face down; nothing happens"),)
-        return True, (
-            self.ruling(
-                "8",
-                "face down it is not transformed, has no "
-                "characteristics but being a card and is treated as a "
-                "single-faced card",
+            return Decided(False, (self.ruling("8", "it is already face down; nothing happens"),))
+        return Decided(
+            True,
+            (
+                self.ruling(
+                    "8",
+                    "face down it is not transformed, has no "
+                    "characteristics but being a card and is treated as a "
+                    "single-faced card",
+                ),
             ),
         )
 
-    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """8, 1.1: turned face up, a double-faced card shows its default side."""
         if not obj.face_down:
-            return False, (self.ruling("8", "it is already face up; nothing happens"),)
-        return True, (self.ruling("8", "turned face up it shows its default side"),)
+            return Decided(False, (self.ruling("8", "it is already face up; nothing happens"),))
+        return Decided(True, (self.ruling("8", "turned face up it shows its default side"),))
 
     # --- playing (3) ------------------------------------------------------------------------
 
@@ -368,63 +409,73 @@ class GrandArchive(Ruleset):
 
     # --- copies (7, 7.1) --------------------------------------------------------------------
 
-    def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
+    def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
         """7: only the present side is copied; 7.1: a transformed card's copy has the
         transformed side's characteristics (and, 7.2, can't transform)."""
         values, _ = super().copiable_values(state, of)
         if self.is_transformed(state, of):
-            return values, (
-                self.ruling(
-                    "7.1",
-                    f"the copy has the characteristics of the transformed side, {values.name}",
+            return Decided(
+                values,
+                (
+                    self.ruling(
+                        "7.1",
+                        f"the copy has the characteristics of the transformed side, {values.name}",
+                    ),
+                    self.ruling("7", "only the present side is copied"),
                 ),
-                self.ruling("7", "only the present side is copied"),
             )
-        return values, (
-            self.ruling("7", f"only the present side, {values.name or 'a card'}, is copied"),
+        return Decided(
+            values,
+            (self.ruling("7", f"only the present side, {values.name or 'a card'}, is copied"),),
         )
 
     # --- naming, effects, queries (4, 10) ----------------------------------------------------
 
-    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """10: either side's name may be chosen (the transformed one too), never both."""
         for card in cards:
             if not self.is_double_faced(card):
                 continue
             if name == card.name:
-                return False, (
-                    self.ruling("10", f"{name} names both sides; choose the name of one side"),
+                return Decided(
+                    False,
+                    (self.ruling("10", f"{name} names both sides; choose the name of one side"),),
                 )
-            return True, (
-                self.ruling("10", f"{name} is the name of a side of {card.name} and may be chosen"),
-            )
-        return True, ()
-
-    def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
-        """10: an effect for a chosen name applies only to cards bearing that name now."""
-        if effect.filter is not None and any(k == "name" for k, _ in effect.filter):
-            return (
-                self.ruling(
-                    "10",
-                    "only cards with the chosen name now are affected, "
-                    "whatever the name on their other side",
+            return Decided(
+                True,
+                (
+                    self.ruling(
+                        "10", f"{name} is the name of a side of {card.name} and may be chosen"
+                    ),
                 ),
             )
-        return ()
+        return Decided(True, ())
 
-    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+    def effect_scope(self, state: GameState, effect: Effect, fixed: bool) -> Decided[Effect]:
+        """10: an effect for a chosen name applies only to cards bearing that name now."""
+        scoped = super().effect_scope(state, effect, fixed).value
+        if effect.filter is not None and any(k == "name" for k, _ in effect.filter):
+            return Decided(
+                scoped,
+                (
+                    self.ruling(
+                        "10",
+                        "only cards with the chosen name now are affected, "
+                        "whatever the name on their other side",
+                    ),
+                ),
+            )
+        return Decided(scoped)
+
+    def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """4: a search evaluates the face-up side on the field, the default side elsewhere."""
-        if name not in ("search", "select"):
-            return ()
+        sight = super().query_sight(verb, zone).value
         if zone == FIELD:
-            return (self.ruling("4", "on the field only the face-up side's characteristics count"),)
-        return (
-            self.ruling(
-                "4",
-                f"in the {_words(zone) or 'other zones'} only the default "
-                "side's characteristics count",
-            ),
-        )
+            why = "on the field only the face-up side's characteristics count"
+        else:
+            where = _words(zone) or "other zones"
+            why = f"in the {where} only the default side's characteristics count"
+        return Decided(sight, (self.ruling("4", why),))
 
     # --- visibility and knowledge (5, 6, 8; Public vs Private Information) ------------------
 
@@ -449,15 +500,18 @@ class GrandArchive(Ruleset):
             for k in state.knowledge
         )
 
-    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> Decided[bool]:
         """5: a player with knowledge permission (the card is public, or private to them) may
         examine either side; 6: flipping it to look is no transform."""
         if not (self.may_look(state, player, obj) or self.knows(state, player, obj)):
-            return False, (
-                self.ruling(
-                    "5",
-                    f"{player} has no knowledge permission for this "
-                    "card: it is neither public nor private to them",
+            return Decided(
+                False,
+                (
+                    self.ruling(
+                        "5",
+                        f"{player} has no knowledge permission for this "
+                        "card: it is neither public nor private to them",
+                    ),
                 ),
             )
         out: Rulings = (
@@ -465,7 +519,7 @@ class GrandArchive(Ruleset):
         )
         if self.is_double_faced(state.card_def(obj)):
             out += (self.ruling("6", "flipping it to examine it is not a transformation"),)
-        return True, out
+        return Decided(True, out)
 
     def is_distinguishable(
         self, state: GameState, viewer: str | None, zone: str, owner: str

@@ -7,14 +7,27 @@ every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
+import msgspec
+
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics, combine_faces
-from obverse.rulings import Outcome, Ruling
+from obverse.characteristics import (
+    Characteristics,
+    applies_to,
+    apply_effects,
+    characteristics,
+    combine_faces,
+)
+from obverse.rulings import NOTHING, Decided, Outcome, Ruling
 from obverse.state import CopyValues, Effect, GameObject, GameState
 
+replace = msgspec.structs.replace
+
 Rulings = tuple[Ruling, ...]
+#: How a query sees an object: its characteristics as the query evaluates them.
+Sight = Callable[[GameState, GameObject], Characteristics]
 
 
 class Hooks:
@@ -41,8 +54,6 @@ class Hooks:
     #: A private zone may hold public objects: a card moved there with ``face_down: false``
     #: or turned face up there stays public (FaB 3.0.4d).
     public_objects_in_private_zones: ClassVar[bool] = False
-    #: A token leaving the play zone ceases to exist.
-    tokens_cease_outside_play: ClassVar[bool] = True
 
     # --- rulings ----------------------------------------------------------------------------
 
@@ -129,7 +140,8 @@ class Hooks:
         return (faces[0],)
 
     def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
-        """Copiable values before continuous effects (layer 1 included)."""
+        """Copiable values before continuous effects (layer 1 included), with ``why``: the
+        rulings of the branch that picked the face(s) and values."""
         if obj.face_down:
             return self.face_down_characteristics(state, obj)
         layout, faces = self.printed_faces(state, obj)
@@ -139,10 +151,6 @@ class Hooks:
     def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         """A face-down object's characteristics: by default none but being a card."""
         return Characteristics(face="none", names=(), props=Face())
-
-    def explain_characteristics(self, state: GameState, obj: GameObject) -> Rulings:
-        """The rules that decide which face(s) count for ``obj`` where it is now."""
-        return ()
 
     # --- status -----------------------------------------------------------------------------
 
@@ -158,13 +166,18 @@ class Hooks:
 
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
-    ) -> tuple[str, Rulings]:
+    ) -> Decided[str]:
         """The zone a move to ``zone`` really reaches (GA 4.2 regalia, MTG 712.13a)."""
-        return zone, ()
+        return Decided(zone)
 
-    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> tuple[bool, Rulings]:
-        """Whether moving ``obj`` to ``zone`` makes a new object."""
-        return True, ()
+    def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
+        """Whether moving ``obj`` to ``zone`` makes a new object (its rulings also say what
+        leaving its zone does to it, e.g. a face-down permanent is revealed)."""
+        return Decided(True)
+
+    def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
+        """Whether ``obj`` moving to ``zone`` ceases to exist: a token leaving the play zone."""
+        return Decided(obj.token and not self.is_in_play(zone))
 
     def face_on_move(
         self,
@@ -173,30 +186,31 @@ class Hooks:
         zone: str,
         face: str | None,
         transformed: bool | None,
-    ) -> tuple[str | None, Rulings]:
+    ) -> Decided[str | None]:
         """The face up after moving to ``zone``; ``None``: the card stays where it is."""
         card = state.card_def(obj)
         if face is not None and face in self.allowed_faces(card, zone):
-            return face, ()
-        return self.default_face(card, zone), ()
+            return Decided(face)
+        return Decided(self.default_face(card, zone))
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """Whether the card is face down after moving to ``zone``."""
-        return bool(face_down), ()
+        return Decided(bool(face_down))
 
-    def can_transform(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether a ``transform`` now would turn the object over."""
-        return False, ()
+    def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
+        """Whether a ``transform`` now would turn the object over (its rulings also say what
+        a transform that happens does, e.g. it is not a new object)."""
+        return Decided(False)
 
-    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """Whether the object can be turned face down now."""
-        return not obj.face_down, ()
+        return Decided(not obj.face_down)
 
-    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """Whether the object can be turned face up now."""
-        return obj.face_down, ()
+        return Decided(obj.face_down)
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
         """The face up once a face-down object is turned face up."""
@@ -227,19 +241,25 @@ class Hooks:
         """Whether the object, resolving, becomes a permanent."""
         return False
 
-    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> tuple[bool, Rulings]:
+    def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """Whether ``name`` may be chosen when naming a card; ``cards`` bear that name."""
         ok = all(name in c.face_names or (name == c.name and len(c.faces) == 1) for c in cards)
-        return ok, ()
+        return Decided(ok)
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
         """Characteristics a search sees: the card as if face up in its zone."""
-        import msgspec
-
-        from obverse.characteristics import apply_effects
-
         up = msgspec.structs.replace(obj, face_down=False)
         return apply_effects(state, up, self.base_characteristics(state, up), self)
+
+    def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
+        """How a query (``search`` or ``select``) sees the objects in ``zone``: a search
+        sees face-down cards by their fronts (:meth:`searchable`), a selection as they are."""
+        if verb == "search":
+            return Decided(self.searchable)
+        return Decided(self._as_they_are)
+
+    def _as_they_are(self, state: GameState, obj: GameObject) -> Characteristics:
+        return characteristics(state, obj, self)
 
     # --- visibility (views) -----------------------------------------------------------------
 
@@ -281,28 +301,29 @@ class Hooks:
     #: lasts while the rules grant it (SCP: the controller of a face-down site card).
     examine_records_knowledge: ClassVar[bool] = True
 
-    def copiable_values(self, state: GameState, of: GameObject) -> tuple[CopyValues, Rulings]:
+    def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
         """What copying ``of`` copies: the face(s) that count now (a copy of a copy copies
         its copiable values; a face-down object copies as its face-down characteristics)."""
         if of.face_down:
             chars = self.face_down_characteristics(state, of)
-            return CopyValues(
-                layout="normal", faces=(chars.props,), name="", source_face="none"
-            ), ()
+            return Decided(
+                CopyValues(layout="normal", faces=(chars.props,), name="", source_face="none")
+            )
         layout, faces = self.printed_faces(state, of)
         active = self.active_faces(state, of, layout, faces)
         if len(active) > 1:  # both faces count (split off the stack, twin outside the arena)
             name = " // ".join(f.name or "" for f in active)
-            return CopyValues(layout=layout, faces=active, name=name, source_face="both"), ()
+            return Decided(CopyValues(layout=layout, faces=active, name=name, source_face="both"))
         # One face counts, e.g. the side chosen for a split card on the stack (FaB 8.5.25b).
         face = active[0]
-        return CopyValues(
-            layout="normal", faces=(face,), name=face.name or "", source_face=of.face
-        ), ()
+        return Decided(
+            CopyValues(layout="normal", faces=(face,), name=face.name or "", source_face=of.face)
+        )
 
-    def become_copy_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """Rulings about the object becoming a copy (its own status still applies)."""
-        return ()
+    def copy_effect(self, state: GameState, obj: GameObject, of: GameObject) -> Decided[CopyValues]:
+        """The copy effect ``obj`` gets becoming a copy of ``of``: ``of``'s copiable values
+        (games add what the object's own status still does)."""
+        return self.copiable_values(state, of)
 
     def token_copy(
         self, state: GameState, of: GameObject
@@ -317,36 +338,36 @@ class Hooks:
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
     ) -> Outcome | None:
         """A move to the zone the object is already in; ``None``: the generic handling (FaB
-        3.0.7b: no move occurs, only the visibility changes)."""
+        3.0.7b: no move occurs, only the visibility changes). By default nothing happens
+        unless the facing changes or a position is given."""
+        if (face_down is None or face_down == obj.face_down) and not position:
+            return Outcome(state, NOTHING)
         return None
 
-    def can_reveal(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
-        """Whether revealing the object does anything (FaB 8.5.17d: not a public object)."""
-        return True, ()
-
-    def same_zone_rulings(self) -> Rulings:
-        """Rulings for a move to the zone the object is already in (nothing happens)."""
-        return ()
-
-    def leave_rulings(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
-        """Rulings about an object leaving its zone (e.g. face-down revealed, MTG 708.9)."""
-        return ()
-
-    def token_ceases_rulings(self) -> Rulings:
-        """Rulings for a token ceasing to exist outside the play zone."""
-        return ()
+    def can_reveal(
+        self, state: GameState, obj: GameObject, players: tuple[str, ...]
+    ) -> Decided[bool]:
+        """Whether revealing the object to ``players`` does anything: not if each of them
+        may already see or knows it."""
+        return Decided(
+            not all(self.may_look(state, p, obj) or self.knows(state, p, obj) for p in players)
+        )
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Adjust the state after an object moved (knowledge, conditions)."""
         return state
 
-    def transform_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """Rulings added to a successful transform (e.g. not a new object)."""
-        return ()
-
-    def effect_rulings(self, state: GameState, effect: Effect) -> Rulings:
-        """Rulings for a continuous effect starting."""
-        return ()
+    def effect_scope(self, state: GameState, effect: Effect, fixed: bool) -> Decided[Effect]:
+        """What a starting effect applies to: its target or filter, or with ``fixed`` the
+        objects its filter matches now (the set doesn't change later)."""
+        if not fixed or effect.filter is None:
+            return Decided(effect)
+        found = tuple(
+            o.id
+            for o in state.iter_objects()
+            if applies_to(state, effect, o, characteristics(state, o, self), self)
+        )
+        return Decided(replace(effect, fixed=found))
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
         """Adjust the state after ``obj`` (as it was face up) turned face down (GA #6.1.1)."""
@@ -356,13 +377,9 @@ class Hooks:
         """Adjust knowledge after a control change (GA #7)."""
         return state
 
-    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
-        """Rulings for revealing a card."""
-        return ()
-
-    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> Decided[bool]:
         """Whether ``player`` may look at the card (and both its faces)."""
-        return self.may_look(state, player, obj), ()
+        return Decided(self.may_look(state, player, obj))
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
         """Adjust the state after a shuffle."""
@@ -398,12 +415,8 @@ class Hooks:
         """Whether a card set up in ``zone`` is face down."""
         return bool(face_down)
 
-    def query_rulings(self, name: str, zone: str = "") -> Rulings:
-        """Rulings attached to a query's answer."""
-        return ()
-
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """FaB 1.1.3: whether the cards may be in the hero's card-pool."""
-        return True, ()
+        return Decided(True)

@@ -20,7 +20,8 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulings import DONE, ILLEGAL, Event, Outcome
+from obverse.rulesets.hooks import Sight
+from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 
 # --- rule ids: the seed's section headings ------------------------------------------------
@@ -139,17 +140,20 @@ class SCP(Ruleset):
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> tuple[bool, Rulings]:
+    ) -> Decided[bool]:
         """領域移動: a card ends up with its destination's default facing (face up in a public
         zone, face down in a hidden one), whatever it had; 概要: an instruction overrides."""
         default = self.is_hidden(zone)
         if face_down is not None and face_down != default:
-            return face_down, (
-                self.ruling(
-                    OVERVIEW,
-                    (
-                        f"an instruction puts it into the {zone} face "
-                        f"{'down' if face_down else 'up'}, overriding the zone's default"
+            return Decided(
+                face_down,
+                (
+                    self.ruling(
+                        OVERVIEW,
+                        (
+                            f"an instruction puts it into the {zone} face "
+                            f"{'down' if face_down else 'up'}, overriding the zone's default"
+                        ),
                     ),
                 ),
             )
@@ -168,7 +172,7 @@ class SCP(Ruleset):
                 f"a face-down card sent to the public {zone} travels face down and "
                 "turns face up there"
             )
-        return default, (self.ruling(ZONE_MOVE, reason),)
+        return Decided(default, (self.ruling(ZONE_MOVE, reason),))
 
     # --- characteristics (per-zone face-down characteristics) -------------------------------
 
@@ -182,26 +186,36 @@ class SCP(Ruleset):
 
     # --- turning over (領域移動, per-zone sections) -----------------------------------------
 
-    def can_turn_face_down(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """サイト上: a face-up site card turns face down only when instructed (this is the
         instruction); 領域移動: the controller does not change."""
         if obj.face_down:
-            return False, (self.ruling(OVERVIEW, "it is already face down; nothing happens"),)
+            return Decided(
+                False, (self.ruling(OVERVIEW, "it is already face down; nothing happens"),)
+            )
         rule = self.zone_rule(obj.zone).rule
-        return True, (
-            self.ruling(rule, f"turned face down by an instruction in the {obj.zone}"),
-            self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+        return Decided(
+            True,
+            (
+                self.ruling(rule, f"turned face down by an instruction in the {obj.zone}"),
+                self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+            ),
         )
 
-    def can_turn_face_up(self, state: GameState, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """サンドボックス・Anomalousロッカー: a face-down card there turns face up only when
         instructed (this is the instruction); 領域移動: the controller does not change."""
         if not obj.face_down:
-            return False, (self.ruling(OVERVIEW, "it is already face up; nothing happens"),)
+            return Decided(
+                False, (self.ruling(OVERVIEW, "it is already face up; nothing happens"),)
+            )
         rule = self.zone_rule(obj.zone).rule
-        return True, (
-            self.ruling(rule, f"turned face up by an instruction in the {obj.zone}"),
-            self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+        return Decided(
+            True,
+            (
+                self.ruling(rule, f"turned face up by an instruction in the {obj.zone}"),
+                self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+            ),
         )
 
     def face_after_face_up(self, state: GameState, obj: GameObject) -> str:
@@ -240,25 +254,19 @@ class SCP(Ruleset):
 
     # --- select and search (選択と探索) -----------------------------------------------------
 
-    def query_rulings(self, name: str, zone: str = "") -> Rulings:
+    def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """選択と探索: selecting sees a face-down card's back-face characteristics only;
         referring to its front takes a search."""
+        sight = super().query_sight(verb, zone).value
         where = f" in the {zone}" if zone else ""
-        if name == "select":
-            return (
-                self.ruling(
-                    SELECT_SEARCH,
-                    f"selecting face-down cards{where} sees only "
-                    "the characteristics they have face down",
-                ),
+        if verb == "search":
+            why = f"searching{where} refers to the fronts of face-down cards"
+        else:
+            why = (
+                f"selecting face-down cards{where} sees only "
+                "the characteristics they have face down"
             )
-        if name == "search":
-            return (
-                self.ruling(
-                    SELECT_SEARCH, f"searching{where} refers to the fronts of face-down cards"
-                ),
-            )
-        return ()
+        return Decided(sight, (self.ruling(SELECT_SEARCH, why),))
 
     # --- who may look (per-zone sections, ゲーム開始前の表裏の扱い) --------------------------
 
@@ -288,16 +296,20 @@ class SCP(Ruleset):
             return True
         return self.zone_rule(obj.zone).controller_may_look and viewer == obj.controller
 
-    def can_examine(self, state: GameState, player: str, obj: GameObject) -> tuple[bool, Rulings]:
+    def can_examine(self, state: GameState, player: str, obj: GameObject) -> Decided[bool]:
         """Examining is allowed exactly when ``player`` may look (see :meth:`may_look`); the
         ruling names the zone's section and, before the game, ゲーム開始前の表裏の扱い."""
         if not obj.face_down:
-            return True, (self.ruling(OVERVIEW, f"the card is face up in the {obj.zone}"),)
+            return Decided(True, (self.ruling(OVERVIEW, f"the card is face up in the {obj.zone}"),))
         pre = self.pregame_reference(state, player, obj)
         if pre:
-            return True, (
-                self.ruling(
-                    PREGAME, "before the game the owner may refer to the front of a face-down card"
+            return Decided(
+                True,
+                (
+                    self.ruling(
+                        PREGAME,
+                        "before the game the owner may refer to the front of a face-down card",
+                    ),
                 ),
             )
         rulings: Rulings = ()
@@ -320,7 +332,7 @@ class SCP(Ruleset):
         else:
             why = f"no one may refer to the front of a face-down card in the {obj.zone}"
         rulings += (self.ruling(zr.rule, why),)
-        return by_zone, rulings
+        return Decided(by_zone, rulings)
 
     def public_characteristics(
         self, state: GameState, viewer: str | None, obj: GameObject
@@ -344,13 +356,14 @@ class SCP(Ruleset):
             for o in state.zone_contents(self.zone_key(zone, owner))
         )
 
-    def reveal_rulings(self, state: GameState, obj: GameObject) -> Rulings:
+    def can_reveal(
+        self, state: GameState, obj: GameObject, players: tuple[str, ...]
+    ) -> Decided[bool]:
         """A reveal shows the card without turning it face up (an effect's instruction)."""
-        return (
-            self.ruling(
-                self.zone_rule(obj.zone).rule, "revealed by an effect; the card keeps its facing"
-            ),
-        )
+        if not super().can_reveal(state, obj, players).value:
+            return Decided(False)
+        why = "revealed by an effect; the card keeps its facing"
+        return Decided(True, (self.ruling(self.zone_rule(obj.zone).rule, why),))
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
         """ゲーム開始前の表裏の扱い: once a player shuffles their sandbox before the game (the
@@ -388,37 +401,10 @@ class SCP(Ruleset):
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
         a cross test then found impossible is not stacked but counts as declared, so the
         same object can't declare again."""
-        o, target = state.objects[a.object], a.target
-        if o.zone != SITE_ZONE:
-            return Outcome(
-                state,
-                ILLEGAL,
-                (self.ruling(SITE, "only an object on the site declares a cross test"),),
-            )
-        if o.cross_tested:
-            return Outcome(
-                state,
-                ILLEGAL,
-                (
-                    self.ruling(
-                        SITE,
-                        "this object has already declared a cross test; it can't declare again",
-                    ),
-                ),
-            )
-        if target is not None:
-            t = state.objects[target]
-            if t.zone != SITE_ZONE or t.controller == o.controller:
-                return Outcome(
-                    state,
-                    ILLEGAL,
-                    (
-                        self.ruling(
-                            CROSS_TEST_DECLARE,
-                            "a cross test is declared against an opponent's object on the site",
-                        ),
-                    ),
-                )
+        o = state.objects[a.object]
+        refused = self._cross_test_refused(state, o, a.target)
+        if refused:
+            return Outcome(state, ILLEGAL, refused)
         event = Event("cross_test", o.id, o.card, o.controller)
         if not o.face_down:
             if self.is_forbidden(state, o, "cross_test"):
@@ -472,6 +458,20 @@ class SCP(Ruleset):
             (*rulings, self.ruling(SITE, "the cross test is declared and put on the stack")),
             (reveal, event),
         )
+
+    def _cross_test_refused(self, state: GameState, o: GameObject, target: int | None) -> Rulings:
+        """サイト上: why ``o`` can't declare a cross test (against ``target``); empty: it can."""
+        if o.zone != SITE_ZONE:
+            return (self.ruling(SITE, "only an object on the site declares a cross test"),)
+        if o.cross_tested:
+            why = "this object has already declared a cross test; it can't declare again"
+            return (self.ruling(SITE, why),)
+        if target is not None:
+            t = state.objects[target]
+            if t.zone != SITE_ZONE or t.controller == o.controller:
+                why = "a cross test is declared against an opponent's object on the site"
+                return (self.ruling(CROSS_TEST_DECLARE, why),)
+        return ()
 
     # --- cards --------------------------------------------------------------------------------
 
