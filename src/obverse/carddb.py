@@ -466,8 +466,6 @@ def plan_import(game: str, paths: Iterable[str | Path]) -> list[Path]:
     files). :class:`InputError` naming the path, before anything is written, for a missing
     path, one that is neither a regular file nor a directory (a device, a pipe), no card file
     at all, or a file of another game or format (:func:`obverse.importers.mismatch`)."""
-    from obverse.importers import fab
-
     if game not in GAMES:
         raise InputError("", "game", f"no importer for {quote(game)} (known: {', '.join(GAMES)})")
     given = [Path(p) for p in paths]
@@ -481,7 +479,8 @@ def plan_import(game: str, paths: Iterable[str | Path]) -> list[Path]:
         where = ", ".join(str(p) for p in given)
         raise InputError("", "", f"no {FORMATS[game]} files found", where)
     for f in files:
-        why = mismatch(game, f)
+        is_csv = game == "fab" and f.suffix.lower() == ".csv"
+        why = fab.csv_mismatch(f) if is_csv else mismatch(game, f)
         if why is not None:
             raise InputError("", "", f"{why}; nothing imported", str(f))
     return files

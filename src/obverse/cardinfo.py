@@ -16,7 +16,7 @@ from typing import Any, Final
 import msgspec
 
 from obverse import actions
-from obverse.carddata import bundled
+from obverse.carddata import bundled, close_names
 from obverse.carddb import CardDB
 from obverse.cards import STAT_FIELDS, CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
@@ -45,8 +45,6 @@ def find_card(name: str, game: str | None, db: CardDB | None) -> tuple[str, Card
     has exactly that name), and the other games that also have it. Bundled cards first. A name
     several cards of a game bear raises :class:`~obverse.carddata.AmbiguousName` listing them;
     an unknown one :class:`CardNotFound` with rapidfuzz suggestions."""
-    from obverse.carddata import close_names
-
     games = [game] if game else list(GAMES)
     found: list[tuple[str, CardDef]] = []
     for g in games:

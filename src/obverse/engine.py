@@ -28,7 +28,7 @@ import msgspec
 
 from obverse import vocab as v
 from obverse.errors import InputError, ObverseError, quote, suggest
-from obverse.registry import get_ruleset
+from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets.base import Catalog, Ruleset
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
 from obverse.state import GameState
@@ -108,6 +108,8 @@ def check(
     for oid in action.object_ids():
         if oid in state.objects:
             continue
+        if actor is not None and 0 < oid < state.next_id:
+            return refused_reference(state, rs)  # an actor can't tell gone from hidden
         if 0 < oid < state.next_id:  # it was an object once: it moved on or left the game
             reason = "that object no longer exists; nothing happens"
             return Outcome(state, NOTHING, (rs.ruling(rs.new_object_rule, reason),))
@@ -216,8 +218,6 @@ def decode(data: Any, state: GameState) -> v.Action:
 
 def schema(ruleset: str | None = None) -> dict[str, Any]:
     """The JSON Schema of the actions of one ruleset (or of every ruleset)."""
-    from obverse.registry import rulesets
-
     classes: list[type[v.Action]] = []
     for cls in [get_ruleset(ruleset).__class__] if ruleset else rulesets():
         classes += [c for c in cls.vocabulary() if c not in classes]

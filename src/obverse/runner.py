@@ -16,7 +16,7 @@ import msgspec
 from obverse import mana
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.characteristics import applies_to, characteristics
+from obverse.characteristics import applies_to, characteristics, matches
 from obverse.engine import apply
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.rulesets import Ruleset
@@ -35,7 +35,7 @@ from obverse.scenario import (
     load_scenario,
 )
 from obverse.state import GameObject, GameState, new_state
-from obverse.views import status_dict, view, view_object
+from obverse.views import chars_dict, status_dict, view, view_object
 
 
 @dataclass
@@ -366,8 +366,6 @@ class Runner:
             return want not in chars.props.abilities
         if key == "face":
             return "none" if o.face_down else chars.face
-        from obverse.views import chars_dict
-
         return chars_dict(chars, rs).get(key)
 
     def affected(self, o: GameObject, label: str) -> bool:
@@ -388,8 +386,6 @@ _TUPLE_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("to",)}
 
 
 def _matches(chars: Any, where: Mapping[str, Any], rs: Ruleset) -> bool:
-    from obverse.characteristics import matches
-
     return matches(chars, {k: v for k, v in where.items() if k != "zone"})
 
 

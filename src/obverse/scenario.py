@@ -18,7 +18,7 @@ import msgspec
 from obverse import vocab as v
 from obverse.carddata import CardIndex, CardResolver, unknown_card_error
 from obverse.cards import STAT_FIELDS, CardDef, parse_card
-from obverse.errors import InputError, quote, shorten
+from obverse.errors import InputError, quote, shorten, suggest
 from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
 
@@ -454,7 +454,8 @@ def _validate_step(
     if cls is None:
         if name in all_verbs():
             raise _err(place, name, f"not an action of {rs.name}")
-        raise _err(place, name, "unknown action")
+        verbs = [v.verb_of(c) for c in rs.vocabulary()]
+        raise _err(place, name, f"unknown action{suggest(name, verbs)}")
     keys, required, shape = step_shape(cls)
     if shape == "null":
         if arg is not None:

@@ -287,10 +287,6 @@ def identify(item: Any) -> str | None:
 def mismatch(game: str, path: Path) -> str | None:
     """Why ``path`` is not ``game``'s data (the first records that are objects decide), or None
     when it is, or when it has no object to tell by. Reads only the file's first records."""
-    if game == "fab" and path.suffix.lower() == ".csv":
-        from obverse.importers.fab import csv_mismatch
-
-        return csv_mismatch(path)
     problems: list[Problem] = []
     for n, item in enumerate(read_json_file(path, problems.append), 1):
         if isinstance(item, dict):

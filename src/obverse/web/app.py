@@ -45,7 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from obverse.carddata import bundled
-from obverse.carddb import CardDB
+from obverse.carddb import CardDB, default_path
 from obverse.cards import CardDef
 from obverse.errors import InputError
 from obverse.loader import load_text
@@ -640,8 +640,6 @@ def create_app(store: Store | str | Path | None = None, db: str | None = None) -
 def card_db_path(db: str | None) -> str | None:
     """The card database ``serve`` reads: ``db``, else ``$OBVERSE_DB`` or the user's data
     directory's when that file exists (as ``obverse run`` and ``obverse card`` do)."""
-    from obverse.carddb import default_path
-
     if db is not None:
         if not Path(db).is_file():
             raise StoreError(f"--db: {db}: no such card database")
