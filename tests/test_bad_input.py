@@ -386,3 +386,16 @@ def test_quote_cuts_long_and_deep_values() -> None:
         deep = [deep]
     assert quote(deep) == "<list nested too deeply to print>"
     assert shorten("x" * 10, 5) == "xxxx…" and shorten("short") == "short"
+
+
+def test_an_unknown_actor_is_an_error_naming_the_step(tmp_path: Path) -> None:
+    path = tmp_path / "actor.yaml"
+    path.write_text(
+        "ruleset: mtg\nsetup:\n  - {label: c, card: Clone, zone: battlefield}\n"
+        "steps:\n  - transform: {object: c, actor: carol}\n",
+        encoding="utf-8",
+    )
+    result = run_scenario(path)
+    assert result.status == "ERROR" and result.error is not None
+    assert result.error.place == "step 1" and result.error.key == "actor"
+    assert "carol" in result.error.message

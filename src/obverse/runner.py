@@ -189,6 +189,7 @@ class Runner:
         data: dict[str, Any] = (
             {} if arg is None else {"object": arg} if isinstance(arg, str) else dict(arg)
         )
+        data.pop("actor", None)
         label = data.pop("label", None) if cls.creates else None
         for key in cls.refs:
             value = data.get(key)
@@ -207,7 +208,8 @@ class Runner:
         label = arg.get("label") if isinstance(arg, dict) else None
         try:
             action, label = self.to_action(name, arg)
-            out = apply(self.state, action, catalog=self.scn.resolver)
+            actor = arg.get("actor") if isinstance(arg, dict) else None
+            out = apply(self.state, action, actor, catalog=self.scn.resolver)
         except _Nothing:
             out = Outcome(
                 self.state,
@@ -231,7 +233,8 @@ class Runner:
     def query(self, name: str, arg: Mapping[str, Any]) -> None:
         try:
             action, _ = self.to_action(name, arg)
-            out = apply(self.state, action, catalog=self.scn.resolver)
+            actor = arg.get("actor") if isinstance(arg, dict) else None
+            out = apply(self.state, action, actor, catalog=self.scn.resolver)
         except _Nothing:
             out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "it stands for nothing"),))
         self.last_rulings = out.rulings

@@ -457,6 +457,14 @@ def _validate_step(
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise _err(place, name, f"unknown action{suggest(name, verbs)}")
     keys, required, shape = step_shape(cls)
+    if isinstance(arg, dict) and "actor" in arg:  # format 2: the player taking the action
+        if arg["actor"] not in players:
+            raise _err(place, "actor", f"unknown player {quote(arg['actor'])}")
+        keys, arg = keys | {"actor"}, dict(arg)
+        if shape == _L:  # a bare-label action written as a mapping to name its actor
+            shape, keys, required = "either", keys | {"object"}, frozenset({"object"})
+        elif shape == "null":
+            shape = "map"
     if shape == "null":
         if arg is not None:
             raise _err(place, name, "takes no argument (null)")
