@@ -399,3 +399,30 @@ def test_an_unknown_actor_is_an_error_naming_the_step(tmp_path: Path) -> None:
     assert result.status == "ERROR" and result.error is not None
     assert result.error.place == "step 1" and result.error.key == "actor"
     assert "carol" in result.error.message
+
+
+@pytest.mark.parametrize("count", [0, -(10**30), 10**30, -1])
+def test_a_counter_count_must_be_positive(tmp_path: Path, count: int) -> None:
+    path = tmp_path / "count.yaml"
+    path.write_text(
+        "ruleset: mtg\nsetup:\n  - {label: c, card: Clone, zone: battlefield}\n"
+        f"steps:\n  - add_counters: {{object: c, counter: +1/+1, count: {count}}}\n",
+        encoding="utf-8",
+    )
+    result = run_scenario(path)
+    assert result.status == "ERROR" and result.error is not None
+    assert (result.error.place, result.error.key) == ("step 1", "count")
+
+
+def test_meld_halves_must_exist(tmp_path: Path) -> None:
+    path = tmp_path / "meld.yaml"
+    path.write_text(
+        "ruleset: mtg\ncards:\n  - {name: Big, layout: meld, melds_from: [Nope, Nada],"
+        " faces: [{name: Big, types: [Creature]}]}\n"
+        "setup:\n  - {label: c, card: Clone, zone: battlefield}\nsteps: []\n",
+        encoding="utf-8",
+    )
+    result = run_scenario(path)
+    assert result.status == "ERROR" and result.error is not None
+    assert (result.error.place, result.error.key) == ("cards[1]", "melds_from")
+    assert "Nope" in result.error.message

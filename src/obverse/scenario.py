@@ -44,6 +44,8 @@ FACE_VALUES: Final = ("front", "back", "left", "right", "both")
 POSITIONS: Final = ("top", "bottom")
 
 _L = "label"
+#: The most counters one step may put on an object (a count is never negative or absurd).
+MAX_COUNT: Final = 1_000_000
 
 
 def step_shape(cls: type[v.Action]) -> tuple[frozenset[str], frozenset[str], str]:
@@ -273,6 +275,11 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
     for i, entry in enumerate(raw_cards, 1):
         inline.add(parse_card(entry, f"cards[{i}]", rs.game))
     resolver = CardResolver(rs.game, inline, extra)
+    for i, card in enumerate(inline.cards, 1):
+        for half in card.melds_from:  # 712.4: a meld result names the two cards it melds from
+            if not resolver.candidates(half):
+                why = unknown_card_error(half, resolver).message
+                raise InputError(f"cards[{i}]", "melds_from", why)
     labels: dict[str, str] = {}  # label -> "card" | "effect" | "meld"
     setup = data.get("setup") or []
     _check_type(setup, list, top, "setup", "a list")
@@ -505,6 +512,8 @@ def _validate_step(
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:
             _check_type(arg["count"], int, place, "count", "a whole number")
+            if not 0 < arg["count"] <= MAX_COUNT:
+                raise _err(place, "count", f"expected a whole number from 1 to {MAX_COUNT:,}")
     if name == "cross_test" and "target" in arg:
         _label(arg["target"], place, "target", labels)
     if name in ("create_token_copy", "meld", "apply_effect"):
