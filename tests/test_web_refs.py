@@ -70,3 +70,87 @@ def test_a_seat_cannot_copy_a_hidden_card(client: TestClient) -> None:
     for _, text in one:
         for name in ("Serra Angel", "Air Elemental", "Grinning Demon", "Delver"):
             assert name not in text
+
+
+class _SameRandomness:
+    """The twins share the server's coin flips (game ids, handle keys)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def token_hex(self, nbytes: int) -> str:
+        self.n += 1
+        return f"{self.n:0{2 * nbytes}x}"[-2 * nbytes :]
+
+    def token_urlsafe(self, nbytes: int) -> str:
+        self.n += 1
+        return f"t{self.n:040d}"
+
+
+def _first(c: TestClient, token: str, zone: str, owner: str) -> str:
+    objs = [o for o in _objects(c, token) if o["zone"] == zone and o["owner"] == owner]
+    return str(objs[0]["ref"]) if objs else "none"
+
+
+#: alice's script: (verb, (zone, owner) of the object she names, args with named refs).
+SCRIPT: list[tuple[str, tuple[str, str] | None, dict[str, Any]]] = [
+    ("become_copy", ("battlefield", "alice"), {"of": ("hand", "bob")}),
+    ("reveal", ("hand", "bob"), {}),
+    ("examine", ("hand", "bob"), {}),
+    ("cast", ("hand", "bob"), {}),
+    ("move", ("hand", "bob"), {"to": "graveyard"}),
+    ("add_counters", ("hand", "bob"), {"counter": "+1/+1", "count": 1}),
+    ("change_control", ("hand", "bob"), {"to": "alice"}),
+    ("create_token_copy", ("hand", "bob"), {}),
+    ("transform", ("battlefield", "alice"), {}),
+    ("add_counters", ("battlefield", "alice"), {"counter": "+1/+1", "count": 2}),
+    ("create_token_copy", ("battlefield", "alice"), {}),
+    ("turn_face_down", ("battlefield", "alice"), {}),
+    ("turn_face_up", ("battlefield", "alice"), {}),
+    ("shuffle", None, {"player": "alice", "zone": "library"}),
+    ("become_copy", ("battlefield", "alice"), {"of": ("library", "bob")}),
+    ("end_turn", None, {}),
+]
+
+
+def _twin_responses(secret: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from obverse.web import store as store_module
+
+    monkeypatch.setattr(store_module, "secrets", _SameRandomness())
+    out: list[str] = []
+    with TestClient(create_app(Store(":memory:"))) as c:
+        r = c.post("/api/tables", json={"ruleset": "mtg", "title": "twins", "seed": 7})
+        seats: dict[str, str] = r.json()["seats"]
+        j, alice = seats["judge"], seats["alice"]
+        for card, owner, zone in (
+            ("Delver of Secrets", "alice", "battlefield"),
+            ("Clone", "alice", "library"),
+            (secret, "bob", "hand"),
+            ("Grinning Demon", "bob", "library"),
+        ):
+            c.post(f"/api/t/{j}/setup", json={"card": card, "owner": owner, "zone": zone})
+        for verb, where, args in SCRIPT:
+            obj = _first(c, alice, *where) if where else None
+            named = {
+                k: (_first(c, alice, *val) if isinstance(val, tuple) else val)
+                for k, val in args.items()
+            }
+            r = c.post(f"/api/t/{alice}/act", json={"verb": verb, "object": obj, "args": named})
+            out.append(f"{verb} {r.status_code} {r.text}")
+            for path in ("", "/legal", "/log"):
+                out.append(c.get(f"/api/t/{alice}{path}").text)
+    return out
+
+
+def test_every_response_alice_gets_is_the_same_whatever_bob_hides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    one = _twin_responses("Serra Angel", monkeypatch)
+    two = _twin_responses("Air Elemental", monkeypatch)
+    assert len(one) == len(two) == 4 * len(SCRIPT)
+    for a, b in zip(one, two, strict=True):
+        assert a == b
+    text = "\n".join(one)
+    assert "Serra Angel" not in text and "Air Elemental" not in text
+    statuses = [line.split(" ", 2)[1] for line in one if line.split(" ", 1)[0].isidentifier()]
+    assert "403" in statuses and "200" in statuses  # hidden references refused, others acted
