@@ -285,15 +285,7 @@ class Ruleset(Hooks):
         )
         if result != DONE:
             return Outcome(state, result, rulings)
-        out = self.move_object(
-            state,
-            a.object,
-            zone,
-            face_fixed=new_face,
-            face_down=a.face_down,
-            controller=obj.controller,
-        )
-        return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
+        return self._put(state, obj, zone, new_face, a.face_down, rulings)
 
     def play(self, state: GameState, a: v.Play) -> Outcome:
         """Play a card (lands, FaB cards): :meth:`cast` with the verb ``play``."""
@@ -305,13 +297,21 @@ class Ruleset(Hooks):
         if obj.zone != self.stack_zone:
             raise RulesError(f"the object is in {obj.zone}, not on the stack")
         zone, face, rulings = self.plan_resolve(state, obj)
+        return self._put(state, obj, zone, face, obj.face_down, rulings)
+
+    def _put(
+        self,
+        state: GameState,
+        obj: GameObject,
+        zone: str,
+        face: str,
+        face_down: bool,
+        rulings: Rulings,
+    ) -> Outcome:
+        """``obj`` goes where casting or resolving put it, with the face the rules chose and
+        its controller kept; the plan's rulings come first."""
         out = self.move_object(
-            state,
-            a.object,
-            zone,
-            face_fixed=face,
-            face_down=obj.face_down,
-            controller=obj.controller,
+            state, obj.id, zone, face_fixed=face, face_down=face_down, controller=obj.controller
         )
         return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
 
