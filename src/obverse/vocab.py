@@ -92,14 +92,8 @@ class Cast(Action, frozen=True, tag="cast"):
     face_down: bool = False
 
 
-class Play(Action, frozen=True, tag="play"):
+class Play(Cast, frozen=True, tag="play"):
     """Play a card (a land, a FaB card from hand ...): like cast, per the game."""
-
-    refs = ("object",)
-    object: int
-    face: Face | None = None
-    transformed: bool = False
-    face_down: bool = False
 
 
 class Resolve(Action, frozen=True, tag="resolve"):
