@@ -51,7 +51,6 @@ from obverse.errors import InputError
 from obverse.loader import load_text
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
-from obverse.web.offers import legal_actions
 from obverse.web.store import (
     JUDGE,
     SPECTATOR,
@@ -422,7 +421,7 @@ class Api:
     async def legal(self, request: Request) -> Response:
         """The actions offered to the seat."""
         game, seat = self.sandbox.seat(request.path_params["token"])
-        return JSONResponse({"actions": legal_actions(self.sandbox.table(game), seat)})
+        return JSONResponse({"actions": self.sandbox.table(game).legal_actions(seat)})
 
     async def events(self, request: Request) -> Response:
         """Server-sent events: ``change`` (with the seat's version) whenever what the seat

@@ -18,54 +18,22 @@ from typing import Any
 import msgspec
 
 from obverse import scenario as scn_mod
+from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
-from obverse.engine import check_actor
+from obverse.engine import check_actor, normalize
 from obverse.engine import legal_actions as engine_legal_actions
-from obverse.errors import InputError, ObverseError, RulesError
+from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
+from obverse.scenario import to_step
 from obverse.state import GameObject, GameState
 from obverse.views import chars_dict, handle, is_visible, status_dict, view, view_events
 from obverse.vocab import verb_of
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
 
 CardLookup = Callable[[str], CardDef | None]
-
-#: Verbs that take one object and nothing else (a bare label in the contract).
-LABEL_VERBS = frozenset(
-    {
-        "resolve",
-        "transform",
-        "flip",
-        "awaken",
-        "transcend",
-        "turn_face_down",
-        "turn_face_up",
-        "mark",
-    }
-)
-#: Verbs that need no object.
-TABLE_VERBS = frozenset({"end_turn", "start_game", "shuffle"})
-#: Verbs every ruleset accepts (the game-specific ones come from ``extra_actions``).
-SHARED_OBJECT_VERBS = (
-    "move",
-    "cast",
-    "play",
-    "resolve",
-    "turn_face_down",
-    "turn_face_up",
-    "become_copy",
-    "create_token_copy",
-    "apply_effect",
-    "add_counters",
-    "change_control",
-    "reveal",
-    "examine",
-)
-FACES = scn_mod.FACE_VALUES
-MODIFY_KEYS = scn_mod.MODIFY_KEYS
 
 
 class TableError(Exception):
@@ -416,124 +384,81 @@ def _ref(table: Table, seat: str, ref: Any, what: str) -> tuple[str, GameObject]
 
 
 def build_step(table: Table, seat: str, req: Request) -> dict[str, Any]:
-    """Turn a seat's request into a contract step, checking the seat may ask for it."""
+    """Turn a seat's request into a contract step, checking the seat may ask for it.
+
+    The request names the action's main object ``object`` (its subject, else its first
+    object field; a pair's second is ``args.with``) and the other fields in ``args``; objects
+    are the seat's handles (the judge's labels). The typed action decides what is valid."""
     rs = table.rs
-    verb, args = req.verb, req.args
-    players = table.state.players
-    known = {*ruleset_info(rs.name)["verbs"], *TABLE_VERBS}
-    _need(isinstance(verb, str), "verb: expected a string")
-    if verb not in known:
-        raise TableError(400, f"verb: {verb!r} is not an action of {rs.name}")
+    _need(isinstance(req.verb, str), "verb: expected a string")
+    cls = rs.action_class(req.verb)
+    if cls is None or cls.is_query:
+        verbs = ruleset_info(rs.name)["verbs"]
+        raise TableError(
+            400,
+            f"verb: {quote(req.verb)} is not an action of {rs.name}{suggest(str(req.verb), verbs)}",
+        )
     if seat == SPECTATOR:
         raise TableError(403, "a spectator can't act")
-    if verb in TABLE_VERBS:
-        if verb == "shuffle":
-            player = args.get("player", seat)
-            _need(player in players, "player: unknown player")
-            _need(seat in (JUDGE, player), "player: you may shuffle only your own zones")
-            zone = args.get("zone")
-            _need(isinstance(zone, str) and rs.is_zone(zone), "zone: unknown zone")
-            return {"shuffle": {"player": player, "zone": zone}}
-        if verb == "start_game":
-            _need(seat == JUDGE, "only the judge starts the game")
-        return {verb: None}
-    label, obj = _ref(table, seat, req.ref, "object")
-    if seat != JUDGE and not may_act_on(table, seat, obj):
-        raise TableError(
-            403,
-            "object: you may act only on objects you own or control and "
-            "can see (the judge may act on any)",
-        )
-    if verb in LABEL_VERBS:
-        return {verb: label}
-    step: dict[str, Any] = {"object": label}
-    if verb == "move":
-        to = args.get("to")
-        _need(isinstance(to, str) and rs.is_zone(to), f"to: unknown zone {to!r} for {rs.name}")
-        step["to"] = to
-        for key in ("face_down", "transformed"):
-            if args.get(key) is not None:
-                _need(isinstance(args[key], bool), f"{key}: expected true or false")
-                step[key] = args[key]
-        if args.get("position") is not None:
-            _need(args["position"] in ("top", "bottom"), "position: expected top or bottom")
-            step["position"] = args["position"]
-    if verb in ("move", "cast", "play") and args.get("face") not in (None, ""):
-        _need(args["face"] in FACES, f"face: expected one of {', '.join(FACES)}")
-        step["face"] = args["face"]
-    if verb in ("cast", "play"):
-        for key in ("face_down", "transformed"):
-            if args.get(key):
-                _need(isinstance(args[key], bool), f"{key}: expected true or false")
-                step[key] = True
-    if verb in ("become_copy", "create_token_copy", "meld", "hit", "cross_test"):
-        other_key = {
-            "become_copy": "of",
-            "create_token_copy": None,
-            "meld": "with",
-            "hit": "source",
-            "cross_test": "target",
-        }[verb]
-        other = None
-        if other_key is not None and (verb != "cross_test" or args.get(other_key)):
-            other, _ = _ref(table, seat, args.get(other_key), other_key)
-        if verb == "become_copy":
-            step["of"] = other
-        elif verb == "create_token_copy":
-            step = {"of": label, "label": table.new_label("token")}
-            if args.get("controller") is not None:
-                _need(args["controller"] in players, "controller: unknown player")
-                step["controller"] = args["controller"]
-        elif verb == "meld":
-            step = {"objects": [label, other], "label": table.new_label("meld")}
-        elif verb == "hit":
-            step = {"hero": label, "source": other}
-        elif other is not None:
-            step["target"] = other
-    if verb == "apply_effect":
-        modify = args.get("modify")
-        _need(isinstance(modify, dict) and bool(modify), "modify: expected a mapping")
-        assert isinstance(modify, dict)
-        for key, value in modify.items():
-            _need(key in MODIFY_KEYS, f"modify: unknown key {key!r}")
-            ok = (
-                isinstance(value, bool)
-                or (isinstance(value, int) and abs(value) < 1000)
-                or (
-                    isinstance(value, list)
-                    and all(isinstance(x, str) and len(x) < 60 for x in value)
-                )
-            )
-            _need(ok, f"modify.{key}: expected a number, true/false or a list of words")
-        step = {"label": table.new_label("effect"), "to": label, "modify": modify}
-        if args.get("until") == "end_of_turn":
-            step["until"] = "end_of_turn"
-    if verb == "add_counters":
-        counter = args.get("counter", "+1/+1")
-        count = args.get("count", 1)
-        _need(isinstance(counter, str) and 0 < len(counter) <= 40, "counter: expected a name")
-        _need(
-            isinstance(count, int) and not isinstance(count, bool) and 0 < count < 100,
-            "count: expected a number from 1 to 99",
-        )
-        step.update(counter=counter, count=count)
-    if verb == "change_control":
-        _need(args.get("to") in players, "to: unknown player")
-        step["to"] = args["to"]
-    if verb == "reveal" and args.get("to") is not None:
-        to = args["to"]
-        to = [to] if isinstance(to, str) else to
-        _need(isinstance(to, list) and all(p in players for p in to), "to: unknown player")
-        step["to"] = to
-    if verb == "examine":
-        player = args.get("player", seat)
-        _need(player in players, "player: unknown player")
-        _need(seat in (JUDGE, player), "player: you may examine only as yourself")
-        step["player"] = player
-    built = {verb: step}
+    _need(isinstance(req.args, dict), "args: expected a mapping")
+    data = _request_fields(table, seat, cls, req)
+    try:
+        action = msgspec.convert({"verb": req.verb, **data}, cls)
+        action = normalize(table.state, action)  # the kernel's names: zones, players
+    except msgspec.ValidationError as exc:
+        raise TableError(400, f"{req.verb}: {shorten(str(exc))}") from None
+    except InputError as exc:
+        raise TableError(400, f"{req.verb}: {exc.describe()}") from None
+    _seat_policy(table, seat, action)
+    step = to_step(action, lambda oid: table.label_of(table.state.objects[oid]) or "")
+    if cls.creates:  # the contract names the new object
+        body = step[req.verb]
+        step[req.verb] = {**body, "label": table.new_label(req.verb.split("_")[-1])}
     if seat != JUDGE:
-        check_references(table, seat, built)
-    return built
+        check_references(table, seat, step)
+    return step
+
+
+def _request_fields(table: Table, seat: str, cls: type[v.Action], req: Request) -> dict[str, Any]:
+    """The typed action's fields from a request, objects resolved to ids."""
+    data = {k: val for k, val in req.args.items() if val is not None and val != ""}
+    main = cls.subject or (cls.refs[0] if cls.refs else None)
+    if main is not None and req.ref is not None:
+        data[main] = [req.ref, data.pop("with", None)] if main == "objects" else req.ref
+    for key in sorted(cls.refs, key=lambda k: k != main):  # the main object first
+        value = data.get(key)
+        objs = [
+            _ref(table, seat, x, key)[1]
+            for x in (value if isinstance(value, list) else [value])
+            if x is not None
+        ]
+        if key == main and objs and seat != JUDGE and not may_act_on(table, seat, objs[0]):
+            raise TableError(
+                403,
+                "object: you may act only on objects you own or control and "
+                "can see (the judge may act on any)",
+            )
+        if objs:
+            data[key] = [o.id for o in objs] if isinstance(value, list) else objs[0].id
+    if "player" in cls.player_fields and "player" not in data and seat != JUDGE:
+        data["player"] = seat  # a player examines or shuffles as themself
+    if isinstance(data.get("to"), str) and cls is v.Reveal:
+        data["to"] = [data["to"]]
+    if cls is v.ApplyEffect:
+        data["label"] = table.new_label("effect")  # the judge's name for the effect
+    return data
+
+
+def _seat_policy(table: Table, seat: str, action: v.Action) -> None:
+    """The sandbox's seat policy (not a game rule): a player acts with objects they own or
+    control and can see, as themself; only the judge starts the game."""
+    if seat == JUDGE:
+        return
+    if isinstance(action, v.StartGame):
+        raise TableError(403, "only the judge starts the game")
+    player = getattr(action, "player", seat)
+    if type(action).viewer_field or isinstance(action, v.Shuffle):
+        _need(player == seat, "player: you may act only as yourself")
 
 
 def may_act_on(table: Table, seat: str, obj: GameObject) -> bool:
@@ -640,8 +565,7 @@ def card_builtins(card: CardDef) -> dict[str, Any]:
 def ruleset_info(alias: str) -> dict[str, Any]:
     """What the page needs to know of a ruleset: zones, verbs, faces."""
     rs = get_ruleset(alias)
-    own = [verb_of(c) for c in rs.actions]
-    verbs = [*SHARED_OBJECT_VERBS, *own]
+    verbs = [verb_of(c) for c in rs.vocabulary() if not c.is_query]
     return {
         "name": rs.name,
         "title": rs.title,
@@ -653,7 +577,7 @@ def ruleset_info(alias: str) -> dict[str, Any]:
         "shared_zones": sorted(z for z in rs.zones if rs.is_shared(z)),
         "public_zones": sorted(z for z in rs.zones if rs.is_public(z)),
         "verbs": verbs,
-        "table_verbs": sorted(TABLE_VERBS),
+        "table_verbs": sorted(verb_of(c) for c in rs.vocabulary() if not c.refs and not c.is_query),
     }
 
 

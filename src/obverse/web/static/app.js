@@ -354,7 +354,7 @@ function moreControls(panel, o) {
       el("div", { class: "row" }, sel, el("button", { type: "button", "data-form-verb": v,
         text: "Go", onclick: () => act(token, v, o.ref, { [key]: sel.value }) }))));
   }
-  if (verbs.has("apply_effect")) more.append(effectControls(token, o));
+  if (verbs.has("apply_effect")) more.append(effectControls(token, o, rs.verbs));
   const small = el("div", { class: "row" });
   if (verbs.has("add_counters")) {
     const name = el("input", { value: "+1/+1", size: 6, "aria-label": "counter" });
@@ -376,11 +376,11 @@ function moreControls(panel, o) {
   return more;
 }
 
-function effectControls(token, o) {
+function effectControls(token, o, verbs) {
   const p = el("input", { type: "number", value: "1", "aria-label": "power change" });
   const t = el("input", { type: "number", value: "1", "aria-label": "toughness change" });
   const forbid = el("select", { "aria-label": "forbid" }, option("", "no prohibition"),
-    ["transform", "move", "turn_face_up", "turn_face_down", "cross_test"].map((x) =>
+    verbs.filter((x) => x !== "apply_effect").map((x) =>
       option(x, `can't ${x.replace(/_/g, " ")}`)));
   const lose = el("input", { type: "checkbox" });
   const eot = el("input", { type: "checkbox", checked: true });
