@@ -436,33 +436,52 @@ def _validate_step(
         remembered.add(arg["as"])
         return name, arg
     cls = rs.action_class(name)
-    if cls is not None and cls.is_query:
-        keys, required, _ = step_shape(cls)
-        _check_args(arg, keys, required, place, name)
-        if "player" in arg and arg["player"] not in players:
-            raise _err(place, "player", f"unknown player {quote(arg['player'])}")
-        if name == "name_card":
-            _check_type(arg["name"], str, place, "name", "a card name")
-            if not resolver.candidates(arg["name"]):
-                raise _err(place, "name", f"unknown card name {quote(arg['name'])}")
-        if name in ("search", "select"):
-            if not (isinstance(arg["zone"], str) and rs.is_zone(arg["zone"])):
-                raise _err(place, "zone", f"unknown zone {quote(arg['zone'])}")
-            if "where" in arg:
-                _validate_where(arg["where"], place, "where", rs)
-        if name == "check_card_pool":
-            _label(arg["hero"], place, "hero", labels)
-            if not isinstance(arg["cards"], list):
-                raise _err(place, "cards", "expected a list of labels or card names")
-            for c in arg["cards"]:
-                if not isinstance(c, str) or (c not in labels and resolver.get(c) is None):
-                    raise _err(place, "cards", f"unknown label or card {quote(c)}")
-        return name, arg
     if cls is None:
         if name in all_verbs():
             raise _err(place, name, f"not an action of {rs.name}")
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise _err(place, name, f"unknown action{suggest(name, verbs)}")
+    if cls.is_query:
+        keys, required, _ = step_shape(cls)
+        _check_args(arg, keys, required, place, name)
+        _check_names(cls, arg, place, rs, players, labels)
+        _validate_query(name, arg, place, rs, resolver, labels)
+        return name, arg
+    return name, _validate_action(cls, arg, place, rs, players, labels)
+
+
+def _validate_query(
+    name: str,
+    arg: dict[str, Any],
+    place: str,
+    rs: Ruleset,
+    resolver: CardResolver,
+    labels: Mapping[str, str],
+) -> None:
+    if name == "name_card":
+        _check_type(arg["name"], str, place, "name", "a card name")
+        if not resolver.candidates(arg["name"]):
+            raise _err(place, "name", f"unknown card name {quote(arg['name'])}")
+    if "where" in arg:
+        _validate_where(arg["where"], place, "where", rs)
+    if name == "check_card_pool":
+        if not isinstance(arg["cards"], list):
+            raise _err(place, "cards", "expected a list of labels or card names")
+        for c in arg["cards"]:
+            if not isinstance(c, str) or (c not in labels and resolver.get(c) is None):
+                raise _err(place, "cards", f"unknown label or card {quote(c)}")
+
+
+def _validate_action(
+    cls: type[v.Action],
+    arg: Any,
+    place: str,
+    rs: Ruleset,
+    players: tuple[str, ...],
+    labels: dict[str, str],
+) -> Any:
+    """An action step's argument, checked; returns it (a bare label or a mapping)."""
+    name = v.verb_of(cls)
     keys, required, shape = step_shape(cls)
     if isinstance(arg, dict) and "actor" in arg:  # format 2: the player taking the action
         if arg["actor"] not in players:
@@ -475,16 +494,56 @@ def _validate_step(
     if shape == "null":
         if arg is not None:
             raise _err(place, name, "takes no argument (null)")
-        return name, arg
+        return arg
     if shape == _L:
         _label(arg, place, name, labels)
-        return name, arg
+        return arg
     if shape == "either" and isinstance(arg, str):
         arg = {"object": arg}
     _check_args(arg, keys, required, place, name)
-    for key in ("object", "of", "hero", "source"):
-        if key in arg:
-            _label(arg[key], place, key, labels)
+    _check_names(cls, arg, place, rs, players, labels)
+    _check_values(name, arg, place)
+    if cls.creates or name == "apply_effect":
+        _check_type(arg["label"], str, place, "label", "a new label")
+        if arg["label"] in labels:
+            raise _err(place, "label", f"duplicate label {quote(arg['label'])}")
+    if name == "apply_effect":
+        _validate_effect(arg, place, rs)
+    kinds = {"meld": "meld", "create_token_copy": "card", "apply_effect": "effect"}
+    if name in kinds:
+        labels[arg["label"]] = kinds[name]
+    return arg
+
+
+def _check_names(
+    cls: type[v.Action],
+    arg: dict[str, Any],
+    place: str,
+    rs: Ruleset,
+    players: tuple[str, ...],
+    labels: Mapping[str, str],
+) -> None:
+    """The labels, players and zones an argument names exist (by the action's fields)."""
+    for key in cls.refs:
+        value = arg.get(key)
+        if key == "objects" and (not isinstance(value, list) or len(value) != 2):
+            raise _err(place, key, "expected two labels")
+        if key == "cards" or (key == "to" and isinstance(value, dict)):
+            continue  # card names beside labels; a filter (checked with the effect)
+        for label in value if isinstance(value, list) else [value] if key in arg else []:
+            _label(label, place, key, labels)
+    for key in cls.player_fields:
+        value = arg.get(key)
+        for p in value if isinstance(value, list) else [value] if value is not None else []:
+            if p not in players:
+                raise _err(place, key, f"unknown player {quote(p)}")
+    for key in cls.zone_fields:
+        if not (isinstance(arg[key], str) and rs.is_zone(arg[key])):
+            raise _err(place, key, f"unknown zone {quote(arg[key])} for {rs.name}")
+
+
+def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
+    """Faces, flags, positions and counts have values the format allows."""
     if "face" in arg and arg["face"] not in FACE_VALUES:
         raise _err(place, "face", f"expected one of {', '.join(FACE_VALUES)}")
     for key in ("face_down", "transformed", "fixed"):
@@ -492,73 +551,37 @@ def _validate_step(
             _check_type(arg[key], bool, place, key, "true or false")
     if "position" in arg and arg["position"] not in POSITIONS:
         raise _err(place, "position", "expected top or bottom")
-    if name == "move" and not (isinstance(arg["to"], str) and rs.is_zone(arg["to"])):
-        raise _err(place, "to", f"unknown zone {quote(arg['to'])} for {rs.name}")
-    if name in ("change_control",) and arg["to"] not in players:
-        raise _err(place, "to", f"unknown player {quote(arg['to'])}")
-    if name == "reveal" and "to" in arg:
-        to = arg["to"] if isinstance(arg["to"], list) else [arg["to"]]
-        for p in to:
-            if p not in players:
-                raise _err(place, "to", f"unknown player {quote(p)}")
-    if name == "examine" and arg["player"] not in players:
-        raise _err(place, "player", f"unknown player {quote(arg['player'])}")
-    if name == "shuffle":
-        if arg["player"] not in players:
-            raise _err(place, "player", f"unknown player {quote(arg['player'])}")
-        if not (isinstance(arg["zone"], str) and rs.is_zone(arg["zone"])):
-            raise _err(place, "zone", f"unknown zone {quote(arg['zone'])}")
     if name == "add_counters":
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:
             _check_type(arg["count"], int, place, "count", "a whole number")
             if not 0 < arg["count"] <= MAX_COUNT:
                 raise _err(place, "count", f"expected a whole number from 1 to {MAX_COUNT:,}")
-    if name == "cross_test" and "target" in arg:
-        _label(arg["target"], place, "target", labels)
-    if name in ("create_token_copy", "meld", "apply_effect"):
-        _check_type(arg["label"], str, place, "label", "a new label")
-        if arg["label"] in labels:
-            raise _err(place, "label", f"duplicate label {quote(arg['label'])}")
-    if name == "create_token_copy" and "controller" in arg and arg["controller"] not in players:
-        raise _err(place, "controller", f"unknown player {quote(arg['controller'])}")
-    if name == "meld":
-        objs = arg["objects"]
-        if not isinstance(objs, list) or len(objs) != 2:
-            raise _err(place, "objects", "expected two labels")
-        for o in objs:
-            _label(o, place, "objects", labels)
-        labels[arg["label"]] = "meld"
-    if name == "create_token_copy":
-        labels[arg["label"]] = "card"
-    if name == "apply_effect":
-        to = arg["to"]
-        if isinstance(to, str):
-            _label(to, place, "to", labels)
-        else:
-            _validate_where(to, place, "to", rs)
-        modify = arg["modify"]
-        if not isinstance(modify, dict) or not modify:
-            raise _err(place, "modify", "expected a mapping of modifications")
-        for key, value in modify.items():
-            if key not in MODIFY_KEYS:
-                raise _err(place, f"modify.{key}", "unknown modification")
-            if key in ("power", "toughness", "set_power", "set_toughness"):
-                _check_type(value, int, place, f"modify.{key}", "a number")
-            elif key in ("lose_all_abilities", "prevent_damage_from"):
-                _check_type(value, bool, place, f"modify.{key}", "true or false")
-            elif key == "forbid":
-                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    raise _err(place, "modify.forbid", "expected a list of action names")
-            elif not (
-                isinstance(value, str)
-                or (isinstance(value, list) and all(isinstance(v, str) for v in value))
-            ):
-                raise _err(place, f"modify.{key}", "expected a name or a list of names")
-        if "until" in arg and arg["until"] not in ("end_of_turn", None):
-            raise _err(place, "until", "expected end_of_turn")
-        labels[arg["label"]] = "effect"
-    return name, arg
+
+
+def _validate_effect(arg: dict[str, Any], place: str, rs: Ruleset) -> None:
+    if not isinstance(arg["to"], str):
+        _validate_where(arg["to"], place, "to", rs)
+    modify = arg["modify"]
+    if not isinstance(modify, dict) or not modify:
+        raise _err(place, "modify", "expected a mapping of modifications")
+    for key, value in modify.items():
+        if key not in MODIFY_KEYS:
+            raise _err(place, f"modify.{key}", "unknown modification")
+        if key in ("power", "toughness", "set_power", "set_toughness"):
+            _check_type(value, int, place, f"modify.{key}", "a number")
+        elif key in ("lose_all_abilities", "prevent_damage_from"):
+            _check_type(value, bool, place, f"modify.{key}", "true or false")
+        elif key == "forbid":
+            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                raise _err(place, "modify.forbid", "expected a list of action names")
+        elif not (
+            isinstance(value, str)
+            or (isinstance(value, list) and all(isinstance(x, str) for x in value))
+        ):
+            raise _err(place, f"modify.{key}", "expected a name or a list of names")
+    if "until" in arg and arg["until"] not in ("end_of_turn", None):
+        raise _err(place, "until", "expected end_of_turn")
 
 
 def _validate_expect(
