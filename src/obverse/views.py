@@ -367,6 +367,12 @@ def build(state: GameState, viewer: str | None) -> Memo:
     return memo
 
 
+def fresh_view(state: GameState, viewer: str | None) -> dict[str, Any]:
+    """The view built from scratch, ignoring (and not updating) the kept views: the reference
+    the incremental :func:`view` must equal."""
+    return _full(state, viewer, get_ruleset(state.ruleset)).view
+
+
 def view(state: GameState, viewer: str | None) -> dict[str, Any]:
     """The view of ``state`` for ``viewer`` (``None``: a spectator). Deterministic.
 
