@@ -248,16 +248,23 @@ class Trail:
         return f"Trail(depth={self.depth})"
 
     def since(self, old: Trail, limit: int) -> set[int] | None:
-        """Objects touched between ``old`` and this trail, or None if ``old`` isn't an
-        ancestor within ``limit`` steps."""
+        """Objects touched on either side since this trail and ``old`` parted (``old`` may
+        be an ancestor, a descendant (undo) or a sibling), or None past ``limit`` steps."""
         out: set[int] = set()
-        node: Trail | None = self
-        while node is not None and node is not old:
-            if node.depth <= old.depth or len(out) > limit:
+        a: Trail | None = self
+        b: Trail | None = old
+        while a is not b:
+            if a is None or b is None or len(out) > limit:
                 return None
-            out.add(node.oid)
-            node = node.prev
-        return out if node is old else None
+            if a.depth >= b.depth:
+                out.add(a.oid)
+                a = a.prev
+            else:
+                out.add(b.oid)
+                b = b.prev
+        # Every game starts at the root, and a loaded state's trail is the root: no common
+        # history to go by there.
+        return None if a is None or a.depth == 0 else out
 
 
 _ROOT: Final = Trail()
