@@ -8,7 +8,15 @@ import immutables
 import msgspec
 
 from obverse.cards import CardDef
-from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
+from obverse.state import (
+    CopyValues,
+    Effect,
+    GameObject,
+    GameState,
+    Knowledge,
+    PhysicalCard,
+    Zone,
+)
 
 
 class _Wire(msgspec.Struct, frozen=True):
@@ -31,6 +39,8 @@ class _Wire(msgspec.Struct, frozen=True):
     shuffles: int
     pregame: bool
     secret: bytes = b""
+    #: Zones shuffled at least once, with their counts (handles depend on them).
+    zone_shuffles: list[tuple[str, int]] = []
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -45,7 +55,7 @@ def dumps(state: GameState) -> bytes:
         cards=sorted(state.cards.items()),
         objects=sorted(state.objects.items()),
         card_object=sorted(state.card_object.items()),
-        zones=sorted(state.zones.items()),
+        zones=sorted((k, z.ids()) for k, z in state.zones.items()),
         effects=state.effects,
         knowledge=state.knowledge,
         designations=state.designations,
@@ -57,12 +67,23 @@ def dumps(state: GameState) -> bytes:
         shuffles=state.shuffles,
         pregame=state.pregame,
         secret=state.secret,
+        zone_shuffles=sorted((k, z.shuffles) for k, z in state.zones.items() if z.shuffles),
     )
     return _ENCODER.encode(wire)
 
 
 def _effect_value(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
+
+
+def _zones(w: _Wire) -> immutables.Map[str, Zone]:
+    counts = dict(w.zone_shuffles)
+    keys = {k for k, _ in w.zones}
+    zones = {k: Zone.of(ids, counts.get(k, 0)) for k, ids in w.zones}
+    for k, n in counts.items():
+        if k not in keys:
+            zones[k] = Zone.of((), n)
+    return immutables.Map(zones)
 
 
 def loads(data: bytes | str) -> GameState:
@@ -82,7 +103,7 @@ def loads(data: bytes | str) -> GameState:
         cards=immutables.Map(w.cards),
         objects=immutables.Map(w.objects),
         card_object=immutables.Map(w.card_object),
-        zones=immutables.Map(w.zones),
+        zones=_zones(w),
         effects=effects,
         knowledge=w.knowledge,
         designations=w.designations,

@@ -8,7 +8,7 @@ game object (:class:`GameObject`, a fresh id whenever the rules make a new objec
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 import immutables
@@ -99,6 +99,177 @@ class Knowledge(msgspec.Struct, frozen=True):
     since: int = 0
 
 
+class Zone:
+    """A zone's contents: a persistent ordered set of object ids (top first).
+
+    Each id has an integer rank (smaller is nearer the top) held in two hash-array-mapped
+    tries, so placing on top or bottom, removing and finding an id are O(log n) and share
+    structure with the previous state instead of rebuilding a tuple. ``shuffles`` counts this
+    zone's shuffles: handles of its objects change with it (and only with it).
+    Equality is by order and shuffle count, so states built the same way compare equal.
+    """
+
+    __slots__ = ("_ids", "by_rank", "hi", "lo", "rank_of", "shuffles")
+
+    def __init__(
+        self,
+        by_rank: immutables.Map[int, int],
+        rank_of: immutables.Map[int, int],
+        lo: int = 0,
+        hi: int = -1,
+        shuffles: int = 0,
+    ) -> None:
+        self.by_rank = by_rank
+        self.rank_of = rank_of
+        #: Bounds on the ranks in use (lo <= every rank <= hi): new tops go at lo - 1.
+        self.lo = lo
+        self.hi = hi
+        self.shuffles = shuffles
+        self._ids: tuple[int, ...] | None = None
+
+    @classmethod
+    def of(cls, ids: Iterable[int], shuffles: int = 0) -> Zone:
+        """A zone holding ``ids`` (top first)."""
+        order = tuple(ids)
+        by_rank = immutables.Map(enumerate(order))
+        rank_of = immutables.Map((oid, r) for r, oid in enumerate(order))
+        if len(rank_of) != len(order):
+            raise ValueError("an object appears twice in one zone")
+        return cls(by_rank, rank_of, 0, len(order) - 1, shuffles)
+
+    def put(self, oid: int, bottom: bool = False) -> Zone:
+        """The zone with ``oid`` added on top (or at the bottom)."""
+        if oid in self.rank_of:
+            self = self.without(oid)
+        if not self.rank_of:
+            rank, lo, hi = 0, 0, 0
+        elif bottom:
+            rank, lo, hi = self.hi + 1, self.lo, self.hi + 1
+        else:
+            rank, lo, hi = self.lo - 1, self.lo - 1, self.hi
+        return Zone(self.by_rank.set(rank, oid), self.rank_of.set(oid, rank), lo, hi, self.shuffles)
+
+    def without(self, oid: int) -> Zone:
+        """The zone without ``oid`` (KeyError if it isn't there)."""
+        rank = self.rank_of[oid]
+        return Zone(
+            self.by_rank.delete(rank), self.rank_of.delete(oid), self.lo, self.hi, self.shuffles
+        )
+
+    def swap(self, old: int, new: int) -> Zone:
+        """The zone with ``new`` in ``old``'s place."""
+        rank = self.rank_of[old]
+        rank_of = self.rank_of.delete(old).set(new, rank)
+        return Zone(self.by_rank.set(rank, new), rank_of, self.lo, self.hi, self.shuffles)
+
+    def shuffled(self, order: Iterable[int]) -> Zone:
+        """The zone holding ``order`` (top first), one shuffle later."""
+        return Zone.of(order, self.shuffles + 1)
+
+    def rank(self, oid: int) -> int | None:
+        """``oid``'s rank (smaller is nearer the top), or None if it isn't here."""
+        return self.rank_of.get(oid)
+
+    def _end(self, start: int, step: int) -> int | None:
+        # Ranks are dense unless removals left holes: probe a few, then scan.
+        for r in range(start, start + 8 * step, step):
+            oid = self.by_rank.get(r)
+            if oid is not None:
+                return oid
+        if not self.by_rank:
+            return None
+        pick = min if step > 0 else max
+        return self.by_rank[pick(self.by_rank.keys())]
+
+    def top(self) -> int | None:
+        """The id on top, or None when empty."""
+        return self._end(self.lo, 1)
+
+    def bottom(self) -> int | None:
+        """The id at the bottom, or None when empty."""
+        return self._end(self.hi, -1)
+
+    def ids(self) -> tuple[int, ...]:
+        """The ids, top first (O(n log n) once per zone value; not for the hot path)."""
+        if self._ids is None:
+            self._ids = tuple(oid for _, oid in sorted(self.by_rank.items()))
+        return self._ids
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ids())
+
+    def __len__(self) -> int:
+        return len(self.rank_of)
+
+    def __contains__(self, oid: object) -> bool:
+        return oid in self.rank_of
+
+    def __getitem__(self, index: int) -> int:
+        return self.ids()[index]
+
+    def index(self, oid: int) -> int:
+        """``oid``'s position from the top (O(n))."""
+        return self.ids().index(oid)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Zone):
+            return NotImplemented
+        return self.shuffles == other.shuffles and self.ids() == other.ids()
+
+    def __hash__(self) -> int:
+        return hash((self.shuffles, self.ids()))
+
+    def __repr__(self) -> str:
+        return f"Zone({list(self.ids())}, shuffles={self.shuffles})"
+
+
+EMPTY_ZONE: Final = Zone(immutables.Map(), immutables.Map())
+
+
+class Trail:
+    """Which objects changed, newest first: a persistent list the core edits extend, so a view
+    can find what changed since an earlier state in O(changes). Bookkeeping, not game state:
+    any two trails compare equal and it isn't serialized."""
+
+    __slots__ = ("depth", "oid", "prev")
+
+    def __init__(self, prev: Trail | None = None, oid: int = 0) -> None:
+        self.prev: Trail | None = prev
+        self.oid: int = oid
+        self.depth: int = 0 if prev is None else prev.depth + 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Trail)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return f"Trail(depth={self.depth})"
+
+    def since(self, old: Trail, limit: int) -> set[int] | None:
+        """Objects touched on either side since this trail and ``old`` parted (``old`` may
+        be an ancestor, a descendant (undo) or a sibling), or None past ``limit`` steps."""
+        out: set[int] = set()
+        a: Trail | None = self
+        b: Trail | None = old
+        while a is not b:
+            if a is None or b is None or len(out) > limit:
+                return None
+            if a.depth >= b.depth:
+                out.add(a.oid)
+                a = a.prev
+            else:
+                out.add(b.oid)
+                b = b.prev
+        # Every game starts at the root, and a loaded state's trail is the root: no common
+        # history to go by there.
+        return None if a is None or a.depth == 0 else out
+
+
+_ROOT: Final = Trail()
+
+
 class GameState(msgspec.Struct, frozen=True):
     """The whole game: immutable; every action returns a new state."""
 
@@ -107,7 +278,7 @@ class GameState(msgspec.Struct, frozen=True):
     cards: immutables.Map[int, PhysicalCard]
     objects: immutables.Map[int, GameObject]
     card_object: immutables.Map[int, int]
-    zones: immutables.Map[str, tuple[int, ...]]
+    zones: immutables.Map[str, Zone]
     effects: tuple[Effect, ...] = ()
     knowledge: tuple[Knowledge, ...] = ()
     #: Designations the rules put on objects, as ``(name, object id)`` (e.g. scp cards that
@@ -123,6 +294,8 @@ class GameState(msgspec.Struct, frozen=True):
     #: The key of this game's handles (:func:`obverse.views.handle`): never shown to anyone,
     #: so a player can't link handles across new objects, hidden zones and shuffles.
     secret: bytes = b""
+    #: Which objects the core edits touched (for incremental views; always compares equal).
+    trail: Trail = _ROOT
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -144,13 +317,19 @@ class GameState(msgspec.Struct, frozen=True):
         return zone if owner is None else f"{owner}:{zone}"
 
     def zone_contents(self, key: str) -> tuple[int, ...]:
-        """Object ids in zone ``key``, top first."""
-        return self.zones.get(key, ())
+        """Object ids in zone ``key``, top first (O(n): views and tests, not the hot path)."""
+        zone = self.zones.get(key)
+        return () if zone is None else zone.ids()
+
+    def zone(self, key: str) -> Zone:
+        """Zone ``key`` (empty if it holds nothing)."""
+        return self.zones.get(key, EMPTY_ZONE)
 
     def zone_key_of(self, obj: GameObject) -> str:
-        """The zone key ``obj`` is in."""
+        """The zone key ``obj`` is in (O(log n))."""
         for key in (f"{obj.owner}:{obj.zone}", obj.zone):
-            if obj.id in self.zones.get(key, ()):
+            zone = self.zones.get(key)
+            if zone is not None and obj.id in zone.rank_of:
                 return key
         raise KeyError(obj.id)
 
@@ -207,8 +386,7 @@ def new_object_id(state: GameState) -> tuple[GameState, int]:
 
 def place(state: GameState, obj: GameObject, key: str, position: str | None = None) -> GameState:
     """Put ``obj`` into zone ``key`` (top unless ``position == "bottom"``) and the table."""
-    contents = state.zones.get(key, ())
-    contents = (*contents, obj.id) if position == "bottom" else (obj.id, *contents)
+    contents = state.zones.get(key, EMPTY_ZONE).put(obj.id, bottom=position == "bottom")
     card_object = state.card_object
     for card in obj.cards:
         card_object = card_object.set(card, obj.id)
@@ -217,27 +395,55 @@ def place(state: GameState, obj: GameObject, key: str, position: str | None = No
         zones=state.zones.set(key, contents),
         objects=state.objects.set(obj.id, obj),
         card_object=card_object,
+        trail=Trail(state.trail, obj.id),
     )
 
 
 def remove(state: GameState, obj: GameObject, key: str) -> GameState:
     """Take ``obj`` out of zone ``key`` and the object table (its cards keep no object)."""
-    contents = state.zones[key]
-    i = contents.index(obj.id)
-    contents = contents[:i] + contents[i + 1 :]
-    zones = state.zones.set(key, contents) if contents else state.zones.delete(key)
+    contents = state.zones[key].without(obj.id)
+    # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
+    keep = contents or contents.shuffles
+    zones = state.zones.set(key, contents) if keep else state.zones.delete(key)
     card_object = state.card_object
     for card in obj.cards:
         if card_object.get(card) == obj.id:
             card_object = card_object.delete(card)
     return _replace(
-        state, zones=zones, objects=state.objects.delete(obj.id), card_object=card_object
+        state,
+        zones=zones,
+        objects=state.objects.delete(obj.id),
+        card_object=card_object,
+        trail=Trail(state.trail, obj.id),
     )
 
 
 def update(state: GameState, obj: GameObject) -> GameState:
     """Replace an object in place (same id, same zone position)."""
-    return _replace(state, objects=state.objects.set(obj.id, obj))
+    return _replace(state, objects=state.objects.set(obj.id, obj), trail=Trail(state.trail, obj.id))
+
+
+def replace_object(state: GameState, old: GameObject, new: GameObject) -> GameState:
+    """Put ``new`` (a new id) where ``old`` is, in the same zone position; ``old`` is gone."""
+    key = state.zone_key_of(old)
+    card_object = state.card_object
+    for card in new.cards:
+        card_object = card_object.set(card, new.id)
+    return _replace(
+        state,
+        zones=state.zones.set(key, state.zones[key].swap(old.id, new.id)),
+        objects=state.objects.delete(old.id).set(new.id, new),
+        card_object=card_object,
+        trail=Trail(Trail(state.trail, old.id), new.id),
+    )
+
+
+def shuffle_zone(state: GameState, key: str, order: Iterable[int]) -> GameState:
+    """Zone ``key`` holding ``order`` (its same ids, top first), shuffled once more."""
+    zone = state.zones.get(key)
+    if zone is None:
+        return state
+    return _replace(state, zones=state.zones.set(key, zone.shuffled(order)))
 
 
 def forget(state: GameState, obj_id: int) -> GameState:

@@ -8,9 +8,13 @@ so no one can follow a hidden card by its handle.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+
+import immutables
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import Characteristics, apply_effects, characteristics
@@ -21,12 +25,24 @@ from obverse.state import GameObject, GameState
 _EMPTY = Face()
 
 
-def handle(state: GameState, viewer: str | None, obj: GameObject) -> str:
+def handle(
+    state: GameState, viewer: str | None, obj: GameObject, shuffles: int | None = None
+) -> str:
     """An opaque per-viewer handle, keyed with the game's secret (an HMAC): fresh whenever
-    the card becomes a new object, changes zone or facing, or any zone is shuffled, and
-    unguessable without the key, so no one can follow a hidden card by its handle."""
-    raw = f"{viewer}:{obj.id}:{obj.zone}:{obj.face_down}:{state.shuffles}".encode()
+    the card becomes a new object, changes zone or facing, or its zone is shuffled, and
+    unguessable without the key, so no one can follow a hidden card by its handle.
+    ``shuffles`` is the object's zone's shuffle count, when the caller knows it."""
+    if shuffles is None:
+        shuffles = _zone_shuffles(state, obj)
+    raw = f"{viewer}:{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode()
     return "h" + hashlib.blake2b(raw, key=state.secret[:64], digest_size=8).hexdigest()
+
+
+def _zone_shuffles(state: GameState, obj: GameObject) -> int:
+    try:
+        return state.zones[state.zone_key_of(obj)].shuffles
+    except KeyError:  # an object no zone holds (a stale one): no shuffle to count
+        return 0
 
 
 def is_visible(
@@ -83,7 +99,7 @@ def view_object(
         id(effects),
         id(cards),
         id(knowledge),
-        state.shuffles,
+        _zone_shuffles(state, obj),
         state.pregame,
         state.secret,
         state.ruleset,
@@ -95,13 +111,7 @@ def view_object(
         if held[0] is obj and held[1] is effects and held[2] is cards and held[3] is knowledge:
             return dict(hit[1])
     inputs = (obj, effects, cards, knowledge)
-    full = _view_object(state, viewer, obj, rs or get_ruleset(state.ruleset))
-    # Absent means null / empty / false: keeps views small and fast to copy.
-    entry = {
-        k: v
-        for k, v in full.items()
-        if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})
-    }
+    entry = _entry(state, viewer, obj, rs or get_ruleset(state.ruleset), key[5])
     if len(_CACHE) > 100_000:
         _CACHE.clear()
     _CACHE[key] = (inputs, entry)
@@ -109,16 +119,29 @@ def view_object(
 
 
 def clear_cache() -> None:
-    """Forget cached view entries."""
+    """Forget cached view entries and the views kept for incremental updates."""
     _CACHE.clear()
+    _MEMO.clear()
+
+
+def _entry(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
+) -> dict[str, Any]:
+    full = _view_object(state, viewer, obj, rs, shuffles)
+    # Absent means null / empty / false: keeps views small and fast to copy.
+    return {
+        k: v
+        for k, v in full.items()
+        if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})
+    }
 
 
 def _view_object(
-    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
 ) -> dict[str, Any]:
     visible = is_visible(state, viewer, obj, rs)
     entry: dict[str, Any] = {
-        "handle": handle(state, viewer, obj),
+        "handle": handle(state, viewer, obj, shuffles),
         "visible": visible,
         "zone": obj.zone,
         "owner": obj.owner,
@@ -157,19 +180,59 @@ def status_dict(state: GameState, obj: GameObject, rs: Ruleset) -> dict[str, Any
     }
 
 
-def view(state: GameState, viewer: str | None) -> dict[str, Any]:
-    """The view of ``state`` for ``viewer`` (``None``: a spectator). Deterministic."""
-    rs = get_ruleset(state.ruleset)
-    zones = []
-    for key in sorted(state.zones.keys()):
-        ids = state.zones[key]
-        if not ids:
-            continue
-        owner, _, zone = key.rpartition(":")
-        objs = [view_object(state, viewer, state.objects[o], rs) for o in ids]
-        if zone not in rs.ordered_zones:
-            objs.sort(key=lambda e: (not e["visible"], e.get("name") or "", e["handle"]))
-        zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
+# --- incremental views --------------------------------------------------------------------
+
+#: One object's entry, its sort key within its zone, and its zone key.
+_Slot = tuple[dict[str, Any], Any, str]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One zone of a view: entries in view order with their sort keys (never mutated once
+    built, so earlier views stay valid)."""
+
+    keys: list[Any]
+    entries: list[dict[str, Any]]
+    out: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Memo:
+    """A viewer's last view of a game, with what it takes to patch it."""
+
+    state: GameState
+    view: dict[str, Any]
+    slots: immutables.Map[int, _Slot]
+    parts: dict[str, _Part]
+
+
+_MEMO: dict[tuple[bytes, str, str | None], Memo] = {}
+_MEMO_LIMIT = 256
+
+
+def _sort_key(rs: Ruleset, zone_key: str, state: GameState, oid: int, e: dict[str, Any]) -> Any:
+    zone = zone_key.rpartition(":")[2]
+    if zone in rs.ordered_zones:
+        return (state.zones[zone_key].rank_of[oid],)
+    return (not e["visible"], e.get("name") or "", e["handle"])
+
+
+def _slot(state: GameState, viewer: str | None, oid: int, rs: Ruleset) -> _Slot:
+    obj = state.objects[oid]
+    zkey = state.zone_key_of(obj)
+    entry = _entry(state, viewer, obj, rs, state.zones[zkey].shuffles)
+    return entry, _sort_key(rs, zkey, state, oid, entry), zkey
+
+
+def _part(zone_key: str, keys: list[Any], entries: list[dict[str, Any]]) -> _Part:
+    owner, _, zone = zone_key.rpartition(":")
+    out = {"zone": zone, "owner": owner or None, "count": len(entries), "objects": entries}
+    return _Part(keys, entries, out)
+
+
+def _top(
+    state: GameState, rs: Ruleset, viewer: str | None, parts: dict[str, _Part]
+) -> dict[str, Any]:
     return {
         "ruleset": rs.name,
         "viewer": viewer,
@@ -177,8 +240,147 @@ def view(state: GameState, viewer: str | None) -> dict[str, Any]:
         "active": state.active_player,
         "turn": state.turn,
         "pregame": state.pregame,
-        "zones": zones,
+        "zones": [parts[k].out for k in sorted(parts)],
     }
+
+
+def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
+    slots: dict[int, _Slot] = {}
+    by_zone: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    for zkey, zone in state.zones.items():
+        for oid in zone.rank_of:
+            slot = _slot(state, viewer, oid, rs)
+            slots[oid] = slot
+            by_zone.setdefault(zkey, []).append((slot[1], slot[0]))
+    parts = {}
+    for zkey, pairs in by_zone.items():
+        pairs.sort(key=lambda p: p[0])
+        parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
+    return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
+
+
+def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
+    return {id(x): x for x in items}
+
+
+def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
+    """Items in one tuple and not the other (by identity: states share unchanged items)."""
+    if old is new:
+        return []
+    a, b = _by_identity(old), _by_identity(new)
+    return [x for k, x in a.items() if k not in b] + [x for k, x in b.items() if k not in a]
+
+
+def _changed(old: GameState, new: GameState) -> set[int] | None:
+    """Objects whose entries may differ between ``old`` and ``new``; None: rebuild all."""
+    if old is new:
+        return set()
+    same = (old.ruleset, old.secret, old.pregame, old.players) == (
+        new.ruleset,
+        new.secret,
+        new.pregame,
+        new.players,
+    )
+    # Every game's trail starts at the same root: from there only an empty state is an ancestor.
+    if not same or old.cards is not new.cards or (old.trail.depth == 0 and old.objects):
+        return None
+    out = new.trail.since(old.trail, max(64, len(new.objects) // 4))
+    if out is None:
+        return None
+    for e in _diff(old.effects, new.effects):
+        if e.target is None:
+            return None  # applies by filter: may change any object
+        out.add(e.target)
+        out.update(e.fixed or ())
+    for k in _diff(old.knowledge, new.knowledge):
+        out.add(k.obj)
+        for st in (old, new):
+            oid = st.card_object.get(k.card)
+            if oid is not None:
+                out.add(oid)
+    if old.designations != new.designations:
+        out.update(d[1] for d in set(old.designations) ^ set(new.designations))
+    for key, zone in new.zones.items():
+        prev = old.zones.get(key)
+        if prev is not zone and (prev.shuffles if prev is not None else 0) != zone.shuffles:
+            out.update(zone.rank_of)  # a shuffle renews every handle in the zone
+            if prev is not None:
+                out.update(prev.rank_of)
+    return out
+
+
+def _patch(
+    memo: Memo, state: GameState, viewer: str | None, rs: Ruleset, changed: set[int]
+) -> Memo:
+    if not changed:
+        return Memo(state, _top(state, rs, viewer, memo.parts), memo.slots, memo.parts)
+    parts = dict(memo.parts)
+    fresh: set[str] = set()
+
+    def part(zkey: str) -> _Part:
+        if zkey not in fresh:
+            fresh.add(zkey)
+            p = parts.get(zkey)
+            parts[zkey] = (
+                _Part([], [], {}) if p is None else _Part(list(p.keys), list(p.entries), {})
+            )
+        return parts[zkey]
+
+    slots = memo.slots.mutate()
+    for oid in sorted(changed):
+        old = slots.get(oid)
+        if old is not None:
+            p = part(old[2])
+            i = bisect.bisect_left(p.keys, old[1])
+            del p.keys[i], p.entries[i]
+            del slots[oid]
+    for oid in sorted(changed):
+        if oid in state.objects:
+            slot = _slot(state, viewer, oid, rs)
+            p = part(slot[2])
+            i = bisect.bisect_left(p.keys, slot[1])
+            p.keys.insert(i, slot[1])
+            p.entries.insert(i, slot[0])
+            slots[oid] = slot
+    for zkey in fresh:
+        p = parts[zkey]
+        if p.entries:
+            parts[zkey] = _part(zkey, p.keys, p.entries)
+        else:
+            del parts[zkey]
+    return Memo(state, _top(state, rs, viewer, parts), slots.finish(), parts)
+
+
+def build(state: GameState, viewer: str | None) -> Memo:
+    """The view of ``state`` for ``viewer`` with its memo (patched from the last one)."""
+    rs = get_ruleset(state.ruleset)
+    mkey = (state.secret, state.ruleset, viewer)
+    memo = _MEMO.get(mkey)
+    changed = None if memo is None else _changed(memo.state, state)
+    if memo is None or changed is None:
+        memo = _full(state, viewer, rs)
+    else:
+        memo = _patch(memo, state, viewer, rs, changed)
+    if len(_MEMO) >= _MEMO_LIMIT and mkey not in _MEMO:
+        _MEMO.clear()
+    _MEMO[mkey] = memo
+    return memo
+
+
+def fresh_view(state: GameState, viewer: str | None) -> dict[str, Any]:
+    """The view built from scratch, ignoring (and not updating) the kept views: the reference
+    the incremental :func:`view` must equal."""
+    return _full(state, viewer, get_ruleset(state.ruleset)).view
+
+
+def view(state: GameState, viewer: str | None) -> dict[str, Any]:
+    """The view of ``state`` for ``viewer`` (``None``: a spectator). Deterministic.
+
+    Incremental: the last view of the same game for the same viewer is kept, and only the
+    objects changed since (per the state's trail, effects, knowledge, designations and
+    shuffles) are recomputed. The result shares its unchanged parts with earlier views:
+    treat it as read-only (copy it before editing)."""
+    return build(state, viewer).view
 
 
 def view_events(
@@ -211,4 +413,84 @@ def view_events(
         if seen:
             entry["detail"] = ev.detail
         out.append(entry)
+    return out
+
+
+# --- deltas ---------------------------------------------------------------------------------
+
+_TOP = ("ruleset", "viewer", "players", "active", "turn", "pregame")
+
+
+def _zone_id(z: dict[str, Any]) -> str:
+    return z["zone"] if z["owner"] is None else f"{z['owner']}:{z['zone']}"
+
+
+def view_delta(old: dict[str, Any], state: GameState, viewer: str | None) -> dict[str, Any]:
+    """The patch that turns ``old`` (an earlier view for ``viewer``) into ``view(state,
+    viewer)`` under :func:`apply_delta`: changed top-level fields, and per changed zone the
+    handles removed and the entries put (with their index in the new zone), or the whole
+    zone when that is shorter. Zones the new view shares with ``old`` cost nothing."""
+    new = view(state, viewer)
+    delta: dict[str, Any] = {k: new[k] for k in _TOP if old.get(k) != new[k]}
+    before = {_zone_id(z): z for z in old["zones"]}
+    zones: list[dict[str, Any]] = []
+    for z in new["zones"]:
+        zid = _zone_id(z)
+        prev = before.pop(zid, None)
+        if prev is not None and prev["objects"] is z["objects"]:
+            continue
+        patch = _zone_patch(prev, z)
+        if patch is not None:
+            zones.append(patch)
+    if zones:
+        delta["zones"] = zones
+    if before:
+        delta["gone"] = sorted(before)
+    return delta
+
+
+def _zone_patch(prev: dict[str, Any] | None, z: dict[str, Any]) -> dict[str, Any] | None:
+    head = {"zone": z["zone"], "owner": z["owner"], "count": z["count"]}
+    if prev is None:
+        return {**head, "objects": z["objects"]}
+    old = {e["handle"]: e for e in prev["objects"]}
+    kept = {e["handle"] for e in z["objects"]}
+    put = []
+    for i, e in enumerate(z["objects"]):
+        was = old.get(e["handle"])
+        if was is not e and was != e:
+            put.append([i, e])
+    removed = [h for h in old if h not in kept or any(p[1]["handle"] == h for p in put)]
+    if not put and not removed and prev["count"] == z["count"]:
+        return None
+    if 2 * (len(put) + len(removed)) > len(z["objects"]):
+        return {**head, "objects": z["objects"]}
+    patch: dict[str, Any] = {**head, "put": put}
+    if removed:
+        patch["removed"] = removed
+    return patch
+
+
+def apply_delta(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """``old`` with ``delta`` (from :func:`view_delta`) applied: a new view; ``old`` is kept."""
+    out = {k: delta.get(k, old[k]) for k in _TOP}
+    zones = {_zone_id(z): z for z in old["zones"]}
+    for zid in delta.get("gone", ()):
+        zones.pop(zid, None)
+    for patch in delta.get("zones", ()):
+        zid = _zone_id(patch)
+        if "objects" in patch:
+            objs = list(patch["objects"])
+        else:
+            gone = set(patch.get("removed", ()))
+            objs = [e for e in zones[zid]["objects"] if e["handle"] not in gone]
+            for i, e in patch["put"]:
+                objs.insert(i, e)
+        zones[zid] = {
+            "zone": patch["zone"],
+            "owner": patch["owner"],
+            "count": patch["count"],
+            "objects": objs,
+        }
+    out["zones"] = [zones[k] for k in sorted(zones)]
     return out

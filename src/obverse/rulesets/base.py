@@ -479,12 +479,11 @@ class Ruleset(Hooks):
         """Shuffle a zone with the state's seeded generator; knowledge of its cards ends."""
         zone = self.canonical_zone(a.zone)
         key = self.zone_key(zone, a.player)
-        contents = list(state.zones.get(key, ()))
+        contents = list(state.zone_contents(key))
         random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
         ids = set(contents)
         state = replace(
-            state,
-            zones=state.zones.set(key, tuple(contents)) if contents else state.zones,
+            core.shuffle_zone(state, key, contents),
             shuffles=state.shuffles + 1,
             knowledge=tuple(k for k in state.knowledge if k.obj not in ids),
         )

@@ -480,18 +480,7 @@ class FabZones(Ruleset):
             timestamp=ts,
             face=self._fresh_face(state, cur),
         )
-        key = state.zone_key_of(cur)
-        contents = tuple(oid if o == cur.id else o for o in state.zones[key])
-        card_object = state.card_object
-        for card in cur.cards:
-            card_object = card_object.set(card, oid)
-        state = replace(
-            state,
-            zones=state.zones.set(key, contents),
-            objects=state.objects.delete(cur.id).set(oid, new),
-            card_object=card_object,
-        )
-        return core.forget(state, cur.id)
+        return core.forget(core.replace_object(state, cur, new), cur.id)
 
     def _fresh_face(self, state: GameState, obj: GameObject) -> str:
         """The face a card has as a new object where it is (9.1.3b, 9.1.4, 9.1.5b, 9.2.2)."""

@@ -382,13 +382,10 @@ class SCP(Ruleset):
     def on_end_turn(self, state: GameState) -> GameState:
         """サイト上 with 購買部版 601.1: each object may declare a cross test once per turn;
         a declaration found impossible still counts for that turn (the seed)."""
-        objects = state.objects
-        for o in state.objects.values():
+        for o in list(state.objects.values()):
             if o.cross_tested:
-                objects = objects.set(o.id, msgspec.structs.replace(o, cross_tested=False))
-        if objects is state.objects:
-            return state
-        return msgspec.structs.replace(state, objects=objects)
+                state = core.update(state, msgspec.structs.replace(o, cross_tested=False))
+        return state
 
     def on_start_game(self, state: GameState) -> GameState:
         """ゲーム開始前の表裏の扱い: the owner's pre-game reference ends when the game starts."""

@@ -271,7 +271,9 @@ class Table:
         if seat == JUDGE:
             return self.judge_view()
         v = self.viewer(seat)
-        out = view(self.state, v)
+        # Views share their parts with earlier views: copy what this adds to.
+        out = dict(view(self.state, v))
+        out["zones"] = [{**z, "objects": [dict(e) for e in z["objects"]]} for z in out["zones"]]
         objs = self.handles(seat)
         for zone in out["zones"]:
             for entry in zone["objects"]:

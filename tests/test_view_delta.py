@@ -1,0 +1,90 @@
+"""Incremental views and deltas: over random histories of every ruleset, for every viewer,
+the patched view equals a view built from scratch, ``apply_delta(old, view_delta(old, ...))``
+equals the new view, and a delta is never longer than the full view."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from obverse import views
+from obverse.fuzz import PLAYERS, random_deal, try_apply
+from obverse.play import random_action
+from obverse.registry import rulesets
+from obverse.state import GameState
+
+ALIASES = sorted({cls.aliases[0] for cls in rulesets()})
+VIEWERS: tuple[str | None, ...] = (*PLAYERS, None)
+
+
+def _size(data: dict[str, Any]) -> int:
+    return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
+
+
+def _history(alias: str, seed: int, steps: int) -> list[GameState]:
+    rng = random.Random(seed)
+    state = random_deal(alias, rng, n=rng.randrange(4, 24))
+    states = [state]
+    for _ in range(steps):
+        out = try_apply(state, random_action(state, rng))
+        if out is not None:
+            state = out.state
+            states.append(state)
+    return states
+
+
+def _check(states: list[GameState], viewer: str | None, lag: int) -> None:
+    old = views.view(states[0], viewer)
+    for i, state in enumerate(states[1:], 1):
+        new = views.view(state, viewer)
+        assert new == views.fresh_view(state, viewer), f"step {i}"
+        base = views.view(states[max(0, i - lag)], viewer) if lag > 1 else old
+        delta = views.view_delta(base, state, viewer)
+        assert views.apply_delta(base, delta) == new, f"step {i}"
+        assert _size(delta) <= _size(new), f"step {i}"
+        old = new
+
+
+@pytest.mark.parametrize("alias", ALIASES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 1 << 30), lag=st.integers(1, 4))
+def test_delta_rebuilds_the_fresh_view(alias: str, seed: int, lag: int) -> None:
+    states = _history(alias, seed, 30)
+    for viewer in VIEWERS:
+        _check(states, viewer, lag)
+
+
+def test_delta_of_an_unchanged_state_is_empty() -> None:
+    state = _history(ALIASES[0], 7, 5)[-1]
+    old = views.view(state, "bob")
+    assert views.view_delta(old, state, "bob") == {}
+
+
+def test_a_move_patches_one_zone_only() -> None:
+    states = _history("mtg", 3, 40)
+    moved = [
+        (a, b)
+        for a, b in itertools.pairwise(states)
+        if len(a.objects) == len(b.objects) and a.zones is not b.zones
+    ]
+    assert moved, "the history has a zone change"
+    a, b = moved[0]
+    old = views.view(a, "alice")
+    delta = views.view_delta(old, b, "alice")
+    assert len(delta.get("zones", [])) <= 2
+    assert views.apply_delta(old, delta) == views.fresh_view(b, "alice")
+
+
+def test_views_stay_valid_after_later_views() -> None:
+    states = _history("fab", 11, 30)
+    early = views.view(states[1], None)
+    snapshot = json.dumps(early, sort_keys=True)
+    for s in states[2:]:
+        views.view(s, None)
+    assert json.dumps(early, sort_keys=True) == snapshot
