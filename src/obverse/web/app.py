@@ -37,6 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -150,7 +151,13 @@ class Sandbox:
     # --- tables -----------------------------------------------------------------------------
 
     def table(self, game: str) -> Table:
-        """The game replayed (cached per version)."""
+        """The game replayed (cached per version: only a version this process has not
+        built, such as after a restart or an undo, is loaded and replayed whole)."""
+        version = self.store.version(game)
+        cached = self._tables.get((game, version))
+        if cached is not None:
+            self._tables.move_to_end((game, version))
+            return cached
         rec = self.store.load(game)
         if rec is None:
             raise TableError(404, "no such table")
@@ -219,21 +226,19 @@ class Sandbox:
         ``after``, that entry's key (each key chains the entries before it, so a log an
         undo rewrote comes whole again: ``log_from`` says which)."""
         log = table.log(seat)
-        chain_keys(log)
         out: dict[str, Any] = {
             "seat": seat,
             "version": "",
-            "ruleset": ruleset_info(table.rs.name),
+            "ruleset": table.seen("ruleset", "", lambda: ruleset_info(table.rs.name)),
             "title": table.rec.title,
             "players": list(table.state.players),
-            "view": table.seat_view(seat),
-            "log": log,
+            "view": table.seen("view", seat, lambda: table.seat_view(seat)),
         }
         if seat != JUDGE:
-            # The version a seat follows is a digest of what it sees, so not even the
-            # number of stored events (a hidden card's definition is one) reaches it.
-            digest = hashlib.blake2b(json.dumps(out, sort_keys=True).encode(), digest_size=8)
-            out["version"] = digest.hexdigest()
+            # The version a seat follows is a digest of what it sees (the log through its
+            # last entry's key, which chains the others), so not even the number of stored
+            # events (a hidden card's definition is one) reaches it.
+            out["version"] = table.seen("version", seat, lambda: seat_digest(out, log))
         else:
             out["version"] = str(table.rec.version)
             out["game"] = game
@@ -246,13 +251,16 @@ class Sandbox:
         return out
 
 
-def chain_keys(log: list[dict[str, Any]]) -> None:
-    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
-    key = ""
-    for entry in log:
-        text = key + json.dumps(entry, sort_keys=True)
-        key = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-        entry["key"] = key
+def seat_digest(out: dict[str, Any], log: list[dict[str, Any]]) -> str:
+    """A digest of a seat's state: everything in ``out`` and the whole log."""
+    tail = log[-1]["key"] if log else ""
+    text = json.dumps(out, sort_keys=True) + f"|{len(log)}|{tail}"
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def fast_json(data: Any, status_code: int = 200) -> Response:
+    """A JSON response encoded with msgspec (several times faster than ``json.dumps``)."""
+    return Response(msgspec.json.encode(data), status_code, media_type="application/json")
 
 
 def _text(data: dict[str, Any], key: str, limit: int, default: str | None = None) -> str:
@@ -417,12 +425,14 @@ class Api:
         game, seat = self.sandbox.seat(token)
         since, after = _log_query(request)
         table = self.sandbox.table(game)
-        return JSONResponse(self.sandbox.state_json(game, seat, table, token, since, after))
+        return fast_json(self.sandbox.state_json(game, seat, table, token, since, after))
 
     async def legal(self, request: Request) -> Response:
         """The actions offered to the seat."""
         game, seat = self.sandbox.seat(request.path_params["token"])
-        return JSONResponse({"actions": legal_actions(self.sandbox.table(game), seat)})
+        table = self.sandbox.table(game)
+        offers = table.seen("legal", seat, lambda: legal_actions(table, seat))
+        return fast_json({"actions": offers})
 
     async def events(self, request: Request) -> Response:
         """Server-sent events: ``change`` (with the seat's version) whenever what the seat
@@ -475,7 +485,7 @@ class Api:
         since, after = _log_query(request)
         out = self.sandbox.state_json(game, seat, new, token, since, after)
         out["last"] = new.log_entry(len(new.history), new.history[-1], seat)
-        return JSONResponse(out)
+        return fast_json(out)
 
     def judge(self, token: str) -> tuple[str, Table]:
         """The judge's game and table (403 for any other seat)."""
