@@ -294,13 +294,21 @@ class Table:
 
     def label_of(self, obj: GameObject) -> str | None:
         """The label standing for ``obj`` (its card's label; a meld label as a fallback)."""
+        return self.seen("labels", "", self._label_map).get(obj.id)
+
+    def _label_map(self) -> dict[int, str]:
+        """Object id -> label: the first card label whose card the object is, else the
+        first label of the object itself (one pass over the labels, not one per object)."""
+        found: dict[int, str] = {}
         for label, (kind, ident) in self.runner.labels.items():
-            if kind == "card" and ident in obj.cards and self.state.object_of_card(ident) == obj:
-                return label
+            if kind == "card":
+                obj = self.state.object_of_card(ident)
+                if obj is not None:
+                    found.setdefault(obj.id, label)
         for label, (kind, ident) in self.runner.labels.items():
-            if kind == "obj" and ident == obj.id:
-                return label
-        return None
+            if kind == "obj" and ident in self.state.objects:
+                found.setdefault(ident, label)
+        return found
 
     def object_of_label(self, label: str) -> GameObject | None:
         """The object a label stands for now."""
@@ -335,9 +343,15 @@ class Table:
         return legal_actions(self, seat)
 
     def handles(self, seat: str) -> dict[str, GameObject]:
-        """The seat's handles, each mapped to the object it stands for."""
+        """The seat's handles, each mapped to the object it stands for (computed once per
+        table and seat: callers must not change it)."""
         v = self.viewer(seat)
-        return {handle(self.state, v, o): o for o in self.state.objects.values()}
+        found: dict[str, GameObject] = self.seen(
+            "handles",
+            seat,
+            lambda: {handle(self.state, v, o): o for o in self.state.objects.values()},
+        )
+        return found
 
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
