@@ -294,7 +294,8 @@ class Table:
 
     def label_of(self, obj: GameObject) -> str | None:
         """The label standing for ``obj`` (its card's label; a meld label as a fallback)."""
-        return self.seen("labels", "", self._label_map).get(obj.id)
+        found: dict[int, str] = self.seen("labels", "", self._label_map)
+        return found.get(obj.id)
 
     def _label_map(self) -> dict[int, str]:
         """Object id -> label: the first card label whose card the object is, else the
