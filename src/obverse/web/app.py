@@ -100,6 +100,7 @@ class Sandbox:
         self._db: Any = None
         self._names: dict[str, list[str]] = {}
         self._tables: OrderedDict[tuple[str, int], Table] = OrderedDict()
+        self._seats: OrderedDict[str, tuple[str, str]] = OrderedDict()
         #: One event per game with a stream waiting on it, set (and dropped) on a change.
         self._changes: dict[str, asyncio.Event] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -181,9 +182,18 @@ class Sandbox:
 
     def seat(self, token: str) -> tuple[str, str]:
         """``(game, seat)`` of a token (404 for an unknown one)."""
-        found = self.store.seat_of(token) if 8 <= len(token) <= 64 else None
+        found = self._seats.get(token)
         if found is None:
-            raise TableError(404, "unknown table or seat")
+            found = self.store.seat_of(token) if 8 <= len(token) <= 64 else None
+            if found is None:
+                raise TableError(404, "unknown table or seat")
+            # A seat's token never changes nor goes away: known ones are kept (a bounded
+            # number, most recent first), so a request opens the store once, not twice.
+            self._seats[token] = found
+            while len(self._seats) > 4096:
+                self._seats.popitem(last=False)
+        else:
+            self._seats.move_to_end(token)
         return found
 
     def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
@@ -246,16 +256,38 @@ class Sandbox:
             out["labels"] = [e["label"] for e in table.rec.setup]
             if table.broken:
                 out["broken"] = table.broken
-        start = since if 0 < since <= len(log) and log[since - 1]["key"] == after else 0
+        start = log_start(log, since, after)
         out["log"], out["log_from"], out["log_length"] = log[start:], start, len(log)
         return out
+
+    def state_bytes(
+        self, game: str, seat: str, table: Table, token: str, since: int = 0, after: str = ""
+    ) -> bytes:
+        """:meth:`state_json` encoded; the two answers most asked for (the whole log, and
+        nothing new) are encoded once per table and seat."""
+        start = log_start(table.log(seat), since, after)
+        if start not in (0, len(table.history)):
+            return msgspec.json.encode(self.state_json(game, seat, table, token, since, after))
+        key = "state" if start == 0 else "state-tail"
+        made: bytes = table.seen(
+            key,
+            seat,
+            lambda: msgspec.json.encode(self.state_json(game, seat, table, token, since, after)),
+        )
+        return made
+
+
+def log_start(log: list[dict[str, Any]], since: int, after: str) -> int:
+    """Where the log a seat is sent starts: after its ``since``-th entry when the seat's copy
+    ends with that entry's key ``after``, else at the beginning."""
+    return since if 0 < since <= len(log) and log[since - 1]["key"] == after else 0
 
 
 def seat_digest(out: dict[str, Any], log: list[dict[str, Any]]) -> str:
     """A digest of a seat's state: everything in ``out`` and the whole log."""
     tail = log[-1]["key"] if log else ""
-    text = json.dumps(out, sort_keys=True) + f"|{len(log)}|{tail}"
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    text = msgspec.json.encode(out, order="sorted") + f"|{len(log)}|{tail}".encode()
+    return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
 def fast_json(data: Any, status_code: int = 200) -> Response:
@@ -425,14 +457,17 @@ class Api:
         game, seat = self.sandbox.seat(token)
         since, after = _log_query(request)
         table = self.sandbox.table(game)
-        return fast_json(self.sandbox.state_json(game, seat, table, token, since, after))
+        body = self.sandbox.state_bytes(game, seat, table, token, since, after)
+        return Response(body, media_type="application/json")
 
     async def legal(self, request: Request) -> Response:
         """The actions offered to the seat."""
         game, seat = self.sandbox.seat(request.path_params["token"])
         table = self.sandbox.table(game)
-        offers = table.seen("legal", seat, lambda: legal_actions(table, seat))
-        return fast_json({"actions": offers})
+        body = table.seen(
+            "legal", seat, lambda: msgspec.json.encode({"actions": legal_actions(table, seat)})
+        )
+        return Response(body, media_type="application/json")
 
     async def events(self, request: Request) -> Response:
         """Server-sent events: ``change`` (with the seat's version) whenever what the seat
