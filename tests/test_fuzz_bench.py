@@ -56,7 +56,7 @@ def test_fuzz_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick", "--json"]) == 0
+    assert main(["bench", "--quick", "--json", "--sizes", "200,400"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     names = " | ".join(r["figure"] for r in rows)
     for part in (
@@ -65,11 +65,32 @@ def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixtur
         "transform",
         "move",
         "view",
+        "first view",
         "branches",
         "50-step scenario",
         "random play",
     ):
         assert part in names
     for r in rows:
-        assert {"value", "unit", "floor", "ratio"} <= set(r)
+        assert {"value", "unit", "floor", "ratio", "goal", "met", "size"} <= set(r)
         assert r["value"] > 0 and r["floor"] > 0
+        assert isinstance(r["met"], bool) == bool(r["goal"])
+    sized = [r for r in rows if r["size"] is not None]
+    assert sorted({r["size"] for r in sized}) == [200, 400]
+    for r in sized:
+        same = [x for x in sized if x["figure"] == r["figure"]]
+        base = next(x for x in same if x["size"] == 200)
+        assert r["ratio_to_smallest"] == pytest.approx(r["value"] / base["value"], rel=0.02)
+    grown = [r for r in sized if r["size"] == 400 and r["goal"].startswith("<= 2x")]
+    assert {r["figure"] for r in grown} >= {
+        "move to graveyard",
+        "view (one object changed since the last view)",
+    }
+    for r in grown:
+        assert r["met"] == (r["ratio_to_smallest"] <= 2)
+
+
+def test_bench_refuses_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--sizes", "200,lots"]) == 2
+    assert "--sizes" in capsys.readouterr().err
+    assert main(["bench", "--quick", "--sizes", "3"]) == 2
