@@ -24,7 +24,24 @@ def test_fuzz_on_local_ray_with_two_cpus(capsys: pytest.CaptureFixture[str]) -> 
         main(["fuzz", "--ruleset", "ga", "--histories", "20", "--workers", "2", "--ray", "local"])
         == 0
     )
-    assert "ga: 20 histories" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ga: 20 histories" in out
+    line = next(x for x in out.splitlines() if x.startswith("ray:"))
+    assert "on 2 CPUs" in line
+    per_cpu, single, eff = (
+        float(line.split(" = ")[1].split()[0]),
+        float(line.split("single process ")[1].split()[0]),
+        float(line.rsplit(" ", 1)[1]),
+    )
+    assert eff == pytest.approx(per_cpu / single, rel=0.1, abs=0.03)  # printed rounded
+
+
+def test_fuzz_efficiency_is_per_cpu_rate_over_single_rate() -> None:
+    rep = fuzz.FuzzReport("mtg", 40, 100, 5.0, cpus=4, ray_seconds=2.0, single_rate=8.0)
+    assert rep.ray_rate == 20.0
+    assert rep.efficiency == pytest.approx((20.0 / 4) / 8.0)
+    assert fuzz.FuzzReport("mtg", 40, 100, 5.0).efficiency is None
+    assert fuzz.FuzzReport("mtg", 40, 100, 5.0).scale_line() == ""
 
 
 def test_fuzz_writes_replayable_counterexamples(

@@ -143,6 +143,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         f"actions in {rep.seconds:.2f} s: {rep.rate:.1f} histories/s, "
         f"{rep.steps / rep.seconds if rep.seconds else 0:.0f} actions/s"
     )
+    if rep.scale_line():
+        print(rep.scale_line())
     if not rep.failures:
         print("no counterexample")
         return 0
