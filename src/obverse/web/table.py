@@ -23,11 +23,11 @@ import msgspec
 from obverse import scenario as scn_mod
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
+from obverse.engine import apply as engine_apply
 from obverse.engine import check_actor
-from obverse.engine import legal_actions as engine_legal_actions
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.rulesets import Ruleset, get_ruleset
-from obverse.rulings import Event, Outcome, Ruling
+from obverse.rulings import DONE, Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
 from obverse.state import GameObject, GameState
 from obverse.views import chars_dict, handle, is_visible, status_dict, view, view_events
@@ -682,6 +682,36 @@ def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
         raise TableError(403, f"{verb}: you can't refer to a card you can't identify")
 
 
+def _first_object(action: Any) -> int | None:
+    """The id of the object an action is mainly about (its subject, else its first
+    reference), if any."""
+    cls = type(action)
+    main = cls.subject or (cls.refs[0] if cls.refs else None)
+    ids = getattr(action, main) if main else None
+    first = ids[0] if isinstance(ids, tuple) else ids
+    return first if isinstance(first, int) else None
+
+
+def _seat_legal(
+    table: Table, seat: str, player: str | None
+) -> Iterable[tuple[Any, tuple[Ruling, ...]]]:
+    """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
+    seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked:
+    the same offers, in the same order, for a fraction of the work."""
+    state = table.state
+    for action in table.rs.candidates(state, player):
+        first = _first_object(action)
+        obj = state.objects.get(first) if player is not None and first is not None else None
+        if obj is not None and not may_act_on(table, seat, obj):
+            continue  # the page's request would be refused by the seat policy
+        try:
+            outcome = engine_apply(state, action, player)
+        except ObverseError:
+            continue
+        if outcome.result == DONE:
+            yield action, outcome.rulings
+
+
 def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     """What the kernel lets ``seat`` do now, with the seat's own handles for objects and
     the rule that allows each (:func:`obverse.engine.legal_actions`)."""
@@ -694,18 +724,9 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     else:
         return []
     offered: list[dict[str, Any]] = []
-    for legal in engine_legal_actions(table.state, player):
-        action = legal.action
+    for action, rulings in _seat_legal(table, seat, player):
         cls = type(action)
         main = cls.subject or (cls.refs[0] if cls.refs else None)
-        ids = getattr(action, main) if main else None
-        first = ids[0] if isinstance(ids, tuple) else ids
-        if (
-            player is not None
-            and isinstance(first, int)
-            and not may_act_on(table, seat, table.state.objects[first])
-        ):
-            continue  # the page's request would be refused by the seat policy
         data = {
             k: val
             for k, val in msgspec.to_builtins(action).items()
@@ -718,7 +739,7 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
         obj = data.pop(main, None) if main else None
         if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
             obj, data["with"] = obj[0], obj[1]
-        rule = legal.rulings[0].rule if legal.rulings else ""
+        rule = rulings[0].rule if rulings else ""
         offered.append({"verb": action.verb, "object": obj, "args": data, "rule": rule})
     return offered
 
