@@ -24,7 +24,24 @@ def test_fuzz_on_local_ray_with_two_cpus(capsys: pytest.CaptureFixture[str]) -> 
         main(["fuzz", "--ruleset", "ga", "--histories", "20", "--workers", "2", "--ray", "local"])
         == 0
     )
-    assert "ga: 20 histories" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ga: 20 histories" in out
+    line = next(x for x in out.splitlines() if x.startswith("ray:"))
+    assert "on 2 CPUs" in line
+    per_cpu, single, eff = (
+        float(line.split(" = ")[1].split()[0]),
+        float(line.split("single process ")[1].split()[0]),
+        float(line.rsplit(" ", 1)[1]),
+    )
+    assert eff == pytest.approx(per_cpu / single, rel=0.1, abs=0.03)  # printed rounded
+
+
+def test_fuzz_efficiency_is_per_cpu_rate_over_single_rate() -> None:
+    rep = fuzz.FuzzReport("mtg", 40, 100, 5.0, cpus=4, ray_seconds=2.0, single_rate=8.0)
+    assert rep.ray_rate == 20.0
+    assert rep.efficiency == pytest.approx((20.0 / 4) / 8.0)
+    assert fuzz.FuzzReport("mtg", 40, 100, 5.0).efficiency is None
+    assert fuzz.FuzzReport("mtg", 40, 100, 5.0).scale_line() == ""
 
 
 def test_fuzz_writes_replayable_counterexamples(
@@ -56,7 +73,7 @@ def test_fuzz_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick", "--json"]) == 0
+    assert main(["bench", "--quick", "--json", "--sizes", "200,400"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     names = " | ".join(r["figure"] for r in rows)
     for part in (
@@ -65,11 +82,32 @@ def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixtur
         "transform",
         "move",
         "view",
+        "first view",
         "branches",
         "50-step scenario",
         "random play",
     ):
         assert part in names
     for r in rows:
-        assert {"value", "unit", "floor", "ratio"} <= set(r)
+        assert {"value", "unit", "floor", "ratio", "goal", "met", "size"} <= set(r)
         assert r["value"] > 0 and r["floor"] > 0
+        assert isinstance(r["met"], bool) == bool(r["goal"])
+    sized = [r for r in rows if r["size"] is not None]
+    assert sorted({r["size"] for r in sized}) == [200, 400]
+    for r in sized:
+        same = [x for x in sized if x["figure"] == r["figure"]]
+        base = next(x for x in same if x["size"] == 200)
+        assert r["ratio_to_smallest"] == pytest.approx(r["value"] / base["value"], rel=0.02)
+    grown = [r for r in sized if r["size"] == 400 and r["goal"].startswith("<= 2x")]
+    assert {r["figure"] for r in grown} >= {
+        "move to graveyard",
+        "view (one object changed since the last view)",
+    }
+    for r in grown:
+        assert r["met"] == (r["ratio_to_smallest"] <= 2)
+
+
+def test_bench_refuses_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--sizes", "200,lots"]) == 2
+    assert "--sizes" in capsys.readouterr().err
+    assert main(["bench", "--quick", "--sizes", "3"]) == 2

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from obverse import __version__, bench
+from obverse.bench import SIZES as BENCH_SIZES
 from obverse.cardcli import add_card_commands, scenario_lookup
 from obverse.cards import CardDef
 from obverse.errors import ObverseError
@@ -109,7 +110,12 @@ def _db_lookup(args: argparse.Namespace, path: str) -> Callable[[str], CardDef |
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Print each benchmark figure beside its floor."""
-    print(bench.report(bench.run(quick=args.quick), args.json))
+    try:
+        sizes = bench.parse_sizes(args.sizes)
+    except ValueError as exc:
+        print(f"obverse bench: {exc}", file=sys.stderr)
+        return 2
+    print(bench.report(bench.run(quick=args.quick, sizes=sizes), args.json))
     return 0
 
 
@@ -137,6 +143,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         f"actions in {rep.seconds:.2f} s: {rep.rate:.1f} histories/s, "
         f"{rep.steps / rep.seconds if rep.seconds else 0:.0f} actions/s"
     )
+    if rep.scale_line():
+        print(rep.scale_line())
     if not rep.failures:
         print("no counterexample")
         return 0
@@ -247,6 +255,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure the kernel against plain-Python floors")
     bench.add_argument("--quick", action="store_true", help="shorter rounds")
     bench.add_argument("--json", action="store_true", help="one JSON object per figure")
+    bench.add_argument(
+        "--sizes",
+        default=",".join(map(str, BENCH_SIZES)),
+        help="object counts for the size-dependent figures (default: %(default)s)",
+    )
     bench.set_defaults(func=cmd_bench)
     fz = sub.add_parser("fuzz", help="random play: invariants and non-interference")
     fz.add_argument("--ruleset", required=True, help="ruleset alias, e.g. mtg, fab, ga, scp")

@@ -164,7 +164,12 @@ def _field_of(action: v.Action, oid: int) -> str:
     return "object"
 
 
-def legal_actions(state: GameState, player: str | None) -> list[Legal]:
+def legal_actions(
+    state: GameState,
+    player: str | None,
+    *,
+    where: Callable[[v.Action], bool] | None = None,
+) -> list[Legal]:
     """What the rules let ``player`` do now (``None``: a judge, on every object), each with
     the rules that allow it.
 
@@ -172,10 +177,12 @@ def legal_actions(state: GameState, player: str | None) -> list[Legal]:
     with the choices its rules offer); each is kept when the kernel carries it out with
     result ``done``, and its rulings are that outcome's: the decision and its explanation
     are one branch. Only face, zone and visibility rules are modelled, never timing or
-    costs."""
+    costs. ``where`` drops candidates before the kernel tries them."""
     rs = ruleset_of(state)
     out: list[Legal] = []
     for action in rs.candidates(state, player):
+        if where is not None and not where(action):
+            continue  # the caller's own filter (e.g. a sandbox's seat policy), asked first
         try:
             outcome = apply(state, action, player)
         except ObverseError:

@@ -322,11 +322,40 @@ class FuzzReport:
     steps: int
     seconds: float
     failures: list[tuple[str, int, str, str]] = field(default_factory=list)
+    #: On Ray: the CPUs the cluster offered and the seconds its tasks took (without
+    #: starting Ray), and the single-process rate measured in the same invocation.
+    cpus: int = 0
+    ray_seconds: float = 0.0
+    single_rate: float = 0.0
 
     @property
     def rate(self) -> float:
         """Histories per second."""
         return self.histories / self.seconds if self.seconds else 0.0
+
+    @property
+    def ray_rate(self) -> float:
+        """Histories per second on Ray, counting only its tasks' time (0 without Ray)."""
+        return self.histories / self.ray_seconds if self.ray_seconds else 0.0
+
+    @property
+    def efficiency(self) -> float | None:
+        """Scale-out efficiency: Ray's histories/s per CPU over the single-process rate
+        (1.0: each CPU does as much as one process alone); ``None`` without Ray."""
+        if not (self.cpus and self.single_rate and self.ray_seconds):
+            return None
+        return (self.ray_rate / self.cpus) / self.single_rate
+
+    def scale_line(self) -> str:
+        """The scale-out figures as one line (empty without Ray)."""
+        eff = self.efficiency
+        if eff is None:
+            return ""
+        return (
+            f"ray: {self.ray_rate:.1f} histories/s on {self.cpus} CPUs = "
+            f"{self.ray_rate / self.cpus:.1f} per CPU; single process {self.single_rate:.1f} "
+            f"histories/s; scale-out efficiency {eff:.2f}"
+        )
 
 
 def run_one(alias: str, seed: int, steps: int) -> tuple[int, list[tuple[str, int, str, str]]]:
@@ -369,8 +398,10 @@ def fuzz(
     total = 0
     failures: list[tuple[str, int, str, str]] = []
     results: list[tuple[int, list[tuple[str, int, str, str]]]]
+    cpus, ray_seconds, single = 0, 0.0, 0.0
     if ray_address is not None:
-        results = _run_on_ray(batches, ray_address, workers)
+        results, cpus, ray_seconds = _run_on_ray(batches, ray_address, workers)
+        single = _single_rate(alias, seeds, steps, cpus)
     elif workers <= 1:
         results = [_run_batch(b) for b in batches]
     else:
@@ -381,12 +412,24 @@ def fuzz(
         failures += f
         if progress is not None:
             progress(total)
-    return FuzzReport(alias, histories, total, time.perf_counter() - start, failures)
+    seconds = time.perf_counter() - start
+    return FuzzReport(alias, histories, total, seconds, failures, cpus, ray_seconds, single)
+
+
+def _single_rate(alias: str, seeds: list[int], steps: int, cpus: int) -> float:
+    """Histories/s of one process on the first of the same seeds (about as many as one
+    CPU ran on Ray, so the comparison takes about as long again)."""
+    sample = seeds[: max(1, len(seeds) // max(1, cpus))]
+    t0 = time.perf_counter()
+    _run_batch((alias, sample, steps))
+    return len(sample) / (time.perf_counter() - t0)
 
 
 def _run_on_ray(
     batches: list[tuple[str, list[int], int]], address: str, workers: int
-) -> list[tuple[int, list[tuple[str, int, str, str]]]]:
+) -> tuple[list[tuple[int, list[tuple[str, int, str, str]]]], int, float]:
+    """The batches as Ray tasks: their results, the cluster's CPUs, and the seconds the
+    tasks took (starting Ray is not counted)."""
     try:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError as exc:
@@ -401,7 +444,11 @@ def _run_on_ray(
     else:
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
     try:
+        offered = ray.cluster_resources()  # type: ignore[no-untyped-call,unused-ignore]
+        cpus = int(offered.get("CPU", 0)) or max(1, workers)
         task = ray.remote(_run_batch)
-        return list(ray.get([task.remote(b) for b in batches]))
+        t0 = time.perf_counter()
+        results = list(ray.get([task.remote(b) for b in batches]))
+        return results, cpus, time.perf_counter() - t0
     finally:
         ray.shutdown()

@@ -7,6 +7,7 @@ zones; ``remember`` pins game objects.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ _L = "label"
 MAX_COUNT: Final = 1_000_000
 
 
+@functools.cache  # a struct's fields are resolved from its annotations: ~5 ms a call
 def step_shape(cls: type[v.Action]) -> tuple[frozenset[str], frozenset[str], str]:
     """An action's argument keys, required keys and shape in the contract, derived from its
     typed struct: ``null`` (no argument), ``label`` (a bare label), ``either`` (a bare label

@@ -10,6 +10,9 @@ acts on by those handles, which are mapped back to labels here.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -109,24 +112,110 @@ def validate(
 
 
 class Table:
-    """A stored game replayed: the current state, labels, and every step's record."""
+    """A stored game replayed: the current state, labels, and every step's record.
+
+    A table is never changed once built: :meth:`append` returns a new table that shares the
+    states (immutable) and the records of the earlier steps, and copies only the runner's
+    small bookkeeping, so an action costs one step, not a replay. What a seat sees of a
+    table (view, log, offers) is computed once per table and seat and kept with it.
+    """
 
     def __init__(self, rec: GameRecord, extra: CardLookup | None = None) -> None:
         self.rec = rec
         self.extra = extra
-        self.scn = validate(scenario_data(rec), extra)
-        self.rs: Ruleset = self.scn.ruleset
+        self.scn = validate(scenario_data(rec, steps=[]), extra)
+        # The validator's bookkeeping (label kinds, remembered names), kept so a new step
+        # is validated alone, exactly as it would be at the end of the whole file.
+        self._labels: dict[str, str] = {}
+        self._remembered: set[str] = set()
+        for i, entry in enumerate(self.scn.setup, 1):
+            place = f"setup[{i}]"
+            scn_mod._validate_setup(
+                entry, place, self.rs, self.scn.resolver, self.scn.players, self._labels
+            )
+        self.scn.steps = [self._validated(step, n) for n, (step, _) in enumerate(rec.steps, 1)]
         self.runner = _Recorder(self.scn, secret=rec.handle_key or None)
         self.runner.run_setup()
         self.history: list[StepRecord] = []
         self.broken: str | None = None
+        self._seen: dict[tuple[str, str], Any] = {}
+        self._logs: dict[str, list[dict[str, Any]]] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
-            try:
-                self._run(name, arg, actor)
-            except (ObverseError, KeyError, ValueError, TypeError, AssertionError) as exc:
-                self.broken = f"step {len(self.history) + 1} ({name}) no longer replays: {exc}"
+            if not self._replay(name, arg, actor):
                 break
+
+    @property
+    def rs(self) -> Ruleset:
+        """The table's ruleset."""
+        return self.scn.ruleset
+
+    @staticmethod
+    def _check(fn: Callable[[], object]) -> Any:
+        """Run a validator, its errors as :class:`InputError` (as :func:`validate` does)."""
+        try:
+            return fn()
+        except RulesError as exc:
+            raise InputError("", "", str(exc)) from None
+
+    def _validated(self, step: dict[str, Any], n: int) -> tuple[str, Any]:
+        found: tuple[str, Any] = self._check(
+            lambda: scn_mod._validate_step(
+                step,
+                f"step {n}",
+                self.rs,
+                self.scn.resolver,
+                self.scn.players,
+                self._labels,
+                self._remembered,
+            )
+        )
+        return found
+
+    def _replay(self, name: str, arg: Any, actor: str) -> bool:
+        """Run one step; a step that no longer runs marks the table broken (``False``)."""
+        try:
+            self._run(name, arg, actor)
+        except (ObverseError, KeyError, ValueError, TypeError, AssertionError) as exc:
+            self.broken = f"step {len(self.history) + 1} ({name}) no longer replays: {exc}"
+            return False
+        return True
+
+    def append(self, step: dict[str, Any], seat: str, version: int | None = None) -> Table:
+        """This table with ``step`` (taken by ``seat``) run after the others, as a new table
+        (this one is unchanged); raises :class:`InputError` for a step the contract refuses.
+        A broken table is replayed whole (it stays broken)."""
+        steps = [*self.rec.steps, (step, seat)]
+        rec = replace(self.rec, steps=steps, version=version or self.rec.version + 1)
+        if self.broken is not None:
+            return Table(rec, self.extra)
+        new = Table.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        new.rec = rec
+        new._labels, new._remembered = dict(self._labels), set(self._remembered)
+        name, arg = new._validated(step, len(steps))
+        new.scn = replace(self.scn, steps=[*self.scn.steps, (name, arg)])
+        runner = _Recorder.__new__(_Recorder)
+        runner.__dict__.update(self.runner.__dict__)
+        runner.scn = new.scn
+        runner.labels, runner.effects = dict(runner.labels), set(runner.effects)
+        runner.remembered, runner.last_ids = dict(runner.remembered), dict(runner.last_ids)
+        runner.failures, runner.log = list(runner.failures), list(runner.log)
+        new.runner = runner
+        new.history = list(self.history)
+        new._seen = {}
+        # A seat's log so far stays valid: earlier entries never change.
+        new._logs = {seat: list(log) for seat, log in self._logs.items()}
+        new._replay(name, arg, seat)
+        return new
+
+    def seen(self, kind: str, seat: str, make: Callable[[], Any]) -> Any:
+        """What ``seat`` gets of ``kind`` (a view, the offers ...), computed once per table.
+        Callers must not change the answer: later requests share it."""
+        key = (kind, seat)
+        if key not in self._seen:
+            self._seen[key] = make()
+        return self._seen[key]
 
     # --- running --------------------------------------------------------------------------
 
@@ -173,13 +262,22 @@ class Table:
 
     def label_of(self, obj: GameObject) -> str | None:
         """The label standing for ``obj`` (its card's label; a meld label as a fallback)."""
+        found: dict[int, str] = self.seen("labels", "", self._label_map)
+        return found.get(obj.id)
+
+    def _label_map(self) -> dict[int, str]:
+        """Object id -> label: the first card label whose card the object is, else the
+        first label of the object itself (one pass over the labels, not one per object)."""
+        found: dict[int, str] = {}
         for label, (kind, ident) in self.runner.labels.items():
-            if kind == "card" and ident in obj.cards and self.state.object_of_card(ident) == obj:
-                return label
+            if kind == "card":
+                obj = self.state.object_of_card(ident)
+                if obj is not None:
+                    found.setdefault(obj.id, label)
         for label, (kind, ident) in self.runner.labels.items():
-            if kind == "obj" and ident == obj.id:
-                return label
-        return None
+            if kind == "obj" and ident in self.state.objects:
+                found.setdefault(ident, label)
+        return found
 
     def object_of_label(self, label: str) -> GameObject | None:
         """The object a label stands for now."""
@@ -214,9 +312,15 @@ class Table:
         return legal_actions(self, seat)
 
     def handles(self, seat: str) -> dict[str, GameObject]:
-        """The seat's handles, each mapped to the object it stands for."""
+        """The seat's handles, each mapped to the object it stands for (computed once per
+        table and seat: callers must not change it)."""
         v = self.viewer(seat)
-        return {handle(self.state, v, o): o for o in self.state.objects.values()}
+        found: dict[str, GameObject] = self.seen(
+            "handles",
+            seat,
+            lambda: {handle(self.state, v, o): o for o in self.state.objects.values()},
+        )
+        return found
 
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
@@ -349,8 +453,31 @@ class Table:
         return out
 
     def log(self, seat: str) -> list[dict[str, Any]]:
-        """The whole log as the seat may know it."""
-        return [self.log_entry(i, r, seat) for i, r in enumerate(self.history, 1)]
+        """The whole log as the seat may know it, each entry with its chained ``key`` (see
+        :func:`chain_keys`); entries are computed once and shared by later tables, so
+        callers must not change them."""
+        log = self._logs.setdefault(seat, [])
+        if len(log) > len(self.history):  # pragma: no cover - a table only grows
+            del log[:]
+        key = log[-1]["key"] if log else ""
+        for i in range(len(log), len(self.history)):
+            entry = self.log_entry(i + 1, self.history[i], seat)
+            key = entry["key"] = entry_key(key, entry)
+            log.append(entry)
+        return list(log)
+
+
+def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
+    """A log entry's key: a digest of it and the previous entry's key."""
+    text = previous + json.dumps(entry, sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def chain_keys(log: list[dict[str, Any]]) -> None:
+    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
+    key = ""
+    for entry in log:
+        key = entry["key"] = entry_key(key, entry)
 
 
 @dataclass
@@ -482,6 +609,32 @@ def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
         raise TableError(403, f"{verb}: you can't refer to a card you can't identify")
 
 
+def _first_object(action: Any) -> int | None:
+    """The id of the object an action is mainly about (its subject, else its first
+    reference), if any."""
+    cls = type(action)
+    main = cls.subject or (cls.refs[0] if cls.refs else None)
+    ids = getattr(action, main) if main else None
+    first = ids[0] if isinstance(ids, tuple) else ids
+    return first if isinstance(first, int) else None
+
+
+def _seat_legal(
+    table: Table, seat: str, player: str | None
+) -> Iterable[tuple[Any, tuple[Ruling, ...]]]:
+    """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
+    seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
+    state = table.state
+
+    def allowed(action: v.Action) -> bool:
+        first = _first_object(action)
+        obj = state.objects.get(first) if player is not None and first is not None else None
+        return obj is None or may_act_on(table, seat, obj)
+
+    for legal in engine_legal_actions(state, player, where=allowed):
+        yield legal.action, legal.rulings
+
+
 def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     """What the kernel lets ``seat`` do now, with the seat's own handles for objects and
     the rule that allows each (:func:`obverse.engine.legal_actions`)."""
@@ -494,18 +647,9 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     else:
         return []
     offered: list[dict[str, Any]] = []
-    for legal in engine_legal_actions(table.state, player):
-        action = legal.action
+    for action, rulings in _seat_legal(table, seat, player):
         cls = type(action)
         main = cls.subject or (cls.refs[0] if cls.refs else None)
-        ids = getattr(action, main) if main else None
-        first = ids[0] if isinstance(ids, tuple) else ids
-        if (
-            player is not None
-            and isinstance(first, int)
-            and not may_act_on(table, seat, table.state.objects[first])
-        ):
-            continue  # the page's request would be refused by the seat policy
         data = {
             k: val
             for k, val in msgspec.to_builtins(action).items()
@@ -518,7 +662,7 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
         obj = data.pop(main, None) if main else None
         if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
             obj, data["with"] = obj[0], obj[1]
-        rule = legal.rulings[0].rule if legal.rulings else ""
+        rule = rulings[0].rule if rulings else ""
         offered.append({"verb": action.verb, "object": obj, "args": data, "rule": rule})
     return offered
 
@@ -540,13 +684,11 @@ def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
     """The table with ``step`` appended by ``seat``, replayed; raises :class:`TableError`
     (and changes nothing) if the step is invalid, errors, or is ``illegal``."""
     ((verb, _),) = step.items()
-    rec = table.rec
-    trial = replace(rec, steps=[*rec.steps, (step, seat)], version=rec.version + 1)
     try:
-        new = Table(trial, table.extra)
+        new = table.append(step, seat)
     except InputError as exc:
         raise seat_error(table, seat, exc, verb) from None
-    if new.broken is not None or len(new.history) != len(trial.steps):
+    if new.broken is not None or len(new.history) != len(new.rec.steps):
         if seat == JUDGE:
             raise TableError(422, new.broken or f"{verb}: could not be carried out")
         raise TableError(422, f"{verb}: the rules engine could not carry it out")
@@ -564,8 +706,10 @@ def card_builtins(card: CardDef) -> dict[str, Any]:
     return data
 
 
+@functools.lru_cache(maxsize=64)
 def ruleset_info(alias: str) -> dict[str, Any]:
-    """What the page needs to know of a ruleset: zones, verbs, faces."""
+    """What the page needs to know of a ruleset: zones, verbs, faces (computed once per
+    alias: callers must not change the answer)."""
     rs = get_ruleset(alias)
     verbs = [verb_of(c) for c in rs.vocabulary() if not c.is_query]
     return {
@@ -590,7 +734,9 @@ __all__ = [
     "TableError",
     "build_step",
     "card_builtins",
+    "chain_keys",
     "check_references",
+    "entry_key",
     "legal_actions",
     "ruleset_info",
     "scenario_data",

@@ -1,0 +1,57 @@
+"""A web table keeps its state: appending a step equals replaying the whole game, and the
+table appended to is unchanged."""
+
+from __future__ import annotations
+
+import random
+
+from obverse.web.store import JUDGE, GameRecord
+from obverse.web.table import Request, Table, build_step, legal_actions
+
+CARDS = ("Delver of Secrets", "Elite Vanguard", "Fire // Ice", "Clone", "Serra Angel")
+
+
+def record() -> GameRecord:
+    setup = [
+        {
+            "label": f"c{i}",
+            "card": CARDS[i % len(CARDS)],
+            "owner": ("alice", "bob")[i % 2],
+            "zone": ("battlefield", "hand", "graveyard")[i % 3],
+        }
+        for i in range(12)
+    ]
+    return GameRecord(
+        id="t",
+        ruleset="mtg",
+        title="",
+        players=("alice", "bob"),
+        seed=3,
+        setup=setup,
+        handle_key=b"k" * 16,
+    )
+
+
+def test_appending_steps_equals_replaying_them() -> None:
+    rng = random.Random(7)
+    table = Table(record())
+    for _ in range(12):
+        offers = legal_actions(table, JUDGE)
+        pick = rng.choice([o for o in offers if o["verb"] != "end_turn"] or offers)
+        step = build_step(table, JUDGE, Request(pick["verb"], pick["object"], pick["args"]))
+        before_state, before_steps = table.state, len(table.history)
+        before_log = table.log("alice")
+        new = table.append(step, JUDGE)
+        # the table appended to is unchanged
+        assert table.state is before_state and len(table.history) == before_steps
+        assert table.log("alice") == before_log
+        replayed = Table(new.rec)
+        assert new.broken is None and replayed.broken is None
+        assert new.state == replayed.state
+        assert new.runner.labels == replayed.runner.labels
+        for seat in ("alice", "bob", "spectator", JUDGE):
+            assert new.log(seat) == replayed.log(seat)
+            assert new.seat_view(seat) == replayed.seat_view(seat)
+        assert legal_actions(new, "alice") == legal_actions(replayed, "alice")
+        table = new
+    assert len(table.history) == 12
