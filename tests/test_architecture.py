@@ -57,6 +57,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.cli",
         "obverse.cardcli",
         "obverse.cardinfo",
+        "obverse.schema",
         "obverse.carddb",
         "obverse.fuzz",
         "obverse.bench",

@@ -122,3 +122,21 @@ def test_run_with_db(dbfile: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "3 passed, 0 failed" in capsys.readouterr().out
     assert main(["run", str(SCENARIOS), "--db", dbfile + ".missing"]) == 2
     assert "no such card database" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "rule"),
+    [
+        (["Seiryuu, Azure Dragon", "--game", "ga", "--transformed"], "Double-faced Cards 4"),
+        (["Seiryuu, Azure Dragon", "--game", "ga", "--zone", "hand"], "Double-faced Cards 4"),
+        (["Construct Nitro Mechanoid", "--game", "fab"], "9.1.3"),
+    ],
+)
+def test_card_prints_the_rules_behind_the_face_for_every_game(
+    dbfile: str, capsys: pytest.CaptureFixture[str], args: list[str], rule: str
+) -> None:
+    assert main(["card", *args, "--db", dbfile, "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert rule in [r["rule"] for r in info["rulings"]]
+    assert main(["card", *args, "--db", dbfile]) == 0
+    assert f"{rule}:" in capsys.readouterr().out

@@ -48,6 +48,8 @@ def _fresh_comparable(state: GameState, obj: GameObject) -> bool:
     if physical.transcended:
         return False
     rs = get_ruleset(state.ruleset)
+    if rs.face_down_on_setup(obj.zone, None):  # a fresh card there is face down (scp sandbox)
+        return False
     return obj.face in rs.allowed_faces(physical.card, obj.zone)
 
 

@@ -76,7 +76,7 @@ def test_every_game_and_module_has_a_page(site: Path) -> None:
     for game in ("mtg", "fab", "ga", "scp"):
         assert (site / "rules" / game / "index.html").is_file()
     ga = (site / "rules" / "ga" / "index.html").read_text(encoding="utf-8")
-    assert "examples/ga/002-transform-player-action.yaml" in _row(ga, "2")
+    assert "examples/ga/002-transform-player-action.yaml" in _row(ga, "Double-faced Cards 2")
     documented = {  # a module page -> an anchor mkdocstrings renders from the docstrings
         "obverse.game": "obverse.game.Game.transform",
         "obverse.state": "obverse.state.GameState",

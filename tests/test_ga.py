@@ -6,18 +6,25 @@ and views) and asserts what a player or judge could observe.
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import textwrap
 from pathlib import Path
+
+import yaml
 
 from obverse import actions
 from obverse.carddata import bundled
 from obverse.characteristics import characteristics
+from obverse.rulesets import ga as ga_module
 from obverse.rulesets import get_ruleset
 from obverse.runner import Result, run_scenario, scenario_view
 from obverse.state import GameState, PhysicalCard, new_state
 
 GA = get_ruleset("ga")
+ROOT = Path(__file__).resolve().parent.parent
+COVERAGE = ROOT / "tests" / "coverage" / "ga.yaml"
 
 
 def _run(tmp_path: Path, body: str, name: str = "s.yaml") -> Result:
@@ -71,11 +78,11 @@ def test_untransformed_regalia_cites_the_regalia_rule_not_4_2(tmp_path: Path) ->
           - {label: band, card: Stonescale Band, zone: hand}
         steps:
           - move: {object: stone, to: graveyard}
-          - expect: {last_result: done, cites: ["Regalia #4", "Objects #1"]}
+          - expect: {last_result: done, cites: ["Regalia 4", "Objects 1"]}
           - expect: {object: stone, zone: banishment, name: Fabled Azurite Fatestone}
-          # Regalia #5 applies from any zone, not only from the field.
+          # Regalia 5 applies from any zone, not only from the field.
           - move: {object: band, to: memory}
-          - expect: {last_result: done, cites: ["Regalia #5"]}
+          - expect: {last_result: done, cites: ["Regalia 5"]}
           - expect: {object: band, zone: material_deck}
     """,
     )
@@ -86,7 +93,7 @@ def test_untransformed_regalia_cites_the_regalia_rule_not_4_2(tmp_path: Path) ->
           - {label: stone, card: Fabled Azurite Fatestone, zone: field}
         steps:
           - move: {object: stone, to: graveyard}
-          - expect: {cites: ["4.2"]}
+          - expect: {cites: ["Double-faced Cards 4.2"]}
     """,
         "no42.yaml",
     )
@@ -118,9 +125,9 @@ def test_single_faced_card_cannot_transform_or_be_played_on_a_back_face(tmp_path
         steps:
           - expect: {object: band, can_transform: false}
           - transform: band
-          - expect: {last_result: nothing_happened, cites: ["2"]}
+          - expect: {last_result: nothing_happened, cites: ["Double-faced Cards 2"]}
           - cast: {object: amalgam, face: back}
-          - expect: {last_result: illegal, cites: ["3"]}
+          - expect: {last_result: illegal, cites: ["Double-faced Cards 3"]}
           - cast: {object: amalgam, transformed: true}
           - expect: {last_result: illegal, object: amalgam, zone: hand}
     """,
@@ -170,11 +177,11 @@ def test_same_zone_move_and_token_ceasing_cite_their_rules(tmp_path: Path) -> No
           - {label: heaven, card: Fatestone of Heaven, zone: field}
         steps:
           - move: {object: heaven, to: field}
-          - expect: {last_result: nothing_happened, cites: ["Game Zones #5.1"]}
+          - expect: {last_result: nothing_happened, cites: ["Game Zones 5.1"]}
           - create_token_copy: {of: heaven, label: tok, controller: bob}
           - expect: {object: tok, owner: bob, controller: bob, is_token: true}
           - move: {object: tok, to: hand}
-          - expect: {last_result: done, cites: ["Tokens #3"]}
+          - expect: {last_result: done, cites: ["Tokens 3"]}
           - expect: {object: tok, exists: false}
     """,
     )
@@ -189,7 +196,7 @@ def test_copy_of_a_face_down_card_is_a_nameless_card(tmp_path: Path) -> None:
           - {label: amalgam, card: Clockwork Amalgam, zone: field}
         steps:
           - become_copy: {object: amalgam, of: hidden}
-          - expect: {last_result: done, cites: ["7"]}
+          - expect: {last_result: done, cites: ["Double-faced Cards 7"]}
           - expect: {object: amalgam, name: null, types: [], is_copy: true,
                      can_transform: false}
     """,
@@ -204,7 +211,7 @@ def test_naming_a_single_faced_card_is_valid(tmp_path: Path) -> None:
           - name_card: {player: alice, name: Clockwork Amalgam}
           - expect: {answer: valid}
           - name_card: {player: bob, name: Firebird Trailblazer}
-          - expect: {answer: valid, cites: ["10"]}
+          - expect: {answer: valid, cites: ["Double-faced Cards 10"]}
     """,
     )
 
@@ -225,11 +232,13 @@ def test_transform_keeps_effects_and_cites_9_1_only_when_bound(tmp_path: Path) -
           - {label: lava, card: Lavaplume Fatestone, zone: field}
         steps:
           - transform: lava
-          - expect: {last_result: done, cites: ["2", "3", "9"]}
+          - expect:
+              last_result: done
+              cites: ["Double-faced Cards 2", "Double-faced Cards 3", "Double-faced Cards 9"]
           - transform: lava
           - apply_effect: {label: pump, to: lava, modify: {power: +1}}
           - transform: lava
-          - expect: {last_result: done, cites: ["9.1"], object: lava, power: 3}
+          - expect: {last_result: done, cites: ["Double-faced Cards 9.1"], object: lava, power: 3}
     """,
     )
     result = _run(
@@ -239,7 +248,7 @@ def test_transform_keeps_effects_and_cites_9_1_only_when_bound(tmp_path: Path) -
           - {label: lava, card: Lavaplume Fatestone, zone: field}
         steps:
           - transform: lava
-          - expect: {cites: ["9.1"]}
+          - expect: {cites: ["Double-faced Cards 9.1"]}
     """,
         "no91.yaml",
     )
@@ -260,7 +269,7 @@ def test_face_down_banished_card_is_hidden_from_a_player_who_never_saw_it(tmp_pa
           - expect: {viewer: alice, object: secret, visible: true}
           - expect: {viewer: bob, zone: banishment, owner: alice, distinguishable: false}
           - examine: {player: bob, object: secret}
-          - expect: {last_result: illegal, cites: ["5"]}
+          - expect: {last_result: illegal, cites: ["Double-faced Cards 5"]}
     """,
     )
 
@@ -275,7 +284,7 @@ def test_known_card_makes_the_main_deck_distinguishable_until_shuffled(tmp_path:
           - move: {object: heaven, to: main_deck}
           - expect: {viewer: bob, zone: main_deck, owner: alice, distinguishable: true}
           - examine: {player: bob, object: heaven}
-          - expect: {last_result: done, cites: ["5", "6"]}
+          - expect: {last_result: done, cites: ["Double-faced Cards 5", "Double-faced Cards 6"]}
           - shuffle: {player: alice, zone: main_deck}
           - expect: {viewer: bob, zone: main_deck, owner: alice, distinguishable: false}
           - examine: {player: bob, object: heaven}
@@ -297,7 +306,8 @@ def test_control_change_of_a_face_down_card_ends_the_owners_knowledge(tmp_path: 
           - expect: {viewer: alice, object: heaven, visible: false, name: null}
           - expect: {viewer: bob, object: heaven, visible: true}
           - turn_face_up: heaven
-          - expect: {last_result: done, cites: ["8"], object: heaven, face: front}
+          - expect:
+              {last_result: done, cites: ["Double-faced Cards 8"], object: heaven, face: front}
           - expect: {viewer: alice, object: heaven, visible: true}
     """,
     )
@@ -330,3 +340,39 @@ def test_opponent_view_does_not_depend_on_the_hidden_hand_card(tmp_path: Path) -
     seen = json.loads(views[0])
     hand = next(z for z in seen["zones"] if z["zone"] == "hand")
     assert hand["objects"][0].get("name") is None and hand["objects"][0]["face"] == "none"
+
+
+#: A GA citation a judge can look up: a GA CR page title and the item on it.
+GA_RULE_ID = re.compile(r"[A-Z][A-Za-z-]*(?: [A-Za-z-]+)* \d+(?:\.\d+)*")
+
+
+def _cited_by_engine() -> set[str]:
+    """Every rule id the GA ruleset cites: literal ids in ga.py's rulings, the class's fixed
+    rules, and the rulings the GA examples actually produce."""
+    source = Path(ga_module.__file__ or "").read_text(encoding="utf-8")
+    ids = {
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "ruling"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+    ids |= {GA.hidden_rule, GA.new_object_rule}
+    for path in sorted((ROOT / "examples" / "ga").glob("*.yaml")):
+        result = run_scenario(str(path), explain=True)
+        ids |= {line.split(":")[0].strip() for line in result.log if line.startswith("    ")}
+    return {str(i) for i in ids}
+
+
+def test_every_ga_rule_id_names_a_page_and_item() -> None:
+    cited = _cited_by_engine()
+    assert "Double-faced Cards 4.2" in cited and "Regalia 4" in cited  # the walk found ids
+    # An effect that forbids an action cites the kernel's generic rule: the seed and the
+    # research notes name no GA CR item for it (reported as unfinished).
+    cited.discard(GA.forbid_rule)
+    bad = sorted(i for i in cited if not GA_RULE_ID.fullmatch(i))
+    assert not bad, f"GA rule ids without a page title and item: {bad}"
+    index = {str(e["rule"]) for e in yaml.safe_load(COVERAGE.read_text(encoding="utf-8"))}
+    assert not cited - index, f"cited but not in tests/coverage/ga.yaml: {sorted(cited - index)}"

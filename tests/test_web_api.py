@@ -338,7 +338,7 @@ def test_bad_requests_change_nothing(client: TestClient) -> None:
     bad(
         "POST",
         f"/api/t/{j}/setup",
-        404,
+        400,
         json={"card": "No Such Card", "owner": "alice", "zone": "hand"},
     )
     bad("POST", f"/api/t/{j}/setup", 400, json={"card": "Clone", "owner": "carol", "zone": "hand"})

@@ -11,13 +11,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from obverse import __version__, bench
+from obverse import __version__, bench, engine
 from obverse.bench import SIZES as BENCH_SIZES
 from obverse.cardcli import add_card_commands, scenario_lookup
 from obverse.cards import CardDef
 from obverse.errors import ObverseError
 from obverse.fuzz import fuzz
 from obverse.runner import Result, run_scenario
+from obverse.schema import scenario_schema
 from obverse.views import view
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
@@ -180,6 +181,7 @@ EXIT_CODES = {
     "bench": "0 (the figures are measurements, not pass or fail)",
     "fuzz": "0 no counterexample, 1 counterexamples written, 2 bad input",
     "serve": "0 stopped, 2 the web extra is not installed",
+    "schema": "0 printed, 2 unknown ruleset",
 }
 
 
@@ -242,6 +244,27 @@ def _add_run(sub: Any) -> None:
     run.set_defaults(func=cmd_run)
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print the scenario-file schema, or with ``--actions`` the typed actions' schema."""
+    try:
+        doc = engine.schema(args.ruleset) if args.actions else scenario_schema(args.ruleset)
+    except ObverseError as exc:
+        print(f"obverse schema: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(doc, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _add_schema(sub: Any) -> None:
+    """Add ``schema`` to the CLI's subcommands."""
+    sch = sub.add_parser("schema", help="print the JSON Schema of scenario files")
+    sch.add_argument("--ruleset", metavar="ALIAS", help="only this ruleset's verbs")
+    sch.add_argument(
+        "--actions", action="store_true", help="the typed actions' schema (engine.schema) instead"
+    )
+    sch.set_defaults(func=cmd_schema)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (documents the CLI)."""
     parser = _Parser(
@@ -291,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)
+    _add_schema(sub)
     for name, command in sub.choices.items():
         command.epilog = _epilog([name])
     return parser

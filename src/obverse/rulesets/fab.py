@@ -17,7 +17,7 @@ import msgspec
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.characteristics import characteristics
+from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.fab_zones import (
     ARENA_MATCHES,
@@ -465,6 +465,27 @@ class FleshAndBlood(FabZones):
                     ),
                 )
         return Decided(True, self.one("8.5.21", f"{name} is a card's name"))
+
+    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """The base values with the rulings of the branch that picked the face(s): 9.1.3 a
+        flip-card's active face, 9.1.4a/b a twin-card's faces, 9.2.2/9.2.3 a split-card's
+        sides, 9.1.5b a transcended card's back face."""
+        chars = super().base_characteristics(state, obj)
+        layout, faces = self.printed_faces(state, obj)
+        if obj.face_down or len(faces) < 2:
+            return chars
+        both = chars.face == "both"
+        side = "both faces" if both else f"its {chars.face} face"
+        rule = {
+            "flip": "9.1.3",
+            "twin": "9.1.4a" if both else "9.1.4b",
+            "split": "9.2.2" if both else "9.2.3",
+            "transcend": "9.1.5b" if obj.face == "back" else None,
+        }.get(layout)
+        if rule is None:
+            return chars
+        why = self.ruling(rule, f"a {layout}-card in the {obj.zone}: {side} count")
+        return msgspec.structs.replace(chars, why=(why, *chars.why))
 
     def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """What a search sees where: 9.2.2 / 9.1.4a both sides off the stack and arena, 9.2.3

@@ -1,9 +1,10 @@
 """Grand Archive: double-faced cards (seed 000, GA CR "Double-faced Cards" #1-#10), with the
 zone, regalia, object and knowledge rules they lean on.
 
-Rule ids are the seed's bare paragraph numbers ("4.2", "7.2"). Rules the seed only relies on
-are cited by their GA CR page and item, as the research notes do: "Regalia #4",
-"Game Zones #5.1", "Public vs Private Information #6.1.1", "Objects #1", "Tokens #3".
+Every rule id is a GA CR page title and item number, as a judge looks it up: the seed's
+paragraphs are "Double-faced Cards 4.2", "Double-faced Cards 7.2"; the rules the seed relies
+on are "Regalia 4", "Game Zones 5.1", "Public vs Private Information 6.1.1", "Objects 1",
+"Tokens 3".
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ GRAVEYARD: Final = "graveyard"
 BANISHMENT: Final = "banishment"
 MATERIAL_DECK: Final = "material_deck"
 MAIN_DECK: Final = "main_deck"
-#: Card types whose cards become objects on the field when they resolve (GA Objects #1).
+#: Card types whose cards become objects on the field when they resolve (GA Objects 1).
 OBJECT_TYPES: Final = frozenset({"CHAMPION", "ALLY", "WEAPON", "ITEM", "DOMAIN", "PHANTASIA"})
 REGALIA: Final = "REGALIA"
 #: Zones an effect may send a regalia to that return it to the material deck instead.
@@ -57,20 +58,25 @@ class GrandArchive(Ruleset):
             "stack",
         }
     )
-    # Game Zones #2: the field and the effects stack are shared.
+    # Game Zones 2: the field and the effects stack are shared.
     shared_zones: ClassVar[frozenset[str]] = frozenset({FIELD, STACK})
-    # Public vs Private Information #9: face up by default except main deck, material deck,
+    # Public vs Private Information 9: face up by default except main deck, material deck,
     # memory and hand.
     public_zones: ClassVar[frozenset[str]] = frozenset({FIELD, GRAVEYARD, BANISHMENT, STACK})
-    # Game Zones #9: order may be changed in every zone but the main deck and effects stack.
+    # Game Zones 9: order may be changed in every zone but the main deck and effects stack.
     ordered_zones: ClassVar[frozenset[str]] = frozenset({MAIN_DECK, STACK})
     play_zone: ClassVar[str] = FIELD
     stack_zone: ClassVar[str] = STACK
     discard_zone: ClassVar[str] = GRAVEYARD
     actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform,)
     tokens_cease_outside_play: ClassVar[bool] = True
-    # Public vs Private Information #6.1.1: a player who saw a card keeps that knowledge.
+    # Public vs Private Information 6.1.1: a player who saw a card keeps that knowledge.
     knowledge_lasts: ClassVar[bool] = True
+    # Public vs Private Information 1.2: a card in a private zone has no characteristics
+    # beyond being a card, so naming one the actor can't see is refused.
+    hidden_rule: ClassVar[str] = "Public vs Private Information 1.2"
+    # Tokens 3: a token moved off the field ceased to exist; an action on it does nothing.
+    new_object_rule: ClassVar[str] = "Tokens 3"
     reveal_knowledge_lasts: ClassVar[bool] = True
 
     # --- cards and faces (1, 3, 4) ----------------------------------------------------------
@@ -96,6 +102,26 @@ class GrandArchive(Ruleset):
         if len(faces) > 1 and obj.zone == FIELD and obj.face == "back":
             return (faces[1],)
         return (faces[0],)
+
+    def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        """The base values with the rulings of the branch that picked the side (4, 7, 8)."""
+        chars = super().base_characteristics(state, obj)
+        layout, faces = self.printed_faces(state, obj)
+        if obj.face_down:
+            why = self.ruling("Double-faced Cards 8", "face down it has no characteristics")
+        elif obj.copies:
+            why = self.ruling("Double-faced Cards 7", "a copy has only the present side's values")
+        elif layout != "double_faced" or len(faces) < 2:
+            return chars
+        elif obj.zone == FIELD and obj.face == "back":
+            why = self.ruling("Double-faced Cards 4", "on the field its face-up flip side counts")
+        elif obj.zone == FIELD:
+            why = self.ruling(
+                "Double-faced Cards 4", "on the field its face-up default side counts"
+            )
+        else:
+            why = self.ruling("Double-faced Cards 4", "off the field only its default side counts")
+        return replace(chars, why=(why, *chars.why))
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
         """4, 8: a search sees the card as if face up in its zone; a face-down card turned
@@ -127,7 +153,7 @@ class GrandArchive(Ruleset):
                 False,
                 (
                     self.ruling(
-                        "4",
+                        "Double-faced Cards 4",
                         f"in the {_words(obj.zone)} only its default side "
                         "is considered; only an object on the field can "
                         "transform, nothing happens",
@@ -139,7 +165,7 @@ class GrandArchive(Ruleset):
                 False,
                 (
                     self.ruling(
-                        "8",
+                        "Double-faced Cards 8",
                         "a face-down card is treated as a non-double-faced "
                         "card: it can't transform, nothing happens",
                     ),
@@ -150,7 +176,7 @@ class GrandArchive(Ruleset):
                 False,
                 (
                     self.ruling(
-                        "7.2",
+                        "Double-faced Cards 7.2",
                         "a copy of a double-faced card can't transform: "
                         "nothing happens and the action is skipped",
                     ),
@@ -161,7 +187,7 @@ class GrandArchive(Ruleset):
                 False,
                 (
                     self.ruling(
-                        "2",
+                        "Double-faced Cards 2",
                         f"{card.name} is not a double-faced card: it has "
                         "no other side to transform to, nothing happens",
                     ),
@@ -171,7 +197,9 @@ class GrandArchive(Ruleset):
         return Decided(
             True,
             (
-                self.ruling("2", f"transform flips it to its other side, {target.name}"),
+                self.ruling(
+                    "Double-faced Cards 2", f"transform flips it to its other side, {target.name}"
+                ),
                 *self._transform_result(state, obj),
             ),
         )
@@ -180,13 +208,15 @@ class GrandArchive(Ruleset):
         """3, 9, 9.1: the result of a transform (``obj`` as it was before)."""
         now = "front" if obj.face == "back" else "back"
         out: Rulings = (
-            self.ruling("3", "on its flip side on the field it is transformed")
+            self.ruling("Double-faced Cards 3", "on its flip side on the field it is transformed")
             if now == "back"
-            else self.ruling("3", "back on its default side it is no longer transformed"),
+            else self.ruling(
+                "Double-faced Cards 3", "back on its default side it is no longer transformed"
+            ),
         )
         out += (
             self.ruling(
-                "9",
+                "Double-faced Cards 9",
                 "transforming doesn't make a new object; newly active static "
                 "abilities get a new timestamp",
             ),
@@ -194,7 +224,7 @@ class GrandArchive(Ruleset):
         if any(_bound_to(e, obj.id) for e in state.effects):
             out += (
                 self.ruling(
-                    "9.1",
+                    "Double-faced Cards 9.1",
                     "continuous effects that applied to it keep applying to the transformed card",
                 ),
             )
@@ -206,21 +236,21 @@ class GrandArchive(Ruleset):
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
     ) -> Decided[str]:
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
-        graveyard is banished (Regalia #4); one sent to hand, main deck or memory returns to
-        its owner's material deck (Regalia #5)."""
+        graveyard is banished (Regalia 4); one sent to hand, main deck or memory returns to
+        its owner's material deck (Regalia 5)."""
         default = state.card_def(obj).front
         if REGALIA not in default.supertypes:
             return Decided(zone, ())
         if zone == GRAVEYARD:
             dest, rule, why = (
                 BANISHMENT,
-                "Regalia #4",
+                "Regalia 4",
                 "a regalia that would go to a graveyard is banished instead",
             )
         elif zone in REGALIA_RETURNS_FROM:
             dest, rule, why = (
                 MATERIAL_DECK,
-                "Regalia #5",
+                "Regalia 5",
                 "a regalia sent to the hand, main "
                 "deck or memory returns to its owner's material deck",
             )
@@ -230,7 +260,7 @@ class GrandArchive(Ruleset):
         if self.is_transformed(state, obj):
             out = (
                 self.ruling(
-                    "4.2",
+                    "Double-faced Cards 4.2",
                     f"its default side {default.name} is a regalia, whose "
                     f"rules send it to the {_words(dest)} instead of the "
                     f"{_words(zone)}",
@@ -240,13 +270,13 @@ class GrandArchive(Ruleset):
         return Decided(dest, out)
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
-        """Objects #1: only cards on the field are objects; leaving it makes a new one."""
+        """Objects 1: only cards on the field are objects; leaving it makes a new one."""
         if obj.zone == FIELD:
             return Decided(
                 True,
                 (
                     self.ruling(
-                        "Objects #1",
+                        "Objects 1",
                         f"leaving the field for the {_words(zone)} it becomes a new object",
                     ),
                 ),
@@ -269,7 +299,7 @@ class GrandArchive(Ruleset):
         if self.is_transformed(state, obj) and zone != FIELD:
             out += (
                 self.ruling(
-                    "4.1",
+                    "Double-faced Cards 4.1",
                     "leaving the field it is flipped back to its default "
                     f"side, {card.front.name} (last-known information still sees "
                     f"{card.faces[1].name})",
@@ -279,7 +309,7 @@ class GrandArchive(Ruleset):
             if face == "back" or transformed:
                 out += (
                     self.ruling(
-                        "4",
+                        "Double-faced Cards 4",
                         f"in the {_words(zone)} only the default side is "
                         "considered; the flip side asked for is ignored",
                     ),
@@ -293,7 +323,7 @@ class GrandArchive(Ruleset):
                     None,
                     (
                         self.ruling(
-                            "7.2",
+                            "Double-faced Cards 7.2",
                             f"{card.name} is not a double-faced card and "
                             "can't enter the field transformed: nothing happens, "
                             "it stays where it is",
@@ -304,7 +334,10 @@ class GrandArchive(Ruleset):
                 "back",
                 (
                     *out,
-                    self.ruling("3", "it enters the field on its flip side and is transformed"),
+                    self.ruling(
+                        "Double-faced Cards 3",
+                        "it enters the field on its flip side and is transformed",
+                    ),
                 ),
             )
         return Decided("front", out)
@@ -319,7 +352,7 @@ class GrandArchive(Ruleset):
                 True,
                 (
                     self.ruling(
-                        "8",
+                        "Double-faced Cards 8",
                         "face down it is not transformed, has no "
                         "characteristics but being a card, and is treated as a "
                         "single-faced card",
@@ -331,23 +364,23 @@ class GrandArchive(Ruleset):
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
     ) -> Outcome | None:
-        """Game Zones #5.1: moving to the same zone is not a zone change."""
+        """Game Zones 5.1: moving to the same zone is not a zone change."""
         out = super().move_within_zone(state, obj, face_down, position)
         if out is None:
             return None
         why = "it is already in that zone: no zone change, nothing happens"
-        return replace(out, rulings=(self.ruling("Game Zones #5.1", why),))
+        return replace(out, rulings=(self.ruling("Game Zones 5.1", why),))
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
-        """Tokens #3: a token moved off the field ceases to exist."""
+        """Tokens 3: a token moved off the field ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
             return Decided(False)
         return Decided(
-            True, (self.ruling("Tokens #3", "a token moved off the field ceases to exist"),)
+            True, (self.ruling("Tokens 3", "a token moved off the field ceases to exist"),)
         )
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
-        """Public vs Private Information #6.1.1: whoever could identify the card before the
+        """Public vs Private Information 6.1.1: whoever could identify the card before the
         move keeps that knowledge (until its zone is shuffled)."""
         return self._remember(state, old, new.card)
 
@@ -357,12 +390,15 @@ class GrandArchive(Ruleset):
         """8: a face-down double-faced card is not transformed and has no characteristics
         but being a card."""
         if obj.face_down:
-            return Decided(False, (self.ruling("8", "it is already face down; nothing happens"),))
+            return Decided(
+                False,
+                (self.ruling("Double-faced Cards 8", "it is already face down; nothing happens"),),
+            )
         return Decided(
             True,
             (
                 self.ruling(
-                    "8",
+                    "Double-faced Cards 8",
                     "face down it is not transformed, has no "
                     "characteristics but being a card and is treated as a "
                     "single-faced card",
@@ -373,8 +409,13 @@ class GrandArchive(Ruleset):
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """8, 1.1: turned face up, a double-faced card shows its default side."""
         if not obj.face_down:
-            return Decided(False, (self.ruling("8", "it is already face up; nothing happens"),))
-        return Decided(True, (self.ruling("8", "turned face up it shows its default side"),))
+            return Decided(
+                False,
+                (self.ruling("Double-faced Cards 8", "it is already face up; nothing happens"),),
+            )
+        return Decided(
+            True, (self.ruling("Double-faced Cards 8", "turned face up it shows its default side"),)
+        )
 
     # --- playing (3) ------------------------------------------------------------------------
 
@@ -396,14 +437,18 @@ class GrandArchive(Ruleset):
                 if self.is_double_faced(card)
                 else f"{card.name} has only its default side to play"
             )
-            return "illegal", obj.zone, obj.face, (self.ruling("3", why),)
+            return "illegal", obj.zone, obj.face, (self.ruling("Double-faced Cards 3", why),)
         rulings: Rulings = ()
         if self.is_double_faced(card):
-            rulings = (self.ruling("3", f"played on its default side, {card.front.name}"),)
+            rulings = (
+                self.ruling(
+                    "Double-faced Cards 3", f"played on its default side, {card.front.name}"
+                ),
+            )
         return "done", STACK, "front", rulings
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
-        """Objects #1: champions, allies, weapons, items, domains and phantasias resolve onto
+        """Objects 1: champions, allies, weapons, items, domains and phantasias resolve onto
         the field."""
         return bool(OBJECT_TYPES.intersection(self.base_characteristics(state, obj).props.types))
 
@@ -418,15 +463,20 @@ class GrandArchive(Ruleset):
                 values,
                 (
                     self.ruling(
-                        "7.1",
+                        "Double-faced Cards 7.1",
                         f"the copy has the characteristics of the transformed side, {values.name}",
                     ),
-                    self.ruling("7", "only the present side is copied"),
+                    self.ruling("Double-faced Cards 7", "only the present side is copied"),
                 ),
             )
         return Decided(
             values,
-            (self.ruling("7", f"only the present side, {values.name or 'a card'}, is copied"),),
+            (
+                self.ruling(
+                    "Double-faced Cards 7",
+                    f"only the present side, {values.name or 'a card'}, is copied",
+                ),
+            ),
         )
 
     # --- naming, effects, queries (4, 10) ----------------------------------------------------
@@ -439,13 +489,19 @@ class GrandArchive(Ruleset):
             if name == card.name:
                 return Decided(
                     False,
-                    (self.ruling("10", f"{name} names both sides; choose the name of one side"),),
+                    (
+                        self.ruling(
+                            "Double-faced Cards 10",
+                            f"{name} names both sides; choose the name of one side",
+                        ),
+                    ),
                 )
             return Decided(
                 True,
                 (
                     self.ruling(
-                        "10", f"{name} is the name of a side of {card.name} and may be chosen"
+                        "Double-faced Cards 10",
+                        f"{name} is the name of a side of {card.name} and may be chosen",
                     ),
                 ),
             )
@@ -459,7 +515,7 @@ class GrandArchive(Ruleset):
                 scoped,
                 (
                     self.ruling(
-                        "10",
+                        "Double-faced Cards 10",
                         "only cards with the chosen name now are affected, "
                         "whatever the name on their other side",
                     ),
@@ -475,12 +531,12 @@ class GrandArchive(Ruleset):
         else:
             where = _words(zone) or "other zones"
             why = f"in the {where} only the default side's characteristics count"
-        return Decided(sight, (self.ruling("4", why),))
+        return Decided(sight, (self.ruling("Double-faced Cards 4", why),))
 
     # --- visibility and knowledge (5, 6, 8; Public vs Private Information) ------------------
 
     def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
-        """Public vs Private Information #6, #6.1, #9: public zones are face up; hand, memory
+        """Public vs Private Information 6, #6.1, #9: public zones are face up; hand, memory
         and material deck are private to the owner; the main deck to nobody; a face-down card
         is private to its controller, except in the main deck or face-down banished."""
         if obj.face_down:
@@ -494,7 +550,7 @@ class GrandArchive(Ruleset):
         return viewer is not None and obj.zone in OWNER_PRIVATE and obj.owner == viewer
 
     def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
-        """Public vs Private Information #6.1.1: kept knowledge follows the physical card."""
+        """Public vs Private Information 6.1.1: kept knowledge follows the physical card."""
         return any(
             k.player == viewer and (k.card == obj.card if k.lasting else k.obj == obj.id)
             for k in state.knowledge
@@ -508,17 +564,24 @@ class GrandArchive(Ruleset):
                 False,
                 (
                     self.ruling(
-                        "5",
+                        "Double-faced Cards 5",
                         f"{player} has no knowledge permission for this "
                         "card: it is neither public nor private to them",
                     ),
                 ),
             )
         out: Rulings = (
-            self.ruling("5", f"{player} has knowledge permission and may examine either side"),
+            self.ruling(
+                "Double-faced Cards 5",
+                f"{player} has knowledge permission and may examine either side",
+            ),
         )
         if self.is_double_faced(state.card_def(obj)):
-            out += (self.ruling("6", "flipping it to examine it is not a transformation"),)
+            out += (
+                self.ruling(
+                    "Double-faced Cards 6", "flipping it to examine it is not a transformation"
+                ),
+            )
         return Decided(True, out)
 
     def is_distinguishable(
@@ -541,11 +604,11 @@ class GrandArchive(Ruleset):
         )
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
-        """Public vs Private Information #6.1.1: who saw it face up keeps that knowledge."""
+        """Public vs Private Information 6.1.1: who saw it face up keeps that knowledge."""
         return self._remember(state, obj, obj.card)
 
     def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
-        """Public vs Private Information #7: when control of a face-down card changes,
+        """Public vs Private Information 7: when control of a face-down card changes,
         neither its owner nor its former controller may look at it any more."""
         if not obj.face_down:
             return state

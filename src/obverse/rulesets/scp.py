@@ -180,8 +180,13 @@ class SCP(Ruleset):
         """サイト上, サンドボックス・Anomalousロッカー, Tale・Incident置き場, 人事ファイル,
         decommissioned、ゲーム外、内部, カノンハブ: a face-down card has no name, cost, 確保力,
         object class, effects or tags; its only characteristics are its zone's card types."""
+        zone = self.zone_rule(obj.zone)
+        why = f"face down here it has no name, cost or effects; only the types {zone.types}"
         return Characteristics(
-            face="none", names=(), props=Face(types=self.zone_rule(obj.zone).types)
+            face="none",
+            names=(),
+            props=Face(types=zone.types),
+            why=(self.ruling(zone.rule, why),),
         )
 
     # --- turning over (領域移動, per-zone sections) -----------------------------------------

@@ -45,7 +45,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from obverse.carddata import bundled
+from obverse.carddata import bundled, close_names, unknown_card_error
 from obverse.carddb import CardDB, default_path
 from obverse.cards import CardDef
 from obverse.errors import InputError
@@ -534,8 +534,9 @@ class Api:
         if not name:
             raise TableError(400, "card: expected a card name")
         card, _ = self.sandbox.card(rs.game, name)
-        if card is None:
-            raise TableError(404, f"card: unknown card {name!r} for {rs.name}")
+        if card is None:  # the same words and suggestions as an unknown name in a scenario
+            exc = unknown_card_error(name, _Names(self.sandbox.names(rs.game)))
+            raise TableError(400, f"{exc.key}: {exc.message}")
         owner = data.get("owner", st.players[0])
         if not isinstance(owner, str) or owner not in st.players:
             raise TableError(400, f"owner: unknown player (one of {', '.join(st.players)})")
@@ -651,6 +652,17 @@ class Api:
                 routes.append(Route(prefix + path, handler, methods=methods))
         routes.append(Mount("/static", StaticFiles(directory=str(STATIC)), name="static"))
         return routes
+
+
+class _Names:
+    """A list of card names that suggests the closest (for :func:`unknown_card_error`)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def suggest(self, name: str, limit: int = 5) -> list[str]:
+        """Up to ``limit`` names closest to ``name``."""
+        return close_names(name, self.names, limit)
 
 
 async def _table_error(request: Request, exc: Exception) -> Response:
