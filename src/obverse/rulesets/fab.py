@@ -10,6 +10,7 @@ no rule looks at a card's name.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import ClassVar
 
 import msgspec
@@ -108,6 +109,28 @@ class FleshAndBlood(FabZones):
     version: ClassVar[str] = "2.10.1"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
     actions: ClassVar[tuple[type[v.Action], ...]] = (Awaken, Transcend, Mark, Hit)
+    # 2.15.6a type keywords (class and talent supertypes, and subtypes, stay open).
+    type_words: ClassVar[Mapping[str, frozenset[str]]] = {
+        "types": frozenset(
+            {
+                "Action",
+                "Attack Reaction",
+                "Block",
+                "Companion",
+                "Defense Reaction",
+                "Demi-Hero",
+                "Equipment",
+                "Event",
+                "Hero",
+                "Instant",
+                "Macro",
+                "Mentor",
+                "Resource",
+                "Token",
+                "Weapon",
+            }
+        )
+    }
 
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
