@@ -162,7 +162,21 @@ class FleshAndBlood(FabZones):
         side, rulings = played
         if side is None:
             return ILLEGAL, obj.zone, obj.face, rulings
+        resource = self._resource_refusal(card, side, face_down)
+        if resource:
+            return ILLEGAL, obj.zone, obj.face, resource
         return DONE, self.stack_zone, side, rulings
+
+    def _resource_refusal(self, card: CardDef, side: str, face_down: bool) -> Rulings:
+        """8.1.7a: a resource card can't be played (a transcended Inner Chi); empty: it
+        isn't one."""
+        index = {"front": 0, "left": 0, "back": 1, "right": 1}.get(side)
+        if face_down or index is None or index >= len(card.faces):
+            return ()
+        played = card.faces[index]
+        if "Resource" not in played.types:
+            return ()
+        return self.one("8.1.7a", f"{played.name} is a resource card: it can't be played")
 
     # Each ``_play_*`` decides the face(s) a card is played with; ``None``: it can't be.
 
