@@ -155,7 +155,8 @@ def test_split_side_kept_on_the_combat_chain_back_to_stack_choice(tmp_path: Path
 
 
 def test_transcended_card_is_played_as_its_back_face(tmp_path: Path) -> None:
-    """9.1.5b: once transcended, the back face is active, on the stack too."""
+    """9.1.5b: once transcended, the back face is active, on the stack too; 8.1.7a: as a
+    resource card it can't be played."""
     _passes(
         tmp_path,
         """
@@ -167,8 +168,10 @@ def test_transcended_card_is_played_as_its_back_face(tmp_path: Path) -> None:
           - expect: {last_result: illegal, object: st, zone: hand, name: Inner Chi,
                      cites: ["9.1.5b"]}
           - cast: st
-          - expect: {last_result: done, object: st, zone: stack, face: back, name: Inner Chi}
-          - resolve: st
+          - expect: {last_result: illegal, object: st, zone: hand, cites: ["8.1.7a"]}
+          - move: {object: st, to: stack}
+          - expect: {object: st, zone: stack, face: back, name: Inner Chi}
+          - move: {object: st, to: graveyard}
           - expect: {object: st, zone: graveyard, face: back, name: Inner Chi}
     """,
     )

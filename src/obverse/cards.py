@@ -11,7 +11,8 @@ from typing import Any, Final
 
 import msgspec
 
-from obverse.errors import InputError, quote
+from obverse.errors import InputError, quote, suggest
+from obverse.registry import rulesets
 
 Stat = int | str | None
 
@@ -220,4 +221,30 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
     two_faced = {"transform", "modal_dfc", "flip", "split", "double_faced", "twin", "transcend"}
     if layout in two_faced and len(faces) < 2:
         raise InputError(place, "faces", f"a {layout} card needs at least two faces")
-    return CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)
+    card = CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)
+    if game is not None:
+        check_type_words(card, place, game)
+    return card
+
+
+def check_type_words(card: CardDef, place: str, game: str) -> None:
+    """Raise :class:`InputError` for a type word ``game`` doesn't have (its ruleset's
+    ``type_words``), naming the card, the field and the word, so that a misspelt type is
+    never silently a card of no type."""
+    cls = next((c for c in rulesets() if c.game == game), None)
+    if cls is None or not cls.type_words:
+        return
+    fold = cls.type_words_fold_case
+    for i, face in enumerate(card.faces, 1):
+        where = place if len(card.faces) == 1 else f"{place}.faces[{i}]"
+        for field, known in cls.type_words.items():
+            words = {w.casefold(): w for w in known} if fold else {w: w for w in known}
+            for word in getattr(face, field):
+                if (word.casefold() if fold else word) in words:
+                    continue
+                hint = suggest(word.casefold(), words) if fold else suggest(word, known)
+                raise InputError(
+                    where,
+                    field,
+                    f"{quote(card.name)}: {quote(word)} is not a {field[:-1]} of {game}{hint}",
+                )

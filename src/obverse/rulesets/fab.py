@@ -10,6 +10,7 @@ no rule looks at a card's name.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import ClassVar
 
 import msgspec
@@ -108,6 +109,28 @@ class FleshAndBlood(FabZones):
     version: ClassVar[str] = "2.10.1"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
     actions: ClassVar[tuple[type[v.Action], ...]] = (Awaken, Transcend, Mark, Hit)
+    # 2.15.6a type keywords (class and talent supertypes, and subtypes, stay open).
+    type_words: ClassVar[Mapping[str, frozenset[str]]] = {
+        "types": frozenset(
+            {
+                "Action",
+                "Attack Reaction",
+                "Block",
+                "Companion",
+                "Defense Reaction",
+                "Demi-Hero",
+                "Equipment",
+                "Event",
+                "Hero",
+                "Instant",
+                "Macro",
+                "Mentor",
+                "Resource",
+                "Token",
+                "Weapon",
+            }
+        )
+    }
 
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
@@ -139,7 +162,21 @@ class FleshAndBlood(FabZones):
         side, rulings = played
         if side is None:
             return ILLEGAL, obj.zone, obj.face, rulings
+        resource = self._resource_refusal(card, side, face_down)
+        if resource:
+            return ILLEGAL, obj.zone, obj.face, resource
         return DONE, self.stack_zone, side, rulings
+
+    def _resource_refusal(self, card: CardDef, side: str, face_down: bool) -> Rulings:
+        """8.1.7a: a resource card can't be played (a transcended Inner Chi); empty: it
+        isn't one."""
+        index = {"front": 0, "left": 0, "back": 1, "right": 1}.get(side)
+        if face_down or index is None or index >= len(card.faces):
+            return ()
+        played = card.faces[index]
+        if "Resource" not in played.types:
+            return ()
+        return self.one("8.1.7a", f"{played.name} is a resource card: it can't be played")
 
     # Each ``_play_*`` decides the face(s) a card is played with; ``None``: it can't be.
 

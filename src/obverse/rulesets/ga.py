@@ -9,6 +9,7 @@ on are "Regalia 4", "Game Zones 5.1", "Public vs Private Information 6.1.1", "Ob
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar, Final
 
 import msgspec
@@ -32,6 +33,12 @@ MAIN_DECK: Final = "main_deck"
 #: Card types whose cards become objects on the field when they resolve (GA Objects 1).
 OBJECT_TYPES: Final = frozenset({"CHAMPION", "ALLY", "WEAPON", "ITEM", "DOMAIN", "PHANTASIA"})
 REGALIA: Final = "REGALIA"
+CHAMPION: Final = "CHAMPION"
+#: Card Types: the card types and supertypes GA has.
+GA_TYPES: Final = frozenset(
+    {"ACTION", "ALLY", "ATTACK", "CHAMPION", "DOMAIN", "ITEM", "MASTERY", "PHANTASIA", "WEAPON"}
+)
+GA_SUPERTYPES: Final = frozenset({"REGALIA", "TOKEN"})
 #: Zones an effect may send a regalia to that return it to the material deck instead.
 REGALIA_RETURNS_FROM: Final = frozenset({"hand", "main_deck", "memory"})
 #: Zones whose cards are private to their owner (the owner may look at them).
@@ -69,6 +76,14 @@ class GrandArchive(Ruleset):
     stack_zone: ClassVar[str] = STACK
     discard_zone: ClassVar[str] = GRAVEYARD
     actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform,)
+    # Card Types: the index prints the words upper case (REGALIA), the rules capitalised
+    # (Regalia); either is the same word. REGALIA and TOKEN are supertypes but a card typed
+    # with them as types is read the same way.
+    type_words: ClassVar[Mapping[str, frozenset[str]]] = {
+        "types": frozenset({*GA_TYPES, *GA_SUPERTYPES}),
+        "supertypes": GA_SUPERTYPES,
+    }
+    type_words_fold_case: ClassVar[bool] = True
     tokens_cease_outside_play: ClassVar[bool] = True
     # Public vs Private Information 6.1.1: a player who saw a card keeps that knowledge.
     knowledge_lasts: ClassVar[bool] = True
@@ -239,8 +254,8 @@ class GrandArchive(Ruleset):
         graveyard is banished (Regalia 4); one sent to hand, main deck or memory returns to
         its owner's material deck (Regalia 5)."""
         default = state.card_def(obj).front
-        if REGALIA not in default.supertypes:
-            return Decided(zone, ())
+        if not _typed(default, REGALIA):
+            return self._champion_destination(default, zone)
         if zone == GRAVEYARD:
             dest, rule, why = (
                 BANISHMENT,
@@ -450,7 +465,16 @@ class GrandArchive(Ruleset):
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
         """Objects 1: champions, allies, weapons, items, domains and phantasias resolve onto
         the field."""
-        return bool(OBJECT_TYPES.intersection(self.base_characteristics(state, obj).props.types))
+        types = self.base_characteristics(state, obj).props.types
+        return any(t.upper() in OBJECT_TYPES for t in types)
+
+    def _champion_destination(self, default: Face, zone: str) -> Decided[str]:
+        """Champion 8: a champion card that would go to a graveyard from anywhere is
+        banished instead."""
+        if zone != GRAVEYARD or not _typed(default, CHAMPION):
+            return Decided(zone, ())
+        why = f"{default.name} is a champion: one that would go to a graveyard is banished instead"
+        return Decided(BANISHMENT, (self.ruling("Champion 8", why),))
 
     # --- copies (7, 7.1) --------------------------------------------------------------------
 
@@ -635,6 +659,12 @@ class GrandArchive(Ruleset):
             if (p, card) not in have and self.may_look(state, p, old)
         )
         return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
+
+
+def _typed(face: Face, word: str) -> bool:
+    """Card Types: whether ``face`` has the type or supertype ``word``, however it is
+    spelt (the index prints REGALIA, the rules Regalia)."""
+    return any(t.upper() == word for t in (*face.types, *face.supertypes))
 
 
 def _words(zone: str) -> str:

@@ -7,7 +7,7 @@ every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 import msgspec
@@ -54,6 +54,12 @@ class Hooks:
     #: A private zone may hold public objects: a card moved there with ``face_down: false``
     #: or turned face up there stays public (FaB 3.0.4d).
     public_objects_in_private_zones: ClassVar[bool] = False
+    #: The game's type words per card field (``types``, ``supertypes``, ``subtypes``): a card
+    #: definition using another word in a listed field is an input error (an unlisted field
+    #: is open). Empty: the game declares no vocabulary and nothing is checked.
+    type_words: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: Type words compare case-insensitively (GA's index prints REGALIA, its rules Regalia).
+    type_words_fold_case: ClassVar[bool] = False
 
     # --- rulings ----------------------------------------------------------------------------
 

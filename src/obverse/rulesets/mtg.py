@@ -8,7 +8,8 @@ resolving, naming, meld, flip and visibility.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import ClassVar, Final
 
 import msgspec
 
@@ -29,6 +30,33 @@ from obverse.rulings import DONE, NOTHING, Decided, Outcome
 from obverse.state import GameObject, GameState
 
 __all__ = ["FACE_DOWN", "PERMANENT_TYPES", "RULESETS", "SPELL_ONLY", "Flip", "Magic", "Meld"]
+
+
+#: 205.2a card types (Tribal: Kindred's name before 2024).
+MTG_TYPES: Final = frozenset(
+    {
+        "Artifact",
+        "Battle",
+        "Conspiracy",
+        "Creature",
+        "Dungeon",
+        "Enchantment",
+        "Instant",
+        "Kindred",
+        "Land",
+        "Phenomenon",
+        "Plane",
+        "Planeswalker",
+        "Scheme",
+        "Sorcery",
+        "Tribal",
+        "Vanguard",
+    }
+)
+#: 205.4a supertypes.
+MTG_SUPERTYPES: Final = frozenset(
+    {"Basic", "Elite", "Host", "Legendary", "Ongoing", "Snow", "World"}
+)
 
 
 class Flip(v.Action, frozen=True, tag="flip"):
@@ -56,6 +84,11 @@ class Magic(MagicFaces):
     version: ClassVar[str] = "newest"
     title: ClassVar[str] = "Magic: The Gathering (newest Comprehensive Rules)"
     actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, Flip, Meld)
+    # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
+    type_words: ClassVar[Mapping[str, frozenset[str]]] = {
+        "types": MTG_TYPES,
+        "supertypes": MTG_SUPERTYPES,
+    }
 
     def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [*super().object_candidates(state, player, o), Flip(object=o.id)]

@@ -11,6 +11,7 @@ card's characteristics and who may look at it depend on its zone only (tables be
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar, Final
 
 import msgspec
@@ -39,6 +40,10 @@ CANON_HUB: Final = "カノンハブ"
 ACTION_FORBIDDEN: Final = "600.1a"
 #: 購買部版 601.2a: a cross test is declared with an object against an opponent's object.
 CROSS_TEST_DECLARE: Final = "601.2a"
+#: 購買部版 601.1: a player cross tests in their own (main phase of their) turn.
+CROSS_TEST_TURN: Final = "601.1"
+#: 購買部版 601.1c: a cross test is taken only while the chain (連鎖) is empty.
+CROSS_TEST_CHAIN: Final = "601.1c"
 
 SANDBOX: Final = "sandbox"
 SITE_ZONE: Final = "site"
@@ -117,6 +122,12 @@ class SCP(Ruleset):
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
     actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest,)
+    # 購買部版 300.1 card kinds (and the canon cards of the カノンハブ), in English or as printed.
+    type_words: ClassVar[Mapping[str, frozenset[str]]] = {
+        "types": frozenset(
+            {"Object", "Personnel", "Tale", "Incident", "Canon", "オブジェクト", "人事", "カノン"}
+        )
+    }
     forbid_rule: ClassVar[str] = ACTION_FORBIDDEN
     checks_forbid: ClassVar[frozenset[str]] = frozenset({"cross_test"})
     #: Looking at a card one controls is a right while the rules grant it, not kept knowledge.
@@ -468,11 +479,28 @@ class SCP(Ruleset):
         if o.cross_tested:
             why = "this object has already declared a cross test; it can't declare again"
             return (self.ruling(SITE, why),)
+        timing = self._cross_test_timing(state, o)
+        if timing:
+            return timing
         if target is not None:
             t = state.objects[target]
             if t.zone != SITE_ZONE or t.controller == o.controller:
                 why = "a cross test is declared against an opponent's object on the site"
                 return (self.ruling(CROSS_TEST_DECLARE, why),)
+        return ()
+
+    def _cross_test_timing(self, state: GameState, o: GameObject) -> Rulings:
+        """601.1: a cross test is taken in its controller's own turn; 601.1c: only while the
+        chain is empty. Empty: the timing allows it."""
+        if state.active_player != o.controller:
+            why = (
+                f"it is {state.active_player}'s turn: {o.controller} may cross test only in "
+                "their own turn"
+            )
+            return (self.ruling(CROSS_TEST_TURN, why),)
+        if state.zone_contents(self.zone_key(self.stack_zone, o.controller)):
+            why = "the chain is not empty: a cross test is taken only while the chain is empty"
+            return (self.ruling(CROSS_TEST_CHAIN, why),)
         return ()
 
     # --- cards --------------------------------------------------------------------------------
