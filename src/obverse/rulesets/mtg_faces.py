@@ -222,6 +222,12 @@ class MagicFaces(Ruleset):
                 where, "meld_front_outside"
             )
             return self.rule(topic, "an unmelded meld card has only its front face")
+        if layout == "adventure":
+            if where == "stack" and obj.face == "back":
+                return self.rule(
+                    "adventure_stack", "on the stack as an Adventure: its alternative values"
+                )
+            return self.rule("adventure_normal", f"in the {where}: its normal characteristics")
         if where not in ("battlefield", "stack"):
             return self.rule("dfc_front_outside", f"in the {where} it has only its front face")
         if layout == "modal_dfc":
