@@ -411,6 +411,9 @@ class MagicFaces(Ruleset):
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         if not obj.face_down:
             return Decided(False, self.rule("face_up", "it is already face up; nothing happens"))
+        if obj.zone == "stack":
+            why = "a face-down spell can't be turned face up; it stays face down"
+            return Decided(False, self.rule("face_up_spell", why))
         rulings = self.rule("face_up", "turned face up, its copiable values revert to normal")
         if obj.copies:
             rulings += self.rule("face_down_copy", "turned face up, it has the copied values")

@@ -51,6 +51,7 @@ NEWEST: Final[dict[str, str]] = {
     "face_down_cast": "708.4",
     "face_down_look": "708.5",
     "face_down_distinguish": "708.6",
+    "face_up_spell": "708.7",
     "face_up": "708.8",
     "face_down_reveal": "708.9",
     "face_down_copy": "708.10",
