@@ -103,7 +103,38 @@ class Magic(MagicFaces):
         out += [Meld(objects=(x.id, y.id)) for x in melds for y in melds if x.id < y.id]
         return out
 
-    # --- moves (400.7, 712.13-712.14, 708.9) ------------------------------------------------
+    # --- moves (400.7, 304.4, 307.4, 712.13-712.14, 708.9) ----------------------------------
+
+    def move(self, state: GameState, a: v.Move) -> Outcome:
+        """304.4, 307.4: an instant or sorcery told to enter the battlefield face up stays in
+        its zone; everything else moves as :meth:`Ruleset.move` says."""
+        if self.canonical_zone(a.to) == "battlefield" and not (a.transformed or a.face == "back"):
+            obj = state.objects[a.object]
+            down, _ = self.face_down_on_move(state, obj, "battlefield", a.face_down)
+            stays = () if down or obj.zone == "battlefield" else self._spell_only(state, obj)
+            if stays:
+                return Outcome(state, NOTHING, stays)
+        return super().move(state, a)
+
+    def _spell_only(self, state: GameState, obj: GameObject) -> Rulings:
+        """Why ``obj``'s card can't enter the battlefield face up: only an instant or sorcery
+        (a split card's halves together, 709.4c); ``()`` when it can. Double-faced cards
+        decide by their faces (712.14)."""
+        card = state.card_def(obj)
+        if self.is_double_faced(card) or card.is_meld_result:
+            return ()
+        faces = card.faces if card.layout == "split" else card.faces[:1]
+        types = {t for f in faces for t in f.types}
+        if not SPELL_ONLY.intersection(types) or PERMANENT_TYPES.intersection(types):
+            return ()
+        out: Rulings = ()
+        if card.layout == "split":
+            out += self.rule("split_types", "a split card has both halves' card types")
+        if "Instant" in types:
+            out += self.rule("instant_stays", f"{card.name} is an instant: it stays in its zone")
+        if "Sorcery" in types:
+            out += self.rule("sorcery_stays", f"{card.name} is a sorcery: it stays in its zone")
+        return out
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """400.7: a new object with no memory of the old one; leaving, a face-down object is
@@ -156,13 +187,10 @@ class Magic(MagicFaces):
             return Decided(face, ())
         if zone != "battlefield":
             if obj.face in ("back", "left", "right") and len(card.faces) > 1:
+                topic, what = _OFF_THE_STACK.get(card.layout, _OFF_THE_STACK["transform"])
                 return Decided(
                     self.default_face(card, zone),
-                    self.rule(
-                        "dfc_front_outside",
-                        f"in the {zone} it has only its "
-                        f"{'combined halves' if card.layout == 'split' else 'front face'}",
-                    ),
+                    self.rule(topic, f"in the {zone} it has only its {what}"),
                 )
             return Decided(self.default_face(card, zone), ())
         if obj.zone == "stack" and face is not None:
@@ -382,7 +410,17 @@ class Magic(MagicFaces):
             return Decided(True, self.rule("cast_transformed", back_up))
         if transformed and self.can_be_transformed_by_layout(card):
             return Decided(True, self.rule("cast_transformed", back_up))
-        if card.layout in ("modal_dfc", "adventure") and len(card.faces) > 1:
+        if card.layout == "adventure" and len(card.faces) > 1:
+            if chosen == "back":
+                return Decided(
+                    True,
+                    self.ruling_list(
+                        ("adventure_cast", f"the player chose to cast {card.faces[1].name}"),
+                        ("adventure_evaluated", "only its alternative characteristics count"),
+                    ),
+                )
+            return Decided(True, self.rule("adventure_cast", "it is cast normally"))
+        if card.layout == "modal_dfc" and len(card.faces) > 1:
             name = card.faces[0 if chosen == "front" else 1].name
             rulings = self.rule("cast_mdfc_face", f"the player chose to cast {name}")
             if face is None:
@@ -469,17 +507,34 @@ class Magic(MagicFaces):
                     ),
                 )
             if name == card.name and len(card.faces) > 1:
-                topic = "split_names" if card.layout == "split" else "dfc_naming"
+                topic = _WHOLE_NAME.get(card.layout, "dfc_naming")
                 return Decided(False, self.rule(topic, f"one name may be chosen, not {name}"))
             if card.layout == "flip" and name in card.face_names:
                 return Decided(
                     True,
-                    self.rule("flip_naming", "the alternative name of a flip card may be chosen")
+                    self.ruling_list(
+                        ("naming_flip", "a flip card's alternative name may be chosen"),
+                        ("flip_naming", f"{name} is its alternative name"),
+                    )
                     if name != card.faces[0].name
                     else self.rule("naming", "a card's name may be chosen"),
                 )
             if card.layout == "split" and name in card.face_names:
-                return Decided(True, self.rule("naming_split", "one half's name may be chosen"))
+                return Decided(
+                    True,
+                    self.ruling_list(
+                        ("naming_split", "one half's name may be chosen"),
+                        ("split_names", f"{name} is one of the card's two names"),
+                    ),
+                )
+            if card.layout == "adventure" and name in card.face_names[1:]:
+                return Decided(
+                    True,
+                    self.ruling_list(
+                        ("naming_adventure", "an adventurer card's alternative name may be chosen"),
+                        ("adventure_alt", f"{name} names its alternative characteristics"),
+                    ),
+                )
             if self.is_double_faced(card) and name in card.face_names:
                 topic = "naming_dfc" if name != card.faces[0].name else "naming"
                 return Decided(
@@ -683,6 +738,22 @@ class Magic2008(Magic2020):
     version: ClassVar[str] = "2008"
     title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
+
+
+#: Naming a two-part card by its whole name: the rule that says one name is chosen.
+_WHOLE_NAME: dict[str, str] = {
+    "split": "split_names",
+    "adventure": "naming_adventure",
+    "flip": "naming_flip",
+}
+
+#: Leaving the stack or battlefield, which rule gives a card its characteristics there.
+_OFF_THE_STACK: dict[str, tuple[str, str]] = {
+    "split": ("split_combined", "combined halves"),
+    "adventure": ("adventure_normal", "normal characteristics"),
+    "flip": ("flip_normal", "normal characteristics"),
+    "transform": ("dfc_front_outside", "front face"),
+}
 
 
 def _refuse(obj: GameObject, rulings: Rulings) -> tuple[str, str, str, Rulings]:

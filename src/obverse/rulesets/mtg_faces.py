@@ -222,6 +222,12 @@ class MagicFaces(Ruleset):
                 where, "meld_front_outside"
             )
             return self.rule(topic, "an unmelded meld card has only its front face")
+        if layout == "adventure":
+            if where == "stack" and obj.face == "back":
+                return self.rule(
+                    "adventure_stack", "on the stack as an Adventure: its alternative values"
+                )
+            return self.rule("adventure_normal", f"in the {where}: its normal characteristics")
         if where not in ("battlefield", "stack"):
             return self.rule("dfc_front_outside", f"in the {where} it has only its front face")
         if layout == "modal_dfc":
@@ -405,6 +411,9 @@ class MagicFaces(Ruleset):
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         if not obj.face_down:
             return Decided(False, self.rule("face_up", "it is already face up; nothing happens"))
+        if obj.zone == "stack":
+            why = "a face-down spell can't be turned face up; it stays face down"
+            return Decided(False, self.rule("face_up_spell", why))
         rulings = self.rule("face_up", "turned face up, its copiable values revert to normal")
         if obj.copies:
             rulings += self.rule("face_down_copy", "turned face up, it has the copied values")

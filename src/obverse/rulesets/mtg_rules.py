@@ -19,12 +19,14 @@ NEWEST: Final[dict[str, str]] = {
     "naming_flip": "201.4c",
     "naming_dfc": "201.4d",
     "naming_meld": "201.4e",
+    "naming_adventure": "201.4f",
     "mana_value": "202.3",
     "mv_no_cost": "202.3a",
     "mv_back_face": "202.3b",
     "mv_meld": "202.3c",
     "mv_split": "202.3d",
     "land_play": "305.1",
+    "instant_stays": "304.4",
     "sorcery_stays": "307.4",
     "new_object": "400.7",
     "transform": "701.27a",
@@ -49,6 +51,7 @@ NEWEST: Final[dict[str, str]] = {
     "face_down_cast": "708.4",
     "face_down_look": "708.5",
     "face_down_distinguish": "708.6",
+    "face_up_spell": "708.7",
     "face_up": "708.8",
     "face_down_reveal": "708.9",
     "face_down_copy": "708.10",
@@ -96,7 +99,12 @@ NEWEST: Final[dict[str, str]] = {
     "transform_not_new": "712.18",
     "dfc_naming": "712.19",
     "meld_leaves": "712.21",
+    "adventure_alt": "715.2",
+    "adventure_cast": "715.3",
+    "adventure_evaluated": "715.3a",
+    "adventure_stack": "715.3b",
     "adventure_exile": "715.3d",
+    "adventure_normal": "715.4",
 }
 
 #: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
@@ -156,6 +164,7 @@ _2020_DFC: Final = {
     "naming_flip": "201.3c",
     "naming_dfc": "201.3d",
     "naming_meld": "201.3e",
+    "naming_adventure": "201.3f",
     # The 2020 text has no 707.2b ("can't be turned face down again"): an impossible
     # instruction is ignored.
     "face_down_again": "101.3",
