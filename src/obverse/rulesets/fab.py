@@ -109,6 +109,10 @@ class FleshAndBlood(FabZones):
     version: ClassVar[str] = "2.10.1"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
     actions: ClassVar[tuple[type[v.Action], ...]] = (Awaken, Transcend, Mark, Hit)
+    #: 3.0.3a: a player may look only at private objects they own (else: no reference).
+    hidden_rule: ClassVar[str] = "3.0.3a"
+    #: 3.0.9: an object that moves between zones becomes a new object.
+    new_object_rule: ClassVar[str] = "3.0.9"
     # 2.15.6a type keywords (class and talent supertypes, and subtypes, stay open).
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": frozenset(

@@ -122,6 +122,10 @@ class SCP(Ruleset):
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
     actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest,)
+    #: 概要: a face-down card is seen only by whom its zone allows (else: no reference).
+    hidden_rule: ClassVar[str] = OVERVIEW
+    #: 領域移動: a card that changes zones is a new object.
+    new_object_rule: ClassVar[str] = ZONE_MOVE
     # 購買部版 300.1 card kinds (and the canon cards of the カノンハブ), in English or as printed.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": frozenset(
