@@ -2,8 +2,7 @@
 
 Actions are the typed structs of :mod:`obverse.vocab`; :func:`apply` is the kernel's. The
 action log of a game replays to the identical state (:func:`replay`); :func:`random_action`
-draws a candidate action (which the kernel may refuse) and :func:`random_legal_action` one
-the rules allow.
+draws an action the rules allow (or, asked to, any candidate, which the kernel may refuse).
 """
 
 from __future__ import annotations
@@ -14,8 +13,10 @@ from collections.abc import Iterable, Sequence
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.engine import apply, legal_actions
+from obverse.errors import ObverseError
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
+from obverse.rulings import DONE
 from obverse.state import GameState, new_state
 
 
@@ -46,13 +47,26 @@ def random_action(
     rng: random.Random,
     rs: Ruleset | None = None,
     verbs: Sequence[str] | None = None,
+    *,
+    legal: bool = True,
+    tries: int = 12,
 ) -> v.Action:
-    """A random candidate action of a random player (the kernel decides what it does;
-    it may refuse it): robustness against actions the rules don't allow."""
+    """A random action of a random player (``None``: the rules themselves). With ``legal``,
+    one the kernel carries out (``done``): candidates in random order, the first the kernel
+    accepts, so random play draws from the legal actions without listing them all. Without,
+    any candidate, which the kernel may refuse (robustness against what the rules forbid)."""
     rs = rs or get_ruleset(state.ruleset)
     player = rng.choice([*state.players, None])
     pool = [a for a in rs.candidates(state, player) if verbs is None or a.verb in verbs]
-    return rng.choice(pool) if pool else v.EndTurn()
+    if not legal:
+        return rng.choice(pool) if pool else v.EndTurn()
+    for action in rng.sample(pool, min(tries, len(pool))):
+        try:
+            if apply(state, action, player).result == DONE:
+                return action
+        except ObverseError:
+            continue
+    return v.EndTurn()
 
 
 def random_legal_action(state: GameState, rng: random.Random, player: str) -> v.Action:
