@@ -23,6 +23,7 @@ from obverse.rulesets.mtg_faces import MagicFaces
 from obverse.rulings import Decided, Ruling
 from obverse.runner import run_scenario
 from obverse.state import GameObject, GameState, PhysicalCard, new_state
+from obverse.views import view_object
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = list(iter_scenarios([str(EXAMPLES)]))
@@ -60,6 +61,10 @@ def test_card_explanation_is_the_characteristics_why(path: str) -> None:
     for obj in state.iter_objects():
         why = _ids(characteristics(state, obj).why)
         assert _ids(explain(state, obj)) == why, (obj.id, obj.zone, obj.face)
+        for viewer in (None, *state.players):  # a view cites what the decision cited
+            entry = view_object(state, viewer, obj, rs)
+            if entry["visible"]:
+                assert list(entry.get("why") or []) == list(why), (viewer, obj.id)
         if not _fresh_comparable(state, obj):
             continue
         card = state.cards[obj.card].card
