@@ -234,17 +234,8 @@ class Search(Action, frozen=True, tag="search"):
     where: dict[str, Any] | None = None
 
 
-class Select(Action, frozen=True, tag="select"):
+class Select(Search, frozen=True, tag="select"):
     """Like :class:`Search`, seeing only the characteristics the objects have now."""
-
-    player_fields = ("player",)
-    zone_fields = ("zone",)
-    viewer_field = "player"
-    subject = None
-    is_query = True
-    player: str
-    zone: str
-    where: dict[str, Any] | None = None
 
 
 class NameCard(Action, frozen=True, tag="name_card"):

@@ -36,27 +36,11 @@ from obverse.importers import (
     read_json_file,
     stat,
 )
+from obverse.rulesets.fab import FleshAndBlood
 
-#: FaB type keywords (CR 2.15.6a); the other words before the dash are supertypes.
-TYPES: Final = frozenset(
-    {
-        "Action",
-        "Attack Reaction",
-        "Block",
-        "Companion",
-        "Defense Reaction",
-        "Demi-Hero",
-        "Equipment",
-        "Event",
-        "Hero",
-        "Instant",
-        "Macro",
-        "Mentor",
-        "Resource",
-        "Token",
-        "Weapon",
-    }
-)
+#: FaB type keywords (CR 2.15.6a, the ruleset's own list); the other words before the dash
+#: are supertypes.
+TYPES: Final = FleshAndBlood.type_words["types"]
 MULTI_WORD: Final = ("Attack Reaction", "Defense Reaction", "High Seas", "Placeholder Card")
 FLIP_SUBTYPES: Final = frozenset({"Figment", "Invocation", "Construct"})
 PITCH_COLORS: Final = {"Red": 1, "Yellow": 2, "Blue": 3}
