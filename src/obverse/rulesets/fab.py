@@ -401,6 +401,19 @@ class FleshAndBlood(FabZones):
             out.events,
         )
 
+    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        """The shared candidates and FaB's own verbs: awaken, transcend, mark, and a hit on
+        a hero by each object in the arena."""
+        out = [*super().object_candidates(state, player, o)]
+        out += [Awaken(object=o.id), Transcend(object=o.id), Mark(object=o.id)]
+        if o.zone == "hero":
+            out += [
+                Hit(hero=o.id, source=x.id)
+                for x in state.iter_objects()
+                if x.id != o.id and self.is_in_play(x.zone)
+            ]
+        return out
+
     def is_hero(self, state: GameState, obj: GameObject) -> bool:
         """3.11.3: the hero is the hero card in the hero zone (or a hero in the arena)."""
         if obj.face_down or not self.is_in_play(obj.zone):

@@ -414,6 +414,13 @@ class SCP(Ruleset):
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
+    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        """The shared candidates and a cross test declared by each object on the site."""
+        out = [*super().object_candidates(state, player, o)]
+        if o.zone == SITE_ZONE:
+            out.append(CrossTest(object=o.id))
+        return out
+
     def cross_test(self, state: GameState, a: CrossTest) -> Outcome:
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
         a cross test then found impossible is not stacked but counts as declared, so the
