@@ -4,10 +4,9 @@ and no leak of a hidden card's name, label or id to a player's or spectator's se
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
     from starlette.testclient import TestClient
 
 from obverse.runner import run_scenario
-from obverse.web import store as store_module
 from obverse.web.app import MAX_BODY, create_app
 from obverse.web.store import Store
 
@@ -243,28 +241,12 @@ def test_no_leak_to_players_or_spectators(client: TestClient) -> None:
     assert any(e.get("withheld") for e in log)
 
 
-class _SameRandomness:
-    """The twins' shared randomness: game ids and handle keys from one fixed sequence (the
-    judge's token stays random). Non-interference compares worlds that differ only in the
-    hidden card, not in the server's coin flips."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def token_hex(self, nbytes: int) -> str:
-        self.n += 1
-        return f"{self.n:0{2 * nbytes}x}"[-2 * nbytes :]
-
-    def token_urlsafe(self, nbytes: int) -> str:
-        return secrets.token_urlsafe(nbytes)
-
-
-def test_alice_cannot_tell_which_card_bob_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_alice_cannot_tell_which_card_bob_holds(same_randomness: Callable[[], None]) -> None:
     """Non-interference: two tables that differ only in bob's hidden hand card, the same
     public script (and the same seed); every response to alice is byte-identical."""
     texts: list[list[str]] = []
     for secret in ("Serra Angel", "Air Elemental"):
-        monkeypatch.setattr(store_module, "secrets", _SameRandomness())
+        same_randomness()
         with TestClient(create_app(Store(":memory:"))) as c:
             seats = new_table(c, seed=7)
             j = seats["judge"]

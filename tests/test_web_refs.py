@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -72,21 +72,6 @@ def test_a_seat_cannot_copy_a_hidden_card(client: TestClient) -> None:
             assert name not in text
 
 
-class _SameRandomness:
-    """The twins share the server's coin flips (game ids, handle keys)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def token_hex(self, nbytes: int) -> str:
-        self.n += 1
-        return f"{self.n:0{2 * nbytes}x}"[-2 * nbytes :]
-
-    def token_urlsafe(self, nbytes: int) -> str:
-        self.n += 1
-        return f"t{self.n:040d}"
-
-
 def _first(c: TestClient, token: str, zone: str, owner: str) -> str:
     objs = [o for o in _objects(c, token) if o["zone"] == zone and o["owner"] == owner]
     return str(objs[0]["ref"]) if objs else "none"
@@ -113,10 +98,8 @@ SCRIPT: list[tuple[str, tuple[str, str] | None, dict[str, Any]]] = [
 ]
 
 
-def _twin_responses(secret: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from obverse.web import store as store_module
-
-    monkeypatch.setattr(store_module, "secrets", _SameRandomness())
+def _twin_responses(secret: str, restart: Callable[[], None]) -> list[str]:
+    restart()
     out: list[str] = []
     with TestClient(create_app(Store(":memory:"))) as c:
         r = c.post("/api/tables", json={"ruleset": "mtg", "title": "twins", "seed": 7})
@@ -143,10 +126,10 @@ def _twin_responses(secret: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_every_response_alice_gets_is_the_same_whatever_bob_hides(
-    monkeypatch: pytest.MonkeyPatch,
+    same_randomness: Callable[[], None],
 ) -> None:
-    one = _twin_responses("Serra Angel", monkeypatch)
-    two = _twin_responses("Air Elemental", monkeypatch)
+    one = _twin_responses("Serra Angel", same_randomness)
+    two = _twin_responses("Air Elemental", same_randomness)
     assert len(one) == len(two) == 4 * len(SCRIPT)
     for a, b in zip(one, two, strict=True):
         assert a == b
