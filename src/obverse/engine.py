@@ -145,7 +145,7 @@ def check_actor(
     for oid in action.object_ids():
         if not rs.may_refer(state, actor, state.objects[oid]):
             return refused_reference(state, rs)
-    return None
+    return rs.refuse_actor(state, action, actor)
 
 
 def refused_reference(state: GameState, rs: Ruleset | None = None) -> Outcome:

@@ -281,6 +281,8 @@ def to_scenario(hist: History) -> str:
             }
             if obj.face_down:
                 entry["face_down"] = True
+                if obj.face_down_as is not None:
+                    entry["as"] = obj.face_down_as
             setup.append(entry)
     steps: list[dict[str, Any]] = []
     for n, action in enumerate(hist.log, 1):

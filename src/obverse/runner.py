@@ -126,6 +126,7 @@ class Runner:
                     controller=entry.get("controller"),
                     face=_setup_face(entry, card, zone, self.rs),
                     face_down=entry.get("face_down"),
+                    face_down_as=entry.get("as"),
                     flipped=entry.get("flipped"),
                     token=bool(entry.get("token")),
                     position=entry.get("position", "bottom"),

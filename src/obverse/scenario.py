@@ -39,9 +39,11 @@ SETUP_KEYS: Final = frozenset(
         "face_down",
         "token",
         "position",
+        "as",
     }
 )
 FACE_VALUES: Final = ("front", "back", "left", "right", "both")
+TURN_UP_BY: Final = ("special_action", "cost", "effect")
 POSITIONS: Final = ("top", "bottom")
 
 _L = "label"
@@ -56,8 +58,8 @@ def step_shape(cls: type[v.Action]) -> tuple[frozenset[str], frozenset[str], str
     or a mapping with ``object``), ``map``. An action that creates an object takes the
     ``label`` its new object gets."""
     fields = msgspec.structs.fields(cls)
-    keys = {f.name for f in fields}
-    required = {f.name for f in fields if f.required}
+    keys = {f.encode_name for f in fields}  # a field's name in the contract (``as``)
+    required = {f.encode_name for f in fields if f.required}
     if cls.creates:
         keys.add(_L)
         required.add(_L)
@@ -87,7 +89,7 @@ def to_step(action: v.Action, label: Callable[[int], str]) -> dict[str, Any]:
                 if isinstance(value, int)
                 else value
             )
-        data[f.name] = list(value) if isinstance(value, tuple) else value
+        data[f.encode_name] = list(value) if isinstance(value, tuple) else value
     shape = step_shape(cls)[2]
     if shape == "null":
         return {action.verb: None}
@@ -348,6 +350,10 @@ def _validate_setup(
     if "position" in entry and entry["position"] not in POSITIONS:
         raise _err(place, "position", "expected top or bottom")
     zone = rs.canonical_zone(entry["zone"])
+    if "as" in entry:
+        _check_kind(entry["as"], place, rs)
+        if not entry.get("face_down") or zone not in (rs.play_zone, rs.stack_zone):
+            raise _err(place, "as", f"needs face_down: true in {rs.play_zone} or the stack")
     try:
         face = _setup_face(entry, card, zone, rs)
     except InputError as exc:
@@ -505,6 +511,8 @@ def _validate_action(
     _check_args(arg, keys, required, place, name)
     _check_names(cls, arg, place, rs, players, labels)
     _check_values(name, arg, place)
+    if "as" in arg:
+        _check_kind(arg["as"], place, rs)
     if cls.creates or name == "apply_effect":
         _check_type(arg["label"], str, place, "label", "a new label")
         if arg["label"] in labels:
@@ -544,6 +552,15 @@ def _check_names(
             raise _err(place, key, f"unknown zone {quote(arg[key])} for {rs.name}")
 
 
+def _check_kind(kind: Any, place: str, rs: Ruleset) -> None:
+    """``as``: a face-down kind of the game (MTG's morph, manifest, disguise ...)."""
+    _check_type(kind, str, place, "as", "a face-down kind")
+    try:
+        rs.check_kind(kind)
+    except InputError as exc:
+        raise _err(place, "as", exc.message) from None
+
+
 def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
     """Faces, flags, positions and counts have values the format allows."""
     if "face" in arg and arg["face"] not in FACE_VALUES:
@@ -553,6 +570,8 @@ def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
             _check_type(arg[key], bool, place, key, "true or false")
     if "position" in arg and arg["position"] not in POSITIONS:
         raise _err(place, "position", "expected top or bottom")
+    if "by" in arg and arg["by"] not in TURN_UP_BY:
+        raise _err(place, "by", f"expected one of {', '.join(TURN_UP_BY)}")
     if name == "add_counters":
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:

@@ -66,6 +66,8 @@ class GameObject(msgspec.Struct, frozen=True):
     set_face_down: bool = False
     #: A public object in a private zone (FaB 3.0.4d: moved there or turned there face up).
     shown: bool = False
+    #: MTG: how it was turned face down (morph, manifest, disguise ...): its face-down values.
+    face_down_as: str | None = None
 
     @property
     def card(self) -> int:

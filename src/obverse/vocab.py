@@ -9,7 +9,7 @@ labels, web handles) the same way and the kernel checks them in one place.
 
 >>> import msgspec
 >>> msgspec.json.decode(b'{"verb": "move", "object": 3, "to": "graveyard"}', type=Move)
-Move(object=3, to='graveyard', face=None, face_down=None, transformed=None, position=None)
+Move(object=3, to='graveyard', face=None, face_down=None, transformed=None, position=None, as_=None)
 """
 
 from __future__ import annotations
@@ -80,16 +80,23 @@ class Move(Action, frozen=True, tag="move"):
     face_down: bool | None = None
     transformed: bool | None = None
     position: Position | None = None
+    #: How it is put onto the battlefield face down (MTG: manifest, cloak ...).
+    as_: str | None = msgspec.field(default=None, name="as")
 
 
 class Cast(Action, frozen=True, tag="cast"):
     """Cast a card (onto the stack, with a face choice where the rules allow one)."""
 
     refs = ("object",)
+    player_fields = ("controller",)
     object: int
     face: Face | None = None
     transformed: bool = False
     face_down: bool = False
+    #: How it is cast face down (MTG: morph, megamorph, disguise).
+    as_: str | None = msgspec.field(default=None, name="as")
+    #: The player casting it, who controls the spell (default: its controller, the owner).
+    controller: str | None = None
 
 
 class Play(Cast, frozen=True, tag="play"):
@@ -104,17 +111,24 @@ class Resolve(Action, frozen=True, tag="resolve"):
 
 
 class TurnFaceDown(Action, frozen=True, tag="turn_face_down"):
-    """Turn an object face down."""
+    """Turn an object face down (``as``: the way it is face down, where the game has kinds)."""
 
     refs = ("object",)
     object: int
+    as_: str | None = msgspec.field(default=None, name="as")
+
+
+#: How a face-down permanent is turned face up: the special action (paying what the way it
+#: was turned face down asks), its keyword cost (MTG morph, disguise), or an effect.
+TurnUpBy = Literal["special_action", "cost", "effect"]
 
 
 class TurnFaceUp(Action, frozen=True, tag="turn_face_up"):
-    """Turn a face-down object face up."""
+    """Turn a face-down object face up (``by``: default, as an effect would)."""
 
     refs = ("object",)
     object: int
+    by: TurnUpBy | None = None
 
 
 class BecomeCopy(Action, frozen=True, tag="become_copy"):
@@ -308,5 +322,6 @@ __all__ = [
     "Transform",
     "TurnFaceDown",
     "TurnFaceUp",
+    "TurnUpBy",
     "verb_of",
 ]

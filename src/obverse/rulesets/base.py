@@ -19,7 +19,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, applies_to, characteristics, matches
-from obverse.errors import RulesError
+from obverse.errors import InputError, RulesError, quote
 from obverse.rulesets.hooks import Hooks, Rulings
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
@@ -45,6 +45,8 @@ class Ruleset(Hooks):
 
     #: The game's own verbs beyond :data:`obverse.vocab.SHARED` (data: the typed actions).
     actions: ClassVar[tuple[type[v.Action], ...]] = ()
+    #: The ways an object may be face down that change its values (``as``; MTG's morph ...).
+    face_down_kinds: ClassVar[frozenset[str]] = frozenset()
 
     # --- the vocabulary ---------------------------------------------------------------------
 
@@ -84,6 +86,16 @@ class Ruleset(Hooks):
                     return True
         return False
 
+    def check_kind(self, kind: str | None) -> None:
+        """A face-down kind (``as``) is one of this game's; raises :class:`InputError`."""
+        if kind is not None and kind not in self.face_down_kinds:
+            raise InputError("", "as", f"{self.name} has no face-down kind {quote(kind)}")
+
+    def refuse_actor(self, state: GameState, action: v.Action, actor: str) -> Outcome | None:
+        """The game's refusal of ``actor`` taking ``action`` (an action only some player
+        may take), the same whatever hidden card it names; ``None`` to go on."""
+        return None
+
     def may_refer(self, state: GameState, actor: str, obj: GameObject) -> bool:
         """Whether ``actor`` may name ``obj`` in an action: a card they can identify, or an
         object everyone sees as what it is (a face-down permanent, as the face-down object)."""
@@ -108,11 +120,13 @@ class Ruleset(Hooks):
         flipped: bool | None = None,
         token: bool = False,
         position: str | None = None,
+        face_down_as: str | None = None,
     ) -> tuple[GameState, int]:
         """Bring a card (or token) into the game before play; returns its card id. The
         rules fill in what isn't given: the owner (a token's is its controller), the face,
         the facing and flip status the zone gives it; outside play the controller is the
         owner."""
+        self.check_kind(face_down_as)
         owner = owner or (controller if token and controller else state.players[0])
         face = face or self.default_face(card, zone)
         face_down = self.face_down_on_setup(zone, face_down)
@@ -135,6 +149,7 @@ class Ruleset(Hooks):
             flipped=flipped,
             token=token,
             timestamp=ts,
+            face_down_as=face_down_as if face_down else None,
         )
         return self.place(state, obj, position), card_id
 
@@ -147,6 +162,7 @@ class Ruleset(Hooks):
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """Move an object to a zone (dies, bounce, exile, blink ...). The ruleset decides the
         destination really reached, the face, the facing and whether it is a new object."""
+        self.check_kind(a.as_)
         return self.move_object(
             state,
             a.object,
@@ -278,13 +294,17 @@ class Ruleset(Hooks):
 
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
         """Cast a card: onto the stack (or, per game, straight into play) with a face choice
-        where the rules allow one. Only face rules are checked, never timing or cost."""
+        where the rules allow one. Only face rules are checked, never timing or cost.
+        ``controller``: the player casting it controls it (its owner stays)."""
+        self.check_kind(a.as_)
         obj = state.objects[a.object]
         result, zone, new_face, rulings = self.plan_cast(
             state, obj, a.face, a.transformed, a.face_down, a.verb
         )
         if result != DONE:
             return Outcome(state, result, rulings)
+        if a.controller is not None:
+            obj = replace(obj, controller=a.controller)
         return self._put(state, obj, zone, new_face, a.face_down, rulings)
 
     def play(self, state: GameState, a: v.Play) -> Outcome:
@@ -332,6 +352,7 @@ class Ruleset(Hooks):
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
         """Turn an object face down (MTG 708, 712.16; GA 8; SCP)."""
+        self.check_kind(a.as_)
         obj = state.objects[a.object]
         ok, rulings = self.can_turn_face_down(state, obj)
         if not ok:

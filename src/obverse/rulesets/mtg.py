@@ -19,11 +19,11 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.mtg_facedown import OLD_KINDS, MagicFaceDown
 from obverse.rulesets.mtg_faces import (
     FACE_DOWN,
     PERMANENT_TYPES,
     SPELL_ONLY,
-    MagicFaces,
     is_permanent_face,
 )
 from obverse.rulings import DONE, NOTHING, Decided, Outcome
@@ -76,7 +76,7 @@ class Meld(v.Action, frozen=True, tag="meld"):
     objects: tuple[int, int]
 
 
-class Magic(MagicFaces):
+class Magic(MagicFaceDown):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
@@ -91,7 +91,10 @@ class Magic(MagicFaces):
     }
 
     def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [*super().object_candidates(state, player, o), Flip(object=o.id)]
+        out = [*super().object_candidates(state, player, o), Flip(object=o.id)]
+        if o.face_down and o.zone == "battlefield":  # 116.2b: the special action's two ways
+            out += [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
+        return out
 
     def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
         out = super().candidates(state, player)
@@ -726,6 +729,7 @@ class Magic2020(Magic2025):
     version: ClassVar[str] = "2020"
     title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
+    face_down_kinds: ClassVar[frozenset[str]] = OLD_KINDS
     meld_is_double_faced: ClassVar[bool] = False
     double_faced_token_copies: ClassVar[bool] = False
     can_cast_transformed: ClassVar[bool] = False

@@ -105,6 +105,30 @@ NEWEST: Final[dict[str, str]] = {
     "adventure_stack": "715.3b",
     "adventure_exile": "715.3d",
     "adventure_normal": "715.4",
+    # Face-down kinds and turning face up (mtg_facedown): 116.2b special action, 112.2
+    # a spell's controller, 110.2 a permanent's, 608.3a resolving, 400.3 owner's zones.
+    "face_up_special": "116.2b",
+    "spell_controller": "112.2",
+    "permanent_controller": "110.2",
+    "resolve_permanent": "608.3a",
+    "owner_zone": "400.3",
+    "morph": "702.37a",
+    "megamorph": "702.37b",
+    "morph_cast": "702.37c",
+    "morph_face_up": "702.37e",
+    "disguise": "702.168a",
+    "disguise_face_up": "702.168d",
+    "manifest": "701.40a",
+    "manifest_face_up": "701.40b",
+    "manifest_morph": "701.40c",
+    "manifest_disguise": "701.40d",
+    "manifest_instant": "701.40g",
+    "cloak": "701.58a",
+    "cloak_face_up": "701.58b",
+    "cloak_morph": "701.58c",
+    "cloak_disguise": "701.58d",
+    "cloak_instant": "701.58g",
+    "manifest_dread": "701.62a",
 }
 
 #: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
@@ -170,6 +194,14 @@ _2020_DFC: Final = {
     "face_down_again": "101.3",
     # The 2020 text has no 706.8a (double-faced tokens): a copy gets the face that is up.
     "token_copy_dfc": "706.8",
+    # Before 2023 manifest was 701.34 (no disguise letter, so the instant rule was f),
+    # special actions 115, spells 111; disguise, cloak and manifest dread came later.
+    "face_up_special": "115.2b",
+    "spell_controller": "111.2",
+    "manifest": "701.34a",
+    "manifest_face_up": "701.34b",
+    "manifest_morph": "701.34c",
+    "manifest_instant": "701.34f",
 }
 
 

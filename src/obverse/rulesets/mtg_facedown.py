@@ -1,0 +1,297 @@
+"""Magic: The Gathering, the ways a card is face down and how it is turned face up.
+
+How a permanent was turned face down (morph, megamorph, manifest, manifest dread, disguise,
+cloak; ``GameObject.face_down_as``) decides its face-down values (708.2a: a nameless 2/2;
+disguise and cloak add ward {2}, 702.168a / 701.58a) and the ways it may be turned face up:
+the special action (116.2b) paying its morph or disguise cost (702.37e, 702.168d) or, for a
+manifested or cloaked creature card, its mana cost (701.40b, 701.58b); or an effect (708.8),
+which leaves a manifested or cloaked instant or sorcery face down (701.40g, 701.58g).
+The kind is public (players must keep track of what made each face-down object face down);
+which ways are open depends on the hidden card, so only its controller may try the special
+action, and every other player's attempt is refused the same way whatever the card is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Final
+
+import msgspec
+
+from obverse import state as core
+from obverse import vocab as v
+from obverse.cards import CardDef, Face
+from obverse.characteristics import Characteristics
+from obverse.errors import InputError, RulesError, quote, suggest
+from obverse.rulesets.hooks import Rulings
+from obverse.rulesets.mtg_faces import FACE_DOWN, SPELL_ONLY, MagicFaces
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Outcome
+from obverse.state import CopyValues, GameObject, GameState, Knowledge
+
+replace = msgspec.structs.replace
+
+#: Every kind, newest rules (the order the scenario contract lists them in).
+KINDS: Final = ("morph", "megamorph", "manifest", "manifest_dread", "disguise", "cloak")
+#: 702.168a / 701.58a: face down, a 2/2 with ward {2}.
+WARD_KINDS: Final = frozenset({"disguise", "cloak"})
+#: Put onto the battlefield face down; turned up by the special action for the mana cost of
+#: a creature card (701.40b, 701.58b; manifest dread manifests, 701.62a).
+MANIFESTED: Final = frozenset({"manifest", "manifest_dread", "cloak"})
+#: Cast face down with the card's own keyword (702.37c, 702.168a).
+CAST_KINDS: Final = frozenset({"morph", "megamorph", "disguise"})
+#: The rule topic of each kind (how it makes a card face down).
+KIND_TOPIC: Final = {
+    "morph": "morph",
+    "megamorph": "megamorph",
+    "manifest": "manifest",
+    "manifest_dread": "manifest_dread",
+    "disguise": "disguise",
+    "cloak": "cloak",
+}
+#: 702.168a, 701.58a: the face-down values of a disguised or cloaked permanent.
+FACE_DOWN_WARD: Final = Face(
+    types=("Creature",), power=2, toughness=2, abilities=("Ward",), text="Ward {2}"
+)
+#: Keyword abilities that let a face-down permanent be turned face up for their cost.
+KEYWORDS: Final = ("Megamorph", "Morph", "Disguise")
+_KEYWORD_COST: Final = re.compile(r"\b(Megamorph|Morph|Disguise)\s*((?:\{[^}]+\})+)")
+
+
+def keyword_cost(card: CardDef) -> tuple[str, str] | None:
+    """The morph, megamorph or disguise ability of a card's front face and its cost
+    (``"?"`` when the text doesn't print one), or ``None``."""
+    front = card.faces[0] if card.faces else Face()
+    have = {a.split()[0].capitalize() for a in front.abilities if a.strip()}
+    for m in _KEYWORD_COST.finditer(front.text or ""):
+        return m.group(1), m.group(2)
+    for word in KEYWORDS:
+        if word in have:
+            return word, "?"
+    return None
+
+
+def is_creature_card(card: CardDef) -> bool:
+    """701.40b: the card (its front face) is a creature card with a mana cost."""
+    front = card.faces[0] if card.faces else Face()
+    return "Creature" in front.types and bool(front.cost)
+
+
+class MagicFaceDown(MagicFaces):
+    """MTG's face-down kinds on top of the face rules (newest numbering; versions override
+    :attr:`face_down_kinds`)."""
+
+    face_down_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
+
+    # --- values (708.2a, 702.168a, 701.58a) -------------------------------------------------
+
+    def face_down_face(self, obj: GameObject) -> Face:
+        """The face-down values its kind gives it."""
+        return FACE_DOWN_WARD if obj.face_down_as in WARD_KINDS else FACE_DOWN
+
+    def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
+        chars = super().face_down_characteristics(state, obj)
+        kind = obj.face_down_as
+        if kind is None:
+            return chars
+        what = "a nameless 2/2 with ward {2}" if kind in WARD_KINDS else "a nameless 2/2"
+        why = self.rule(KIND_TOPIC[kind], f"face down by {kind.replace('_', ' ')}: {what}")
+        return replace(chars, props=self.face_down_face(obj), why=chars.why + why)
+
+    def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
+        """708.2: a disguised or cloaked permanent's face-down values, ward {2} too, are
+        what a copy gets."""
+        values, rulings = super().copiable_values(state, of)
+        if of.face_down and of.face_down_as in WARD_KINDS:
+            values = replace(values, faces=(FACE_DOWN_WARD,))
+        return Decided(values, rulings)
+
+    # --- the kind, recorded by the action that turned it face down --------------------------
+
+    def check_kind(self, kind: str | None) -> None:
+        """``kind`` is one this version knows; raises :class:`InputError` otherwise."""
+        if kind is not None and kind not in self.face_down_kinds:
+            known = sorted(self.face_down_kinds)
+            hint = suggest(kind, known) or f" (one of {', '.join(known)})"
+            raise InputError("", "as", f"unknown face-down kind {quote(kind)}{hint}")
+
+    def _with_kind(self, state: GameState, card: int, kind: str | None) -> GameState:
+        """The card's object, if face down on the battlefield or stack, made ``kind``."""
+        obj = state.object_of_card(card)
+        if kind is None or obj is None or not obj.face_down:
+            return state
+        return core.update(state, replace(obj, face_down_as=kind))
+
+    def move(self, state: GameState, a: v.Move) -> Outcome:
+        """A move with ``as``: the card is put onto the battlefield face down that way
+        (701.40a manifest, 701.58a cloak ...)."""
+        if a.as_ is None:
+            return super().move(state, a)
+        self.check_kind(a.as_)
+        if self.canonical_zone(a.to) != "battlefield" or a.face_down is not True:
+            raise RulesError("as: needs a move to the battlefield with face_down: true")
+        obj = state.objects[a.object]
+        out = super().move(state, a)
+        if out.result != DONE:
+            return out
+        why = self.rule(KIND_TOPIC[a.as_], f"put onto the battlefield face down by {a.as_}")
+        state = self._with_kind(out.state, obj.card, a.as_)
+        return replace(out, state=state, rulings=(*why, *out.rulings))
+
+    def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
+        """Turning face down with ``as`` records the kind."""
+        self.check_kind(a.as_)
+        out = super().turn_face_down(state, a)
+        if out.result != DONE or a.as_ is None:
+            return out
+        card = state.objects[a.object].card
+        return replace(out, state=self._with_kind(out.state, card, a.as_))
+
+    def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
+        """Cast face down ``as`` morph, megamorph or disguise (702.37c, 702.168a: only a card
+        with that ability); ``controller``: the player casting it controls the spell (112.2)
+        and the permanent it becomes (608.3a), its owner stays (400.3)."""
+        obj = state.objects[a.object]
+        if a.as_ is not None:
+            refusal = self._cast_kind(state, obj, a)
+            if refusal is not None:
+                return refusal
+        out = super().cast(state, a)
+        if out.result != DONE:
+            return out
+        rulings = out.rulings
+        if a.as_ is not None:
+            state = self._with_kind(out.state, obj.card, a.as_)
+            out = replace(out, state=state)
+        if a.controller is not None and a.controller != obj.owner:
+            rulings += self.rule(
+                "spell_controller", f"{a.controller} cast it: {a.controller} controls the spell"
+            )
+        return replace(out, rulings=rulings)
+
+    def _cast_kind(self, state: GameState, obj: GameObject, a: v.Cast | v.Play) -> Outcome | None:
+        """Why ``obj`` can't be cast face down ``as`` it says, or ``None``."""
+        kind = a.as_
+        assert kind is not None
+        self.check_kind(kind)
+        if not a.face_down:
+            raise RulesError("as: needs face_down: true")
+        if kind not in CAST_KINDS:
+            why = f"{kind.replace('_', ' ')} puts a card onto the battlefield; it isn't cast"
+            return Outcome(state, ILLEGAL, self.rule(KIND_TOPIC[kind], why))
+        has = keyword_cost(state.card_def(obj))
+        if has is None or has[0].lower() != kind:
+            topic = "disguise" if kind == "disguise" else "morph_cast"
+            why = f"a card without {kind} can't be cast face down that way"
+            return Outcome(state, ILLEGAL, self.rule(topic, why))
+        return None
+
+    def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
+        """A face-down spell resolving keeps its kind as a face-down permanent (708.4); an
+        object face up has no kind."""
+        state = super().after_move(state, old, new)
+        if new.face_down and old.zone == "stack" and old.face_down_as is not None:
+            state = core.update(state, replace(new, face_down_as=old.face_down_as))
+        return state
+
+    # --- turning face up (708.8, 116.2b) ----------------------------------------------------
+
+    def refuse_actor(self, state: GameState, action: v.Action, actor: str) -> Outcome | None:
+        """116.2b: only a permanent's controller may take the special action turning it face
+        up; anyone else is refused the same way, whatever the card is."""
+        if isinstance(action, v.TurnFaceUp) and action.by in ("special_action", "cost"):
+            obj = state.objects[action.object]
+            if obj.controller != actor:
+                why = "only its controller may turn a face-down permanent face up this way"
+                return Outcome(state, ILLEGAL, self.rule("face_up_special", why))
+        return None
+
+    def turn_face_up(self, state: GameState, a: v.TurnFaceUp) -> Outcome:
+        """``by`` an effect (the default) or the special action (``special_action``: what
+        its kind allows; ``cost``: its morph, megamorph or disguise cost)."""
+        obj = state.objects[a.object]
+        if not obj.face_down or obj.zone != "battlefield":
+            out = super().turn_face_up(state, a)
+            return out if a.by in (None, "effect") else replace(out, result=ILLEGAL)
+        if a.by in (None, "effect"):
+            return self._by_effect(state, obj, a)
+        route, rulings = self._special_route(state, obj, a.by == "cost")
+        if route is None:
+            return Outcome(state, ILLEGAL, rulings)
+        out = self._up(state, obj, a, rulings)
+        if route == "Megamorph":
+            out = self._megamorph_counter(out, obj)
+        return out
+
+    def _up(self, state: GameState, obj: GameObject, a: v.TurnFaceUp, why: Rulings) -> Outcome:
+        """Turn it face up (708.8); it no longer has a face-down kind."""
+        out = super().turn_face_up(state, a)
+        if out.result != DONE:
+            return out
+        up = out.state.objects[obj.id]
+        state = core.update(out.state, replace(up, face_down_as=None))
+        return replace(out, state=state, rulings=(*why, *out.rulings))
+
+    def _by_effect(self, state: GameState, obj: GameObject, a: v.TurnFaceUp) -> Outcome:
+        """708.8: an effect turns any face-down permanent face up, except that a manifested
+        or cloaked instant or sorcery is revealed and stays face down (701.40g, 701.58g)."""
+        card = state.card_def(obj)
+        kind = obj.face_down_as
+        if kind in MANIFESTED and SPELL_ONLY.intersection(card.faces[0].types):
+            topic = "cloak_instant" if kind == "cloak" else "manifest_instant"
+            why = f"{card.name} is an instant or sorcery: it is revealed and stays face down"
+            known = {(k.player, k.obj) for k in state.knowledge}
+            seen = tuple(
+                Knowledge(player=p, card=obj.card, obj=obj.id, since=state.clock)
+                for p in state.players
+                if (p, obj.id) not in known
+            )
+            state = replace(state, knowledge=(*state.knowledge, *seen))
+            return Outcome(state, NOTHING, self.rule(topic, why))
+        return self._up(state, obj, a, ())
+
+    def _special_route(
+        self, state: GameState, obj: GameObject, keyword_only: bool
+    ) -> tuple[str | None, Rulings]:
+        """The way the special action may turn ``obj`` face up (its keyword, or ``"mana"``
+        for a manifested or cloaked creature card) and the rules behind it; ``None`` and
+        the rule that refuses it when there is none."""
+        card = state.card_def(obj)
+        kind = obj.face_down_as
+        keyword = keyword_cost(card)
+        if kind in MANIFESTED and not keyword_only:
+            topic = "cloak_face_up" if kind == "cloak" else "manifest_face_up"
+            if is_creature_card(card):
+                cost = card.faces[0].cost
+                why = f"it shows it is a creature card and pays its mana cost {cost}"
+                special = self.rule("face_up_special", "a special action")
+                return "mana", (*special, *self.rule(topic, why))
+            why = "it isn't a creature card with a mana cost: it can't be turned face up this way"
+            return None, self.rule(topic, why)
+        if keyword is None:
+            topic = "disguise_face_up" if kind == "disguise" else "morph_face_up"
+            why = "it has no morph or disguise cost: it can't be turned face up this way"
+            return None, self.rule(topic, why)
+        word, cost = keyword
+        rulings = self.rule("face_up_special", "a special action")
+        if kind in MANIFESTED:
+            pre = "cloak" if kind == "cloak" else "manifest"
+            both = f"{pre}_disguise" if word == "Disguise" else f"{pre}_morph"
+            rulings += self.rule(both, f"it may also be turned face up for its {word.lower()} cost")
+        topic = "disguise_face_up" if word == "Disguise" else "morph_face_up"
+        rulings += self.rule(topic, f"it pays its {word.lower()} cost {cost}")
+        return word, rulings
+
+    def _megamorph_counter(self, out: Outcome, obj: GameObject) -> Outcome:
+        """702.37b: turned face up for its megamorph cost, it gets a +1/+1 counter."""
+        if out.result != DONE:
+            return out
+        up = out.state.objects[obj.id]
+        counters = dict(up.counters)
+        counters["+1/+1"] = counters.get("+1/+1", 0) + 1
+        state = core.update(out.state, replace(up, counters=tuple(sorted(counters.items()))))
+        why = self.rule("megamorph", "turned face up for its megamorph cost: a +1/+1 counter")
+        return replace(out, state=state, rulings=(*out.rulings, *why))
+
+
+#: 2020 (and the 2008 rulings, which use its numbers): no disguise, cloak or manifest dread.
+OLD_KINDS: Final = frozenset({"morph", "megamorph", "manifest"})
