@@ -5,7 +5,8 @@ cloak; ``GameObject.face_down_as``) decides its face-down values (708.2a: a name
 disguise and cloak add ward {2}, 702.168a / 701.58a) and the ways it may be turned face up:
 the special action (116.2b) paying its morph or disguise cost (702.37e, 702.168d) or, for a
 manifested or cloaked creature card, its mana cost (701.40b, 701.58b); or an effect (708.8),
-which leaves a manifested or cloaked instant or sorcery face down (701.40g, 701.58g).
+which only reveals a manifested or cloaked instant or sorcery: it stays face down (701.40g,
+701.58g).
 The kind is public (players must keep track of what made each face-down object face down);
 which ways are open depends on the hidden card, so only its controller may try the special
 action, and every other player's attempt is refused the same way whatever the card is.
@@ -25,7 +26,7 @@ from obverse.characteristics import Characteristics
 from obverse.errors import InputError, RulesError, quote, suggest
 from obverse.rulesets.hooks import Rulings
 from obverse.rulesets.mtg_faces import FACE_DOWN, SPELL_ONLY, MagicFaces
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Outcome
+from obverse.rulings import DONE, ILLEGAL, Decided, Outcome
 from obverse.state import CopyValues, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
@@ -246,7 +247,9 @@ class MagicFaceDown(MagicFaces):
                 if (p, obj.id) not in known
             )
             state = replace(state, knowledge=(*state.knowledge, *seen))
-            return Outcome(state, NOTHING, self.rule(topic, why))
+            # Done: the effect did what the rules let it (a reveal), so whether it is
+            # offered doesn't tell an opponent what the card is.
+            return Outcome(state, DONE, self.rule(topic, why))
         return self._up(state, obj, a, ())
 
     def _special_route(
