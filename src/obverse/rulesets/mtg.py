@@ -91,10 +91,7 @@ class Magic(MagicFaceDown):
     }
 
     def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        out = [*super().object_candidates(state, player, o), Flip(object=o.id)]
-        if o.face_down and o.zone == "battlefield":  # 116.2b: the special action's two ways
-            out += [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
-        return out
+        return [*super().object_candidates(state, player, o), Flip(object=o.id)]
 
     def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
         out = super().candidates(state, player)
