@@ -82,6 +82,8 @@ def test_a_game_without_kinds_refuses_one() -> None:
     cid = game.add(bundled("fab").cards[0], "hand", owner="alice")
     with pytest.raises(InputError, match="no face-down kind 'morph'"):
         game.do("turn_face_down", object=cid, as_="morph")
+    with pytest.raises(InputError, match="only by an effect"):
+        game.do("turn_face_up", object=cid, by="special_action")
 
 
 def test_a_kind_on_a_move_that_isnt_face_down_onto_the_battlefield(tmp_path: Path) -> None:

@@ -47,6 +47,8 @@ class Ruleset(Hooks):
     actions: ClassVar[tuple[type[v.Action], ...]] = ()
     #: The ways an object may be face down that change its values (``as``; MTG's morph ...).
     face_down_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: The ways (``by``) a face-down object may be turned face up besides an effect.
+    turn_up_ways: ClassVar[frozenset[str]] = frozenset({"effect"})
 
     # --- the vocabulary ---------------------------------------------------------------------
 
@@ -368,6 +370,8 @@ class Ruleset(Hooks):
 
     def turn_face_up(self, state: GameState, a: v.TurnFaceUp) -> Outcome:
         """Turn a face-down object face up (MTG 708.8, 712.15a: front face up)."""
+        if a.by is not None and a.by not in self.turn_up_ways:
+            raise InputError("", "by", f"{self.name} turns objects face up only by an effect")
         obj = state.objects[a.object]
         ok, rulings = self.can_turn_face_up(state, obj)
         if not ok:

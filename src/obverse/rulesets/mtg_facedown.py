@@ -82,6 +82,7 @@ class MagicFaceDown(MagicFaces):
     :attr:`face_down_kinds`)."""
 
     face_down_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
+    turn_up_ways: ClassVar[frozenset[str]] = frozenset({"special_action", "cost", "effect"})
 
     def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         """Also: manifest or cloak a card, cast one face down with its keyword, and the two
