@@ -19,11 +19,11 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.mtg_effects import MagicEffects
 from obverse.rulesets.mtg_faces import (
     FACE_DOWN,
     PERMANENT_TYPES,
     SPELL_ONLY,
-    MagicFaces,
     is_permanent_face,
 )
 from obverse.rulings import DONE, NOTHING, Decided, Outcome
@@ -76,7 +76,7 @@ class Meld(v.Action, frozen=True, tag="meld"):
     objects: tuple[int, int]
 
 
-class Magic(MagicFaces):
+class Magic(MagicEffects):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
