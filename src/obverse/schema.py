@@ -97,7 +97,7 @@ def action_schema(cls: type[v.Action]) -> dict[str, Any]:
         return {"anyOf": [{"type": "null"}, _closed(actor, ["actor"])]}
     if shape == "label":
         return {"anyOf": [label, _closed({"object": label, **actor}, ["object", "actor"])]}
-    types = {f.name: f.type for f in msgspec.structs.fields(cls)}
+    types = {f.encode_name: f.type for f in msgspec.structs.fields(cls)}  # contract names
     props = {k: _field_schema(cls, k, types[k]) if k in types else _STR for k in keys}
     mapping = _closed({**props, **actor}, list(required))
     if shape == "either":
