@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
-from obverse.cards import LIST_FIELDS, Face
+from obverse.cards import LIST_FIELDS, STAT_FIELDS, Face
 from obverse.registry import get_ruleset
 from obverse.rulings import Ruling
 from obverse.state import Effect, GameObject, GameState
@@ -19,10 +19,11 @@ from obverse.state import Effect, GameObject, GameState
 if TYPE_CHECKING:
     from obverse.rulesets.hooks import Hooks as Ruleset
 
-#: Effect keys by layer (MTG 613; the other games apply the same order): type, ability,
-#: power/toughness setting, power/toughness modification.
+#: Effect keys by layer (MTG 613; the other games apply the same order): type, color,
+#: ability, power/toughness setting, power/toughness modification.
 LAYERS: Final = (
     ("add_types", "add_supertypes", "add_subtypes"),
+    ("color", "add_color"),
     ("lose_all_abilities",),
     ("set_power", "set_toughness"),
     ("power", "toughness"),
@@ -122,8 +123,8 @@ def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:
     scalar means "equals" (``name``: has this name; on a list characteristic: has it); a key
     the object lacks never matches. ``zone`` is checked by the caller."""
     for key, want in where.items():
-        if key == "zone":
-            continue
+        if key in _NOT_CHARACTERISTICS:
+            continue  # the zone and status are the caller's (status_matches)
         if key == "name":
             if not isinstance(want, str) or not chars.has_name(want):
                 return False
@@ -151,7 +152,8 @@ def applies_to(
     zone = effect.zone or rs.play_zone
     if not rs.zone_matches(obj.zone, zone):
         return False
-    return matches(chars, dict(effect.filter))
+    where = dict(effect.filter)
+    return matches(chars, where) and status_matches(obj, where)
 
 
 def _add(values: tuple[str, ...], extra: Any) -> tuple[str, ...]:
@@ -167,15 +169,18 @@ def apply_effects(
 ) -> Characteristics:
     """Apply continuous effects to base characteristics, layer by layer in timestamp order;
     a filter effect tests the characteristics as the earlier layers left them."""
+    if obj.copies and obj.copies[-1].exceptions and not obj.face_down:
+        chars = copy_exceptions(chars, obj.copies[-1].exceptions)  # layer 1 (707.9)
     effects = state.effects
-    if not effects:
-        return chars
-    for i, bucket in enumerate(_layer_buckets(effects)):
-        if not bucket:
-            continue
-        todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
-        if todo:
-            chars = _apply_layer(chars, todo, LAYERS[i])
+    if effects:
+        for i, bucket in enumerate(_layer_buckets(effects)):
+            if not bucket:
+                continue
+            todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
+            if todo:
+                chars = _apply_layer(chars, todo, LAYERS[i])
+    if obj.counters and rs.pt_counters:
+        chars = counters_pt(chars, obj.counters, rs.pt_counters)
     return chars
 
 
@@ -213,6 +218,8 @@ def _apply_layer(
                 changes["supertypes"] = _add(changes.get("supertypes", p.supertypes), value)
             elif key == "add_subtypes":
                 changes["subtypes"] = _add(changes.get("subtypes", p.subtypes), value)
+            elif key == "color" or key == "add_color":
+                changes["colors"] = _color_change(changes.get("colors", p.colors), key, value)
             elif key == "lose_all_abilities" and value:
                 changes["abilities"] = ()
             elif key == "set_power":
@@ -223,6 +230,107 @@ def _apply_layer(
                 base = changes.get(key, p.power if key == "power" else p.toughness)
                 if type(base) is int and type(value) is int:
                     changes[key] = base + value
+    if not changes:
+        return chars
+    return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))
+
+
+# --- status filters, color changes, copy exceptions, counters -------------------------------
+
+#: Filter keys that test an object's status, which every player may know (never a hidden
+#: characteristic): a face-down creature is matched as the face-down object it is.
+STATUS_KEYS: Final = frozenset({"face_down", "token", "controller", "owner"})
+_NOT_CHARACTERISTICS: Final = STATUS_KEYS | {"zone"}
+#: Every key a filter may use (characteristics, ``zone`` and status).
+FILTER_KEYS: Final = frozenset(
+    {"name", "names", "zone", "mana_value", "cost", *LIST_FIELDS, *STAT_FIELDS, *STATUS_KEYS}
+)
+
+
+def status_matches(obj: GameObject, where: Mapping[str, Any]) -> bool:
+    """Whether ``obj``'s status satisfies the status keys of a filter (``face_down``,
+    ``token``: true or false; ``controller``, ``owner``: a player)."""
+    for key, want in where.items():
+        if key in STATUS_KEYS and getattr(obj, key) != want:
+            return False
+    return True
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _color_change(colors: tuple[str, ...], key: str, value: Any) -> tuple[str, ...]:
+    """A color-changing effect (MTG 105.3): new colors replace the old ones unless "in
+    addition to its other colors" (``add_color``)."""
+    return _add(colors, value) if key == "add_color" else _names(value)
+
+
+#: Copy exceptions that add to a list characteristic rather than set it ("except it's an
+#: Illusion in addition to its other types").
+EXCEPT_ADD: Final = {
+    "add_types": "types",
+    "add_supertypes": "supertypes",
+    "add_subtypes": "subtypes",
+    "add_colors": "colors",
+    "add_abilities": "abilities",
+}
+#: The stats each game prints (copy exceptions may set these); another game: all of them.
+GAME_STATS: Final[dict[str, tuple[str, ...]]] = {
+    "mtg": ("power", "toughness", "loyalty", "defense"),
+    "fab": ("pitch", "power", "defense", "life", "intellect"),
+    "ga": ("reserve_cost", "memory_cost", "power", "life", "durability", "element", "level"),
+    "scp": ("securing_power", "object_class"),
+}
+
+
+def exception_keys(game: str) -> frozenset[str]:
+    """The keys a copy exception (``except:``) may use in ``game``."""
+    lists = ("types", "supertypes", "subtypes", "colors", "abilities", "tags")
+    return frozenset({"name", *lists, *EXCEPT_ADD, *GAME_STATS.get(game, STAT_FIELDS)})
+
+
+def copy_exceptions(
+    chars: Characteristics, exceptions: tuple[tuple[str, object], ...]
+) -> Characteristics:
+    """Copiable values with a copy effect's exceptions (MTG 707.9): they set (or, ``add_*``,
+    add to) characteristics; later effects apply on top of them."""
+    p = chars.props
+    changes: dict[str, Any] = {}
+    names = chars.names
+    for key, value in exceptions:
+        if key in EXCEPT_ADD:
+            field = EXCEPT_ADD[key]
+            changes[field] = _add(changes.get(field, getattr(p, field)), value)
+        elif key == "name":
+            changes["name"], names = value, (str(value),)
+        elif key in LIST_FIELDS:
+            changes[key] = _names(value)
+        else:
+            changes[key] = value
+    props = msgspec.structs.replace(p, **changes)
+    return msgspec.structs.replace(chars, names=names, props=props)
+
+
+def counters_pt(
+    chars: Characteristics,
+    counters: tuple[tuple[str, int], ...],
+    kinds: Mapping[str, tuple[int, int]],
+) -> Characteristics:
+    """Power and toughness with the counters that change them (MTG 122.1a, layer 7c since
+    counters joined that sublayer, 613.4c): ``kinds`` maps a counter to its change."""
+    dp = dt = 0
+    for name, count in counters:
+        change = kinds.get(name)
+        if change is not None:
+            dp += change[0] * count
+            dt += change[1] * count
+    p = chars.props
+    changes: dict[str, int] = {}
+    if dp and type(p.power) is int:
+        changes["power"] = p.power + dp
+    if dt and type(p.toughness) is int:
+        changes["toughness"] = p.toughness + dt
     if not changes:
         return chars
     return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))

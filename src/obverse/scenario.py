@@ -19,6 +19,7 @@ import msgspec
 from obverse import vocab as v
 from obverse.carddata import CardIndex, CardResolver, unknown_card_error
 from obverse.cards import STAT_FIELDS, CardDef, parse_card
+from obverse.characteristics import STATUS_KEYS
 from obverse.errors import InputError, quote, shorten, suggest
 from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
@@ -118,6 +119,8 @@ MODIFY_KEYS: Final = frozenset(
         "add_types",
         "add_supertypes",
         "add_subtypes",
+        "color",
+        "add_color",
         "lose_all_abilities",
         "prevent_damage_from",
         "forbid",
@@ -392,15 +395,41 @@ def _label(
     return value
 
 
-def _validate_where(where: Any, place: str, key: str, rs: Ruleset) -> None:
+def _validate_where(
+    where: Any, place: str, key: str, rs: Ruleset, players: tuple[str, ...] = ()
+) -> None:
     if not isinstance(where, dict):
         raise _err(place, key, "a filter must be a mapping")
     allowed = {"name", "zone", *SET_KEYS, *STAT_KEYS, "mana_value", "cost", "mana_cost"}
     for k, val in where.items():
+        if k in STATUS_KEYS:
+            _validate_status(k, val, place, f"{key}.{k}", players)
+            continue
         if k not in allowed:
-            raise _err(place, f"{key}.{k}", "unknown filter key")
+            known = [*allowed, *STATUS_KEYS]
+            raise _err(place, f"{key}.{k}", f"unknown filter key{suggest(str(k), known)}")
         if k == "zone" and not (isinstance(val, str) and rs.is_zone(val)):
             raise _err(place, f"{key}.zone", f"unknown zone {quote(val)}")
+
+
+def _validate_status(k: str, val: Any, place: str, key: str, players: tuple[str, ...]) -> None:
+    """A status filter key: ``face_down``/``token`` true or false, ``controller``/``owner``
+    a player of the scenario."""
+    if k in ("face_down", "token"):
+        _check_type(val, bool, place, key, "true or false")
+    elif players and val not in players:
+        raise _err(place, key, f"unknown player {quote(val)}")
+
+
+def _validate_except(arg: Any, place: str, rs: Ruleset) -> None:
+    """A copy's ``except:`` mapping: the game's characteristics (707.9), checked by the
+    ruleset that will apply it."""
+    if not isinstance(arg, dict) or not arg:
+        raise _err(place, "except", "expected a mapping of characteristics")
+    try:
+        rs.checked_exceptions(arg)
+    except InputError as e:
+        raise _err(place, e.key, e.message) from None
 
 
 def _check_args(
@@ -453,7 +482,7 @@ def _validate_step(
         keys, required, _ = step_shape(cls)
         _check_args(arg, keys, required, place, name)
         _check_names(cls, arg, place, rs, players, labels)
-        _validate_query(name, arg, place, rs, resolver, labels)
+        _validate_query(name, arg, place, rs, resolver, labels, players)
         return name, arg
     return name, _validate_action(cls, arg, place, rs, players, labels)
 
@@ -465,13 +494,14 @@ def _validate_query(
     rs: Ruleset,
     resolver: CardResolver,
     labels: Mapping[str, str],
+    players: tuple[str, ...] = (),
 ) -> None:
     if name == "name_card":
         _check_type(arg["name"], str, place, "name", "a card name")
         if not resolver.candidates(arg["name"]):
             raise _err(place, "name", f"unknown card name {quote(arg['name'])}")
     if "where" in arg:
-        _validate_where(arg["where"], place, "where", rs)
+        _validate_where(arg["where"], place, "where", rs, players)
     if name == "check_card_pool":
         if not isinstance(arg["cards"], list):
             raise _err(place, "cards", "expected a list of labels or card names")
@@ -518,7 +548,9 @@ def _validate_action(
         if arg["label"] in labels:
             raise _err(place, "label", f"duplicate label {quote(arg['label'])}")
     if name == "apply_effect":
-        _validate_effect(arg, place, rs)
+        _validate_effect(arg, place, rs, players)
+    if "except" in arg:
+        _validate_except(arg["except"], place, rs)
     kinds = {"meld": "meld", "create_token_copy": "card", "apply_effect": "effect"}
     if name in kinds:
         labels[arg["label"]] = kinds[name]
@@ -580,9 +612,11 @@ def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
                 raise _err(place, "count", f"expected a whole number from 1 to {MAX_COUNT:,}")
 
 
-def _validate_effect(arg: dict[str, Any], place: str, rs: Ruleset) -> None:
+def _validate_effect(
+    arg: dict[str, Any], place: str, rs: Ruleset, players: tuple[str, ...] = ()
+) -> None:
     if not isinstance(arg["to"], str):
-        _validate_where(arg["to"], place, "to", rs)
+        _validate_where(arg["to"], place, "to", rs, players)
     modify = arg["modify"]
     if not isinstance(modify, dict) or not modify:
         raise _err(place, "modify", "expected a mapping of modifications")
@@ -601,6 +635,11 @@ def _validate_effect(arg: dict[str, Any], place: str, rs: Ruleset) -> None:
             or (isinstance(value, list) and all(isinstance(x, str) for x in value))
         ):
             raise _err(place, f"modify.{key}", "expected a name or a list of names")
+        elif key in ("color", "add_color"):
+            try:
+                rs.color_letters(value, f"modify.{key}")
+            except InputError as e:
+                raise _err(place, e.key, e.message) from None
     if "until" in arg and arg["until"] not in ("end_of_turn", None):
         raise _err(place, "until", "expected end_of_turn")
 

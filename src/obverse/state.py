@@ -41,6 +41,9 @@ class CopyValues(msgspec.Struct, frozen=True):
     faces: tuple[Face, ...]
     name: str
     source_face: str = "front"
+    #: MTG 707.9: the copy effect's exceptions ("except it's a 1/1 green Frog"), part of the
+    #: copiable values (so a copy of this copy has them too): (key, value) pairs.
+    exceptions: tuple[tuple[str, object], ...] = ()
 
 
 class GameObject(msgspec.Struct, frozen=True):

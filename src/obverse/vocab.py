@@ -132,11 +132,13 @@ class TurnFaceUp(Action, frozen=True, tag="turn_face_up"):
 
 
 class BecomeCopy(Action, frozen=True, tag="become_copy"):
-    """``object`` becomes a copy of ``of``."""
+    """``object`` becomes a copy of ``of``; ``except`` (``except_`` in Python) holds changes
+    that become part of the copiable values (MTG 707.9: "except it's a 1/1 green Frog")."""
 
     refs = ("object", "of")
     object: int
     of: int
+    except_: dict[str, Any] | None = msgspec.field(default=None, name="except")
 
 
 class CreateTokenCopy(Action, frozen=True, tag="create_token_copy"):
@@ -148,6 +150,9 @@ class CreateTokenCopy(Action, frozen=True, tag="create_token_copy"):
     creates = True
     of: int
     controller: str | None = None
+    #: Changes that become part of the token's copiable values (MTG 707.9), as for
+    #: :class:`BecomeCopy`.
+    except_: dict[str, Any] | None = msgspec.field(default=None, name="except")
 
 
 class ApplyEffect(Action, frozen=True, tag="apply_effect"):

@@ -17,11 +17,19 @@ import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
-from obverse.cards import CardDef
-from obverse.characteristics import Characteristics, applies_to, characteristics, matches
-from obverse.errors import InputError, RulesError, quote
+from obverse.cards import STAT_FIELDS, CardDef
+from obverse.characteristics import (
+    FILTER_KEYS,
+    Characteristics,
+    applies_to,
+    characteristics,
+    exception_keys,
+    matches,
+    status_matches,
+)
+from obverse.errors import InputError, RulesError, quote, suggest
 from obverse.rulesets.hooks import Hooks, Rulings
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
 
 replace = msgspec.structs.replace
@@ -49,6 +57,9 @@ class Ruleset(Hooks):
     face_down_kinds: ClassVar[frozenset[str]] = frozenset()
     #: The ways (``by``) a face-down object may be turned face up besides an effect.
     turn_up_ways: ClassVar[frozenset[str]] = frozenset({"effect"})
+    #: Color names and the letters the game's cards use (MTG: ``green`` is ``G``); empty:
+    #: colors are taken as written.
+    color_names: ClassVar[Mapping[str, str]] = {}
 
     # --- the vocabulary ---------------------------------------------------------------------
 
@@ -395,7 +406,10 @@ class Ruleset(Hooks):
     def become_copy(self, state: GameState, a: v.BecomeCopy) -> Outcome:
         """``object`` becomes a copy of ``of``: the copiable values of its current face(s)."""
         obj = state.objects[a.object]
-        values, rulings = self.copy_effect(state, obj, state.objects[a.of])
+        of = state.objects[a.of]
+        values, rulings = self.copy_effect(state, obj, of)
+        values, why = self.with_exceptions(of, values, a.except_)
+        rulings += why
         state, ts = core.tick(state)
         state = core.update(state, replace(obj, copies=(*obj.copies, values), timestamp=ts))
         return Outcome(state, DONE, rulings, (Event("copy", obj.id, obj.card, obj.controller),))
@@ -405,6 +419,8 @@ class Ruleset(Hooks):
         of = state.objects[a.of]
         who = a.controller or of.controller
         card, face, values, rulings = self.token_copy(state, of)
+        values, why = self.with_exceptions(of, values, a.except_)
+        rulings += why
         state, card_id = self.add_card(
             state,
             card,
@@ -422,24 +438,104 @@ class Ruleset(Hooks):
         event = Event("create_token", obj.id, card_id, who)
         return Outcome(state, DONE, rulings, (event,), answer=card_id)
 
+    def with_exceptions(
+        self, of: GameObject, values: CopyValues, given: Mapping[str, Any] | None
+    ) -> Decided[CopyValues]:
+        """Copy values with the exceptions ``of``'s own copy effect made part of its copiable
+        values (MTG 707.2) and the new ones (``except:``, 707.9)."""
+        inherited = of.copies[-1].exceptions if of.copies and not of.face_down else ()
+        new = self.checked_exceptions(given) if given else ()
+        if not (inherited or new):
+            return Decided(values)
+        values = replace(values, exceptions=(*inherited, *new))
+        return Decided(values, self.copy_exception_rulings(new, inherited))
+
+    def checked_exceptions(self, given: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
+        """A copy effect's exceptions as (key, value) pairs: keys the game's characteristics
+        (or ``add_*``), colors by letter. Raises :class:`InputError` naming a bad key."""
+        allowed = exception_keys(self.game)
+        out: list[tuple[str, object]] = []
+        for key, value in given.items():
+            if key not in allowed:
+                hint = suggest(key, allowed)
+                raise InputError("", f"except.{key}", f"not a copy exception of {self.game}{hint}")
+            out.append((key, self._exception_value(key, value)))
+        return tuple(out)
+
+    def _exception_value(self, key: str, value: Any) -> object:
+        if key == "name" or key in STAT_FIELDS:
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise InputError("", f"except.{key}", "expected a name or a number")
+            return value
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list | tuple) or not all(isinstance(x, str) for x in names):
+            raise InputError("", f"except.{key}", "expected a name or a list of names")
+        if key in ("colors", "add_colors"):
+            return self.color_letters(names, f"except.{key}")
+        return tuple(names)
+
+    def color_letters(self, names: Any, key: str) -> tuple[str, ...]:
+        """Colors by the game's letters (``green`` is ``G`` in MTG); with :attr:`color_names`
+        set, an unknown color is an :class:`InputError` naming ``key``."""
+        names = [names] if isinstance(names, str) else list(names)
+        if not self.color_names:
+            return tuple(names)
+        letters = set(self.color_names.values())
+        out: list[str] = []
+        for n in names:
+            letter = n if n in letters else self.color_names.get(str(n).lower())
+            if letter is None:
+                known = sorted({*self.color_names, *letters})
+                raise InputError("", key, f"unknown color {quote(n)}{suggest(str(n), known)}")
+            out.append(letter)
+        return tuple(out)
+
+    def copy_exception_rulings(
+        self, new: tuple[tuple[str, object], ...], inherited: tuple[tuple[str, object], ...]
+    ) -> Rulings:
+        """The rules behind a copy effect's exceptions (games cite their copy rules)."""
+        return ()
+
     # --- effects, counters, control ---------------------------------------------------------
 
     def apply_effect(self, state: GameState, a: v.ApplyEffect) -> Outcome:
         """Start a continuous effect on one object or on whatever matches a filter."""
         state, ts = core.tick(state)
         where = a.to if isinstance(a.to, Mapping) else None
+        if where is not None:
+            self.check_filter(state, where)
+        modify = dict(a.modify)
+        for key in ("color", "add_color"):
+            if key in modify:
+                modify[key] = self.color_letters(modify[key], f"modify.{key}")
         effect = Effect(
             label=a.label,
             target=None if where is not None else int(a.to),  # type: ignore[arg-type]
             filter=_frozen({k: w for k, w in where.items() if k != "zone"}) if where else None,
-            modify=_frozen(a.modify),
+            modify=_frozen(modify),
             until_end_of_turn=a.until == "end_of_turn",
             timestamp=ts,
             zone=self.canonical_zone(where["zone"]) if where and "zone" in where else None,
         )
         effect, rulings = self.effect_scope(state, effect, a.fixed)
+        rulings += self.effect_rulings(effect)
         state = replace(state, effects=(*state.effects, effect))
         return Outcome(state, DONE, rulings)
+
+    def check_filter(self, state: GameState, where: Mapping[str, Any]) -> None:
+        """A filter's keys are characteristics, ``zone`` or status (``face_down``, ``token``:
+        booleans; ``controller``, ``owner``: players). Raises :class:`InputError`."""
+        for key, want in where.items():
+            if key not in FILTER_KEYS:
+                raise InputError("", f"to.{key}", f"unknown filter key{suggest(key, FILTER_KEYS)}")
+            if key in ("face_down", "token") and not isinstance(want, bool):
+                raise InputError("", f"to.{key}", "expected true or false")
+            if key in ("controller", "owner") and want not in state.players:
+                raise InputError("", f"to.{key}", f"unknown player {quote(want)}")
+
+    def effect_rulings(self, effect: Effect) -> Rulings:
+        """The rules behind a starting effect's kind (MTG: color-changing effects)."""
+        return ()
 
     def add_counters(self, state: GameState, a: v.AddCounters) -> Outcome:
         """Put ``count`` counters named ``counter`` on an object."""
@@ -449,8 +545,16 @@ class Ruleset(Hooks):
         counters = dict(obj.counters)
         counters[a.counter] = counters.get(a.counter, 0) + a.count
         state = core.update(state, replace(obj, counters=tuple(sorted(counters.items()))))
+        state, rulings = self.after_counters(state, obj.id, a.counter)
         detail = f"{a.counter}+{a.count}"
-        return Outcome(state, DONE, (), (Event("counters", obj.id, obj.card, detail=detail),))
+        return Outcome(state, DONE, rulings, (Event("counters", obj.id, obj.card, detail=detail),))
+
+    def after_counters(
+        self, state: GameState, obj_id: int, counter: str
+    ) -> tuple[GameState, Rulings]:
+        """Adjust the state after counters were put on an object (MTG 704.5q: +1/+1 and
+        -1/-1 counters annihilate), with the rules that decided it."""
+        return state, ()
 
     def change_control(self, state: GameState, a: v.ChangeControl) -> Outcome:
         """``to`` gains control of the object."""
@@ -545,7 +649,7 @@ class Ruleset(Hooks):
                 continue
             if not (self.is_shared(zone) or self.is_shared(o.zone)) and o.owner != a.player:
                 continue  # an owned zone: the player's own
-            if matches(sight(state, o), where):
+            if matches(sight(state, o), where) and status_matches(o, where):
                 found.append(o.id)
         return Outcome(state, DONE, rulings, answer=tuple(found))
 

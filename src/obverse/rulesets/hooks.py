@@ -38,6 +38,8 @@ class Hooks:
     aliases: ClassVar[tuple[str, ...]] = ()
     game: ClassVar[str] = "core"
     version: ClassVar[str] = ""
+    #: Counters that change power and toughness, by name: (power, toughness) per counter.
+    pt_counters: ClassVar[Mapping[str, tuple[int, int]]] = {}
     title: ClassVar[str] = ""
     #: Zone names, and which are shared (unowned), public, and ordered.
     zones: ClassVar[frozenset[str]] = frozenset()

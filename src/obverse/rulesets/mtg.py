@@ -19,6 +19,7 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.mtg_effects import MagicEffects
 from obverse.rulesets.mtg_facedown import OLD_KINDS, MagicFaceDown
 from obverse.rulesets.mtg_faces import (
     FACE_DOWN,
@@ -76,7 +77,7 @@ class Meld(v.Action, frozen=True, tag="meld"):
     objects: tuple[int, int]
 
 
-class Magic(MagicFaceDown):
+class Magic(MagicFaceDown, MagicEffects):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")

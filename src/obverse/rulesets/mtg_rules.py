@@ -129,6 +129,16 @@ NEWEST: Final[dict[str, str]] = {
     "cloak_disguise": "701.58d",
     "cloak_instant": "701.58g",
     "manifest_dread": "701.62a",
+    # Effects: copy exceptions, color, counters (the 2020 text numbers them alike, with
+    # copying at 706).
+    "copy_exception_ability": "707.9a",
+    "copy_exception": "707.9b",
+    "color_change": "105.3",
+    "layer_color": "613.1e",
+    "pt_counters": "613.4c",
+    "counter_pt": "122.1a",
+    "counter_annihilation": "704.5q",
+    "counter_pairs": "122.3",
 }
 
 #: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
