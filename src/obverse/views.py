@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import immutables
+import msgspec
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import Characteristics, apply_effects, characteristics
@@ -34,8 +36,25 @@ def handle(
     ``shuffles`` is the object's zone's shuffle count, when the caller knows it."""
     if shuffles is None:
         shuffles = _zone_shuffles(state, obj)
-    raw = f"{viewer}:{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode()
-    return "h" + hashlib.blake2b(raw, key=state.secret[:64], digest_size=8).hexdigest()
+    # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
+    # than keying a new hash, and the digest is that of the whole text all the same.
+    h = _keyed(state.secret, viewer).copy()
+    h.update(f"{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode())
+    digest: str = h.hexdigest()
+    return "h" + digest
+
+
+_KEYED: dict[tuple[bytes, str | None], Any] = {}
+
+
+def _keyed(secret: bytes, viewer: str | None) -> Any:
+    h = _KEYED.get((secret, viewer))
+    if h is None:
+        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=8)
+        if len(_KEYED) > 1024:
+            _KEYED.clear()
+        _KEYED[(secret, viewer)] = h
+    return h
 
 
 def _zone_shuffles(state: GameState, obj: GameObject) -> int:
@@ -119,29 +138,145 @@ def view_object(
 
 
 def clear_cache() -> None:
-    """Forget cached view entries and the views kept for incremental updates."""
+    """Forget cached view entries, the shared entry bodies and the views kept for incremental
+    updates."""
     _CACHE.clear()
+    _BODIES.clear()
+    _TARGETED.clear()
     _MEMO.clear()
 
 
+# An entry is the handle (per object and viewer) followed by a body that depends only on what
+# the viewer sees of the object's shape: its status fields, its physical cards, the effects
+# and the ruleset, not its id. Objects of the same shape (four copies of a card on the
+# battlefield) share one body, so a first view computes characteristics once per shape.
+#: GameObject fields that are part of the shape: every field but the id, the card ids (the
+#: physical cards stand for them) and the timestamp (no characteristic depends on it).
+_SHAPE_FIELDS: tuple[int, ...] = tuple(
+    i
+    for i, f in enumerate(GameObject.__struct_fields__)
+    if f not in ("id", "cards", "timestamp", "meld")
+)
+_shape_of = operator.itemgetter(*_SHAPE_FIELDS)
+_astuple = msgspec.structs.astuple
+#: Shape key -> (the effects and the printed cards whose ids the key holds, kept alive and
+#: checked; the body).
+_BODIES: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...], dict[str, Any]]] = {}
+_BODIES_LIMIT = 50_000
+#: Objects an effect names by id (target or fixed), per effects tuple: their bodies are their own.
+_TARGETED: dict[int, tuple[tuple[Any, ...], frozenset[int]]] = {}
+
+
+def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
+    hit = _TARGETED.get(id(effects))
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    ids: set[int] = set()
+    for e in effects:
+        if e.target is not None:
+            ids.add(e.target)
+        ids.update(e.fixed or ())
+    out = frozenset(ids)
+    if len(_TARGETED) > 1000:
+        _TARGETED.clear()
+    _TARGETED[id(effects)] = (effects, out)
+    return out
+
+
 def _entry(
-    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
+    state: GameState,
+    viewer: str | None,
+    obj: GameObject,
+    rs: Ruleset,
+    shuffles: int,
+    visible: bool | None = None,
 ) -> dict[str, Any]:
-    full = _view_object(state, viewer, obj, rs, shuffles)
+    if visible is None:
+        visible = is_visible(state, viewer, obj, rs)
+    effects = state.effects
+    key = None
+    if rs.cacheable_characteristics and not (effects and obj.id in _targeted(effects)):
+        key = _shape_key(state, viewer, obj, rs, visible)
+    if key is None:
+        entry = _body(state, viewer, obj, rs, visible)
+    else:
+        hit = _BODIES.get(key)
+        if hit is not None and hit[0] is effects and _same_defs(hit[1], state, obj):
+            entry = hit[2].copy()
+        else:
+            body = _body(state, viewer, obj, rs, visible)
+            if len(_BODIES) > _BODIES_LIMIT:
+                _BODIES.clear()
+            _BODIES[key] = (effects, _defs(state, obj), body)
+            entry = body.copy()
+    entry["handle"] = handle(state, viewer, obj, shuffles)
+    return entry
+
+
+def _defs(state: GameState, obj: GameObject) -> tuple[Any, ...]:
+    """The printed cards an object's shape key names by identity (kept alive by the cache)."""
+    return (obj.meld, *(state.cards[c].card for c in obj.cards))
+
+
+def _same_defs(held: tuple[Any, ...], state: GameState, obj: GameObject) -> bool:
+    if held[0] is not obj.meld:
+        return False
+    cards = state.cards
+    if len(held) == 2:
+        return cards[obj.cards[0]].card is held[1]
+    return all(cards[c].card is d for c, d in zip(obj.cards, held[1:], strict=True))
+
+
+def _shape_key(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, visible: bool
+) -> tuple[Any, ...] | None:
+    """What an object's body depends on: the viewer, the visibility, the ruleset, the effects,
+    its physical cards (printed card by identity, the other fields by value) and its status
+    fields; None when a field can't be hashed."""
+    cards = state.cards
+    if len(obj.cards) == 1:
+        pc = _astuple(cards[obj.cards[0]])
+        phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
+    else:
+        phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
+    key = (
+        viewer,
+        visible,
+        rs.name,
+        id(state.effects),
+        phys,
+        id(obj.meld),
+        _shape_of(_astuple(obj)),
+    )
+    try:
+        hash(key)
+    except TypeError:  # an unhashable status field: no sharing
+        return None
+    return key
+
+
+def _kept(k: str, v: Any) -> bool:
     # Absent means null / empty / false: keeps views small and fast to copy.
-    return {
-        k: v
-        for k, v in full.items()
-        if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})
-    }
+    if k in _ALWAYS:
+        return True
+    if v is None or v is False:
+        return False
+    return not (type(v) in (list, dict) and not v)
+
+
+def _body(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, visible: bool
+) -> dict[str, Any]:
+    """An entry without its handle (the caller puts the handle first)."""
+    full = _view_object(state, viewer, obj, rs, visible)
+    # The handle comes first; the caller sets it in a copy.
+    return {"handle": None, **{k: v for k, v in full.items() if _kept(k, v)}}
 
 
 def _view_object(
-    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, visible: bool
 ) -> dict[str, Any]:
-    visible = is_visible(state, viewer, obj, rs)
     entry: dict[str, Any] = {
-        "handle": handle(state, viewer, obj, shuffles),
         "visible": visible,
         "zone": obj.zone,
         "owner": obj.owner,
@@ -154,9 +289,10 @@ def _view_object(
         # The rules that decided which face(s) count: the decision's own rulings.
         entry["why"] = [r.rule for r in chars.why]
         # The identity of the card(s), which a face-down object's characteristics don't show.
-        entry["card"] = state.card_def(obj).name
-        if len(state.card_def(obj).faces) > 1:
-            entry["faces"] = [f.name for f in state.card_def(obj).faces]
+        card = state.card_def(obj)
+        entry["card"] = card.name
+        if len(card.faces) > 1:
+            entry["faces"] = [f.name for f in card.faces]
     else:
         public = rs.public_characteristics(state, viewer, obj)
         if public is not None:
@@ -248,16 +384,24 @@ def _top(
 
 def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
     slots: dict[int, _Slot] = {}
-    by_zone: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
-    for zkey, zone in state.zones.items():
-        for oid in zone.rank_of:
-            slot = _slot(state, viewer, oid, rs)
-            slots[oid] = slot
-            by_zone.setdefault(zkey, []).append((slot[1], slot[0]))
     parts = {}
-    for zkey, pairs in by_zone.items():
-        pairs.sort(key=lambda p: p[0])
-        parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
+    objects = state.objects
+    for zkey, zone in state.zones.items():
+        ordered = zkey.rpartition(":")[2] in rs.ordered_zones
+        shuffles = zone.shuffles
+        pairs = []
+        for oid, rank in zone.rank_of.items():
+            entry = _entry(state, viewer, objects[oid], rs, shuffles)
+            sort_key = (
+                (rank,)
+                if ordered
+                else (not entry["visible"], entry.get("name") or "", entry["handle"])
+            )
+            slots[oid] = (entry, sort_key, zkey)
+            pairs.append((sort_key, entry))
+        if pairs:
+            pairs.sort(key=lambda p: p[0])
+            parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
     return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
 
 
