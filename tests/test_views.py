@@ -88,3 +88,36 @@ def test_handles_change_on_shuffle_and_new_object() -> None:
     game.move(cards[0], "hand")
     assert handle(game.state, "bob", game.obj(cards[0])) != h1
     assert all(not h.startswith(str(obj.id)) for h in [h1])
+
+
+def test_zone_top_and_bottom_after_many_removals_from_either_end() -> None:
+    import random as _random
+
+    from obverse.state import Zone
+
+    rng = _random.Random(3)
+    zone = Zone.of(range(2000))
+    order = list(range(2000))
+    next_id = 2000
+    for step in range(3000):
+        r = rng.random()
+        if order and r < 0.35:
+            oid = order[0]  # from the top
+        elif order and r < 0.7:
+            oid = order[-1]  # from the bottom
+        elif order and r < 0.85:
+            oid = rng.choice(order)  # from the middle: leaves a hole
+        else:
+            oid, next_id = next_id, next_id + 1
+            bottom = rng.random() < 0.5
+            zone = zone.put(oid, bottom=bottom)
+            order = order + [oid] if bottom else [oid, *order]
+            continue
+        zone = zone.without(oid)
+        order.remove(oid)
+        assert zone.top() == (order[0] if order else None), step
+        assert zone.bottom() == (order[-1] if order else None), step
+        # The bounds are tight: top and bottom are one lookup, not a scan past holes.
+        if order:
+            assert (zone.rank(order[0]), zone.rank(order[-1])) == (zone.lo, zone.hi)
+    assert list(zone) == order

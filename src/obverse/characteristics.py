@@ -6,6 +6,7 @@ go in; nothing derived is ever stored on an object (DESIGN.md).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -104,7 +105,7 @@ def characteristics(
     ):
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
-    chars = apply_effects(state, o, rs.base_characteristics(state, o), rs)
+    chars = apply_effects(state, o, base_characteristics(state, o, rs), rs)
     if rs.cacheable_characteristics and rs.name == state.ruleset:
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
@@ -112,9 +113,80 @@ def characteristics(
     return chars
 
 
-def clear_cache() -> None:
-    """Drop cached characteristics (for memory measurements)."""
+def clear_cache(shapes: bool = True) -> None:
+    """Drop cached characteristics (for memory measurements); ``shapes=False`` keeps the base
+    characteristics per printed card and status (what a fresh object of a known shape reuses)."""
     _CACHE.clear()
+    if shapes:
+        _BASE.clear()
+
+
+# Base characteristics (before effects) depend on the printed card(s) and the object's status,
+# not on its id: objects of the same shape (the same card, face, zone, status) share them, so
+# they are computed once per card definition and status, not once per object.
+#: GameObject fields that are part of the shape: every field but the id, the card ids (the
+#: physical cards stand for them), the timestamp (no characteristic depends on it) and the
+#: meld result (named by identity).
+_SHAPE_FIELDS: Final = tuple(
+    i
+    for i, f in enumerate(GameObject.__struct_fields__)
+    if f not in ("id", "cards", "timestamp", "meld")
+)
+
+
+def _runs(idx: tuple[int, ...]) -> tuple[slice, ...]:
+    """Consecutive indices as slices (three slices of a tuple are cheaper than 13 items)."""
+    out: list[slice] = []
+    for i in idx:
+        if out and out[-1].stop == i:
+            out[-1] = slice(out[-1].start, i + 1)
+        else:
+            out.append(slice(i, i + 1))
+    return tuple(out)
+
+
+_shape_of: Final = operator.itemgetter(*_runs(_SHAPE_FIELDS))
+_astuple: Final = msgspec.structs.astuple
+#: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
+_BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
+
+
+def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
+    """What a cacheable ruleset's base characteristics of ``obj`` depend on: its physical
+    cards (the printed card by identity, see :func:`printed_cards`; the other fields by value) and
+    its status fields. Hashing it raises TypeError if a status field can't be hashed."""
+    cards = state.cards
+    if len(obj.cards) == 1:
+        pc = _astuple(cards[obj.cards[0]])
+        phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
+    else:
+        phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
+    return (phys, id(obj.meld), _shape_of(_astuple(obj)))
+
+
+def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:
+    """The printed cards :func:`shape_key` names by identity: a cache keyed by the shape holds
+    them alive in its value, so their ids aren't reused while the key is cached."""
+    return (obj.meld, *(state.cards[c].card for c in obj.cards))
+
+
+def base_characteristics(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
+    """``rs.base_characteristics(state, obj)``, shared by objects of the same shape when the
+    ruleset's characteristics are cacheable."""
+    if not rs.cacheable_characteristics:
+        return rs.base_characteristics(state, obj)
+    key = (rs.name, shape_key(state, obj))
+    try:
+        hit = _BASE.get(key)
+    except TypeError:  # an unhashable status field: no sharing
+        return rs.base_characteristics(state, obj)
+    if hit is not None:  # the ids in the key are of printed cards the value keeps alive
+        return hit[1]
+    chars = rs.base_characteristics(state, obj)
+    if len(_BASE) > _CACHE_LIMIT:
+        _BASE.clear()
+    _BASE[key] = (printed_cards(state, obj), chars)
+    return chars
 
 
 def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:
@@ -170,6 +242,14 @@ def apply_effects(
     effects = state.effects
     if not effects:
         return chars
+    named = _by_object(effects)
+    if named is not None:
+        # Every effect names its objects: only this object's effects, already in layers.
+        for i, bucket in named.get(obj.id, ()):
+            todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
+            if todo:
+                chars = _apply_layer(chars, todo, LAYERS[i])
+        return chars
     for i, bucket in enumerate(_layer_buckets(effects)):
         if not bucket:
             continue
@@ -195,6 +275,32 @@ def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
         _BUCKETS.clear()
     _BUCKETS[id(effects)] = (effects, buckets)
     return buckets
+
+
+_NAMED: dict[int, tuple[tuple[Effect, ...], dict[int, list[tuple[int, list[Effect]]]] | None]] = {}
+
+
+def _by_object(effects: tuple[Effect, ...]) -> dict[int, list[tuple[int, list[Effect]]]] | None:
+    """Per object id, its layers' effects (layer index, effects in timestamp order), when
+    every effect names its objects (a target or fixed ids); None if any applies by filter.
+    Memoized per (immutable) effects tuple, so an object no effect names costs one lookup."""
+    hit = _NAMED.get(id(effects))
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    out: dict[int, list[tuple[int, list[Effect]]]] | None = {}
+    if any(e.target is None and e.fixed is None for e in effects):
+        out = None
+    else:
+        per: dict[int, list[list[Effect]]] = {}
+        for i, bucket in enumerate(_layer_buckets(effects)):
+            for e in bucket:
+                for oid in (e.target,) if e.target is not None else e.fixed or ():
+                    per.setdefault(oid, [[] for _ in LAYERS])[i].append(e)
+        out = {oid: [(i, b) for i, b in enumerate(layers) if b] for oid, layers in per.items()}
+    if len(_NAMED) > 10_000:
+        _NAMED.clear()
+    _NAMED[id(effects)] = (effects, out)
+    return out
 
 
 def _apply_layer(

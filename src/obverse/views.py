@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import operator
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import immutables
-import msgspec
 
 from obverse.cards import STAT_FIELDS, Face
-from obverse.characteristics import Characteristics, apply_effects, characteristics
+from obverse.characteristics import (
+    Characteristics,
+    apply_effects,
+    characteristics,
+    printed_cards,
+    shape_key,
+)
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, Zone
 
 _EMPTY = Face()
 
@@ -36,9 +41,13 @@ def handle(
     ``shuffles`` is the object's zone's shuffle count, when the caller knows it."""
     if shuffles is None:
         shuffles = _zone_shuffles(state, obj)
+    return _handle(_keyed(state.secret, viewer), obj, shuffles)
+
+
+def _handle(keyed: Any, obj: GameObject, shuffles: int) -> str:
     # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
     # than keying a new hash, and the digest is that of the whole text all the same.
-    h = _keyed(state.secret, viewer).copy()
+    h = keyed.copy()
     h.update(f"{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode())
     digest: str = h.hexdigest()
     return "h" + digest
@@ -137,31 +146,23 @@ def view_object(
     return dict(entry)
 
 
-def clear_cache() -> None:
-    """Forget cached view entries, the shared entry bodies and the views kept for incremental
-    updates."""
+def clear_cache(shapes: bool = True) -> None:
+    """Forget cached view entries and the views kept for incremental updates; with ``shapes``
+    also the entry bodies shared per printed card and status."""
     _CACHE.clear()
-    _BODIES.clear()
-    _TARGETED.clear()
     _MEMO.clear()
+    if shapes:
+        _BODIES.clear()
+        _TARGETED.clear()
 
 
 # An entry is the handle (per object and viewer) followed by a body that depends only on what
 # the viewer sees of the object's shape: its status fields, its physical cards, the effects
 # and the ruleset, not its id. Objects of the same shape (four copies of a card on the
 # battlefield) share one body, so a first view computes characteristics once per shape.
-#: GameObject fields that are part of the shape: every field but the id, the card ids (the
-#: physical cards stand for them) and the timestamp (no characteristic depends on it).
-_SHAPE_FIELDS: tuple[int, ...] = tuple(
-    i
-    for i, f in enumerate(GameObject.__struct_fields__)
-    if f not in ("id", "cards", "timestamp", "meld")
-)
-_shape_of = operator.itemgetter(*_SHAPE_FIELDS)
-_astuple = msgspec.structs.astuple
-#: Shape key -> (the effects and the printed cards whose ids the key holds, kept alive and
-#: checked; the body).
-_BODIES: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...], dict[str, Any]]] = {}
+#: Shape key -> (the effects and the printed cards whose ids the key holds, kept alive; the
+#: body).
+_BODIES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
 _BODIES_LIMIT = 50_000
 #: Objects an effect names by id (target or fixed), per effects tuple: their bodies are their own.
 _TARGETED: dict[int, tuple[tuple[Any, ...], frozenset[int]]] = {}
@@ -194,65 +195,30 @@ def _entry(
     if visible is None:
         visible = is_visible(state, viewer, obj, rs)
     effects = state.effects
-    key = None
     if rs.cacheable_characteristics and not (effects and obj.id in _targeted(effects)):
-        key = _shape_key(state, viewer, obj, rs, visible)
-    if key is None:
-        entry = _body(state, viewer, obj, rs, visible)
-    else:
-        hit = _BODIES.get(key)
-        if hit is not None and hit[0] is effects and _same_defs(hit[1], state, obj):
-            entry = hit[2].copy()
+        # A visible object's body is the same for every viewer; a hidden one's is the
+        # viewer's (public_characteristics takes the viewer).
+        key = (visible, None if visible else viewer, rs.name, id(effects), shape_key(state, obj))
+        try:
+            hit = _BODIES.get(key)
+        except TypeError:  # an unhashable status field: no sharing
+            return {
+                **_body(state, viewer, obj, rs, visible),
+                "handle": handle(state, viewer, obj, shuffles),
+            }
+        if hit is not None:
+            # The ids in the key are of objects the cached value keeps alive: no id reuse.
+            entry = hit[1].copy()
         else:
-            body = _body(state, viewer, obj, rs, visible)
+            entry = _body(state, viewer, obj, rs, visible)
             if len(_BODIES) > _BODIES_LIMIT:
                 _BODIES.clear()
-            _BODIES[key] = (effects, _defs(state, obj), body)
-            entry = body.copy()
+            _BODIES[key] = ((effects, printed_cards(state, obj)), entry)
+            entry = entry.copy()
+    else:
+        entry = _body(state, viewer, obj, rs, visible)
     entry["handle"] = handle(state, viewer, obj, shuffles)
     return entry
-
-
-def _defs(state: GameState, obj: GameObject) -> tuple[Any, ...]:
-    """The printed cards an object's shape key names by identity (kept alive by the cache)."""
-    return (obj.meld, *(state.cards[c].card for c in obj.cards))
-
-
-def _same_defs(held: tuple[Any, ...], state: GameState, obj: GameObject) -> bool:
-    if held[0] is not obj.meld:
-        return False
-    cards = state.cards
-    if len(held) == 2:
-        return cards[obj.cards[0]].card is held[1]
-    return all(cards[c].card is d for c, d in zip(obj.cards, held[1:], strict=True))
-
-
-def _shape_key(
-    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, visible: bool
-) -> tuple[Any, ...] | None:
-    """What an object's body depends on: the viewer, the visibility, the ruleset, the effects,
-    its physical cards (printed card by identity, the other fields by value) and its status
-    fields; None when a field can't be hashed."""
-    cards = state.cards
-    if len(obj.cards) == 1:
-        pc = _astuple(cards[obj.cards[0]])
-        phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
-    else:
-        phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
-    key = (
-        viewer,
-        visible,
-        rs.name,
-        id(state.effects),
-        phys,
-        id(obj.meld),
-        _shape_of(_astuple(obj)),
-    )
-    try:
-        hash(key)
-    except TypeError:  # an unhashable status field: no sharing
-        return None
-    return key
 
 
 def _kept(k: str, v: Any) -> bool:
@@ -385,15 +351,12 @@ def _top(
 def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
     slots: dict[int, _Slot] = {}
     parts = {}
-    objects = state.objects
     for zkey, zone in state.zones.items():
         ordered = zkey.rpartition(":")[2] in rs.ordered_zones
-        shuffles = zone.shuffles
         pairs = []
-        for oid, rank in zone.rank_of.items():
-            entry = _entry(state, viewer, objects[oid], rs, shuffles)
+        for oid, entry in _zone_entries(state, viewer, rs, zone):
             sort_key = (
-                (rank,)
+                (zone.rank_of[oid],)
                 if ordered
                 else (not entry["visible"], entry.get("name") or "", entry["handle"])
             )
@@ -403,6 +366,36 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
             pairs.sort(key=lambda p: p[0])
             parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
     return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
+
+
+def _zone_entries(
+    state: GameState, viewer: str | None, rs: Ruleset, zone: Zone
+) -> list[tuple[int, dict[str, Any]]]:
+    """Every object of one zone with its entry: :func:`_entry` with what the objects share
+    (the keyed hash, the zone's shuffles, the effects' targets) looked up once."""
+    objects, effects, shuffles = state.objects, state.effects, zone.shuffles
+    keyed = _keyed(state.secret, viewer)
+    shared = rs.cacheable_characteristics
+    targeted = _targeted(effects) if effects else frozenset()
+    may_look, knows, name, effects_id = rs.may_look, rs.knows, rs.name, id(effects)
+    out = []
+    for oid in zone.rank_of:
+        obj = objects[oid]
+        visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
+        hit = None
+        if shared and oid not in targeted:
+            key = (visible, None if visible else viewer, name, effects_id, shape_key(state, obj))
+            try:
+                hit = _BODIES.get(key)
+            except TypeError:  # an unhashable status field: no sharing
+                hit = None
+        if hit is None:
+            entry = _entry(state, viewer, obj, rs, shuffles, visible)
+        else:
+            entry = hit[1].copy()
+            entry["handle"] = _handle(keyed, obj, shuffles)
+        out.append((oid, entry))
+    return out
 
 
 def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
@@ -456,8 +449,15 @@ def _changed(old: GameState, new: GameState) -> set[int] | None:
 
 
 def _patch(
-    memo: Memo, state: GameState, viewer: str | None, rs: Ruleset, changed: set[int]
+    memo: Memo,
+    state: GameState,
+    viewer: str | None,
+    rs: Ruleset,
+    changed: set[int],
+    owned: bool = False,
 ) -> Memo:
+    """The memo with the ``changed`` objects' entries recomputed; ``owned``: no one else can
+    reach the memo's lists, so they are patched in place instead of copied."""
     if not changed:
         return Memo(state, _top(state, rs, viewer, memo.parts), memo.slots, memo.parts)
     parts = dict(memo.parts)
@@ -467,9 +467,12 @@ def _patch(
         if zkey not in fresh:
             fresh.add(zkey)
             p = parts.get(zkey)
-            parts[zkey] = (
-                _Part([], [], {}) if p is None else _Part(list(p.keys), list(p.entries), {})
-            )
+            if p is None:
+                parts[zkey] = _Part([], [], {})
+            elif owned:
+                parts[zkey] = _Part(p.keys, p.entries, {})
+            else:
+                parts[zkey] = _Part(list(p.keys), list(p.entries), {})
         return parts[zkey]
 
     slots = memo.slots.mutate()
@@ -497,16 +500,59 @@ def _patch(
     return Memo(state, _top(state, rs, viewer, parts), slots.finish(), parts)
 
 
+def _refcounts(memo: Memo) -> list[int]:
+    """Reference counts of a memo's view and the containers inside it, in a fixed order."""
+    counts = [
+        sys.getrefcount(memo),
+        sys.getrefcount(memo.view),
+        sys.getrefcount(memo.view["zones"]),
+        sys.getrefcount(memo.parts),
+    ]
+    for p in memo.parts.values():
+        counts += [
+            sys.getrefcount(p),
+            sys.getrefcount(p.out),
+            sys.getrefcount(p.entries),
+            sys.getrefcount(p.keys),
+        ]
+    return counts
+
+
+def _baseline() -> list[int]:
+    """The counts :func:`_refcounts` gives for a memo held by one local variable and nothing
+    else, through the same calls as :func:`build` (measured, so the check holds whatever the
+    interpreter's own references)."""
+    parts = {"z": _part("z", [], [])}
+    memo = Memo(None, {"zones": [parts["z"].out]}, immutables.Map(), parts)  # type: ignore[arg-type]
+    del parts
+    return _refcounts(memo)
+
+
+_UNSHARED = _baseline()
+
+
+def _unshared(counts: list[int]) -> bool:
+    """Whether the counts (of a memo held only by :func:`build`'s variable) show that nothing
+    else holds the memo, its view, the view's zones or their lists: no view handed out earlier
+    can see a change made to them in place."""
+    top, n = _UNSHARED[:4], len(_UNSHARED) - 4
+    if counts[:4] != top:
+        return False
+    return all(counts[i : i + n] == _UNSHARED[4:] for i in range(4, len(counts), n))
+
+
 def build(state: GameState, viewer: str | None) -> Memo:
     """The view of ``state`` for ``viewer`` with its memo (patched from the last one)."""
     rs = get_ruleset(state.ruleset)
     mkey = (state.secret, state.ruleset, viewer)
-    memo = _MEMO.get(mkey)
+    # Taken out while it is patched, so that only this function holds it (see _unshared).
+    memo = _MEMO.pop(mkey, None)
     changed = None if memo is None else _changed(memo.state, state)
     if memo is None or changed is None:
         memo = _full(state, viewer, rs)
     else:
-        memo = _patch(memo, state, viewer, rs, changed)
+        owned = _unshared(_refcounts(memo))  # a statement of its own: no extra reference
+        memo = _patch(memo, state, viewer, rs, changed, owned)
     if len(_MEMO) >= _MEMO_LIMIT and mkey not in _MEMO:
         _MEMO.clear()
     _MEMO[mkey] = memo
