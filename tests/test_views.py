@@ -111,7 +111,7 @@ def test_zone_top_and_bottom_after_many_removals_from_either_end() -> None:
             oid, next_id = next_id, next_id + 1
             bottom = rng.random() < 0.5
             zone = zone.put(oid, bottom=bottom)
-            order = order + [oid] if bottom else [oid, *order]
+            order = [*order, oid] if bottom else [oid, *order]
             continue
         zone = zone.without(oid)
         order.remove(oid)
@@ -121,3 +121,44 @@ def test_zone_top_and_bottom_after_many_removals_from_either_end() -> None:
         if order:
             assert (zone.rank(order[0]), zone.rank(order[-1])) == (zone.lo, zone.hi)
     assert list(zone) == order
+
+
+def test_effects_that_name_their_objects_give_what_the_layer_by_layer_path_gives() -> None:
+    """Effects that all name their objects are looked up by id (sums of power and toughness
+    precomputed); a filter effect that matches nothing sends the same objects through the
+    layer-by-layer path: both must give the same characteristics."""
+    from obverse import actions
+    from obverse.bench import board
+    from obverse.characteristics import apply_effects, base_characteristics, clear_cache
+    from obverse.rulesets import get_ruleset
+
+    rs = get_ruleset("mtg")
+    state = board(40, seed=7)
+    ids = list(state.zones["battlefield"])[:6]
+    changes: list[dict[str, object]] = [
+        {"power": 2, "toughness": -1},
+        {"set_power": 0},
+        {"power": 3},
+        {"add_types": ["Artifact"], "toughness": 4},
+        {"lose_all_abilities": True},
+        {"power": "x"},  # not a number: skipped on both paths
+    ]
+    for n, (oid, modify) in enumerate(zip(ids * 2, changes * 2, strict=True)):
+        state = actions.apply_effect(state, f"e{n}", target=oid, modify=modify).state
+    state = actions.transform(state, ids[0]).state
+    probe = actions.apply_effect(
+        state, "none", where={"name": "No Such Card"}, modify={"power": 9}
+    ).state
+    assert probe.effects != state.effects
+    seen = set()
+    for oid in ids:
+        clear_cache()
+        fast = apply_effects(
+            state, state.objects[oid], base_characteristics(state, state.objects[oid], rs), rs
+        )
+        slow = apply_effects(
+            probe, probe.objects[oid], base_characteristics(probe, probe.objects[oid], rs), rs
+        )
+        assert fast == slow
+        seen.add((fast.props.power, fast.props.toughness))
+    assert len(seen) > 2  # the effects did change different objects differently

@@ -175,7 +175,7 @@ def base_characteristics(state: GameState, obj: GameObject, rs: Ruleset) -> Char
     ruleset's characteristics are cacheable."""
     if not rs.cacheable_characteristics:
         return rs.base_characteristics(state, obj)
-    key = (rs.name, shape_key(state, obj))
+    key = (type(rs), shape_key(state, obj))
     try:
         hit = _BASE.get(key)
     except TypeError:  # an unhashable status field: no sharing
@@ -244,11 +244,10 @@ def apply_effects(
         return chars
     named = _by_object(effects)
     if named is not None:
-        # Every effect names its objects: only this object's effects, already in layers.
-        for i, bucket in named.get(obj.id, ()):
-            todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
-            if todo:
-                chars = _apply_layer(chars, todo, LAYERS[i])
+        # Every effect names its objects: only this object's effects, already in layers (each
+        # applies: it names this object, which is all applies_to asks of such an effect).
+        for i, todo, sums in named.get(obj.id, ()):
+            chars = _apply_layer(chars, todo, LAYERS[i]) if sums is None else _add_pt(chars, sums)
         return chars
     for i, bucket in enumerate(_layer_buckets(effects)):
         if not bucket:
@@ -277,17 +276,20 @@ def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
     return buckets
 
 
-_NAMED: dict[int, tuple[tuple[Effect, ...], dict[int, list[tuple[int, list[Effect]]]] | None]] = {}
+#: Per object id: (layer index, the layer's effects in timestamp order, and when they only
+#: add whole numbers to power and toughness, those sums).
+_Named = dict[int, list[tuple[int, list[Effect], dict[str, int] | None]]]
+_NAMED: dict[int, tuple[tuple[Effect, ...], _Named | None]] = {}
 
 
-def _by_object(effects: tuple[Effect, ...]) -> dict[int, list[tuple[int, list[Effect]]]] | None:
-    """Per object id, its layers' effects (layer index, effects in timestamp order), when
-    every effect names its objects (a target or fixed ids); None if any applies by filter.
-    Memoized per (immutable) effects tuple, so an object no effect names costs one lookup."""
+def _by_object(effects: tuple[Effect, ...]) -> _Named | None:
+    """Per object id, its layers' effects (see :data:`_Named`), when every effect names its
+    objects (a target or fixed ids); None if any applies by filter. Memoized per (immutable)
+    effects tuple, so an object no effect names costs one lookup."""
     hit = _NAMED.get(id(effects))
     if hit is not None and hit[0] is effects:
         return hit[1]
-    out: dict[int, list[tuple[int, list[Effect]]]] | None = {}
+    out: _Named | None = {}
     if any(e.target is None and e.fixed is None for e in effects):
         out = None
     else:
@@ -296,11 +298,46 @@ def _by_object(effects: tuple[Effect, ...]) -> dict[int, list[tuple[int, list[Ef
             for e in bucket:
                 for oid in (e.target,) if e.target is not None else e.fixed or ():
                     per.setdefault(oid, [[] for _ in LAYERS])[i].append(e)
-        out = {oid: [(i, b) for i, b in enumerate(layers) if b] for oid, layers in per.items()}
+        out = {
+            oid: [(i, b, _pt_sums(b, LAYERS[i])) for i, b in enumerate(layers) if b]
+            for oid, layers in per.items()
+        }
     if len(_NAMED) > 10_000:
         _NAMED.clear()
     _NAMED[id(effects)] = (effects, out)
     return out
+
+
+_PT: Final = ("power", "toughness")
+
+
+def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> dict[str, int] | None:
+    """What :func:`_apply_layer` does with ``effects`` in ``layer`` when each of their changes
+    there adds a number to power or toughness: the sums (a non-number is skipped there too);
+    otherwise None."""
+    sums: dict[str, int] = {}
+    for e in effects:
+        for key, value in e.modify:
+            if key not in layer:
+                continue
+            if key not in _PT:
+                return None
+            if type(value) is int:
+                sums[key] = sums.get(key, 0) + value
+    return sums
+
+
+def _add_pt(chars: Characteristics, sums: dict[str, int]) -> Characteristics:
+    """Power and toughness plus ``sums``, where they are numbers (as :func:`_apply_layer`)."""
+    p = chars.props
+    changes = {}
+    for key, add in sums.items():
+        base = getattr(p, key)
+        if type(base) is int:
+            changes[key] = base + add
+    if not changes:
+        return chars
+    return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))
 
 
 def _apply_layer(
@@ -313,7 +350,11 @@ def _apply_layer(
         for key, value in effect.modify:
             if key not in layer:
                 continue
-            if key == "add_types":
+            if key == "power" or key == "toughness":  # the commonest first
+                base = changes.get(key, getattr(p, key))
+                if type(base) is int and type(value) is int:
+                    changes[key] = base + value
+            elif key == "add_types":
                 changes["types"] = _add(changes.get("types", p.types), value)
             elif key == "add_supertypes":
                 changes["supertypes"] = _add(changes.get("supertypes", p.supertypes), value)
@@ -325,10 +366,6 @@ def _apply_layer(
                 changes["power"] = value
             elif key == "set_toughness":
                 changes["toughness"] = value
-            elif key == "power" or key == "toughness":
-                base = changes.get(key, p.power if key == "power" else p.toughness)
-                if type(base) is int and type(value) is int:
-                    changes[key] = base + value
     if not changes:
         return chars
     return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))
