@@ -352,16 +352,7 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
     slots: dict[int, _Slot] = {}
     parts = {}
     for zkey, zone in state.zones.items():
-        ordered = zkey.rpartition(":")[2] in rs.ordered_zones
-        pairs = []
-        for oid, entry in _zone_entries(state, viewer, rs, zone):
-            sort_key = (
-                (zone.rank_of[oid],)
-                if ordered
-                else (not entry["visible"], entry.get("name") or "", entry["handle"])
-            )
-            slots[oid] = (entry, sort_key, zkey)
-            pairs.append((sort_key, entry))
+        pairs = _zone_entries(state, viewer, rs, zkey, zone, slots)
         if pairs:
             pairs.sort(key=lambda p: p[0])
             parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
@@ -369,17 +360,24 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
 
 
 def _zone_entries(
-    state: GameState, viewer: str | None, rs: Ruleset, zone: Zone
-) -> list[tuple[int, dict[str, Any]]]:
-    """Every object of one zone with its entry: :func:`_entry` with what the objects share
-    (the keyed hash, the zone's shuffles, the effects' targets) looked up once."""
+    state: GameState,
+    viewer: str | None,
+    rs: Ruleset,
+    zkey: str,
+    zone: Zone,
+    slots: dict[int, _Slot],
+) -> list[tuple[Any, dict[str, Any]]]:
+    """Every object of one zone as (sort key, entry), each also put in ``slots``:
+    :func:`_entry` and :func:`_sort_key` with what the objects share (the keyed hash, the
+    zone's shuffles, the effects' targets) looked up once."""
     objects, effects, shuffles = state.objects, state.effects, zone.shuffles
+    ordered = zkey.rpartition(":")[2] in rs.ordered_zones
     keyed = _keyed(state.secret, viewer)
     shared = rs.cacheable_characteristics
     targeted = _targeted(effects) if effects else frozenset()
     may_look, knows, name, effects_id = rs.may_look, rs.knows, rs.name, id(effects)
     out = []
-    for oid in zone.rank_of:
+    for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
         hit = None
@@ -394,7 +392,9 @@ def _zone_entries(
         else:
             entry = hit[1].copy()
             entry["handle"] = _handle(keyed, obj, shuffles)
-        out.append((oid, entry))
+        sort_key = (rank,) if ordered else (not visible, entry.get("name") or "", entry["handle"])
+        slots[oid] = (entry, sort_key, zkey)
+        out.append((sort_key, entry))
     return out
 
 
