@@ -162,3 +162,17 @@ def test_effects_that_name_their_objects_give_what_the_layer_by_layer_path_gives
         assert fast == slow
         seen.add((fast.props.power, fast.props.toughness))
     assert len(seen) > 2  # the effects did change different objects differently
+
+
+def test_handles_in_a_view_are_the_handle_function_s() -> None:
+    """A first view makes handles its own faster way (the text after the id once per zone):
+    every one equals :func:`handle` of the object, for a player and a spectator."""
+    from obverse.bench import board
+    from obverse.views import clear_cache, handle, view
+
+    state = board(150, seed=2)
+    for viewer in ("bob", None):
+        clear_cache()
+        got = {e["handle"] for z in view(state, viewer)["zones"] for e in z["objects"]}
+        assert got == {handle(state, viewer, o) for o in state.objects.values()}
+        assert len(got) == len(state.objects)

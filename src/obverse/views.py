@@ -377,6 +377,7 @@ def _zone_entries(
     targeted = _targeted(effects) if effects else frozenset()
     may_look, knows, name, effects_id = rs.may_look, rs.knows, rs.name, id(effects)
     out = []
+    tails: dict[tuple[str, bool], bytes] = {}
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
@@ -391,7 +392,15 @@ def _zone_entries(
             entry = _entry(state, viewer, obj, rs, shuffles, visible)
         else:
             entry = hit[1].copy()
-            entry["handle"] = _handle(keyed, obj, shuffles)
+            # _handle, with the text after the id made once per zone and facing.
+            tail = tails.get((obj.zone, obj.face_down))
+            if tail is None:
+                tail = tails[(obj.zone, obj.face_down)] = (
+                    f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
+                )
+            h = keyed.copy()
+            h.update(b"%d%s" % (oid, tail))
+            entry["handle"] = "h" + h.hexdigest()
         sort_key = (rank,) if ordered else (not visible, entry.get("name") or "", entry["handle"])
         slots[oid] = (entry, sort_key, zkey)
         out.append((sort_key, entry))
