@@ -88,3 +88,31 @@ def test_views_stay_valid_after_later_views() -> None:
     for s in states[2:]:
         views.view(s, None)
     assert json.dumps(early, sort_keys=True) == snapshot
+
+
+def test_views_handed_out_never_change_when_later_views_are_patched_in_place() -> None:
+    """A kept view nobody else holds is patched in place; one a caller holds (whole, or just a
+    zone's list of objects) is copied first, so what the caller has stays as it was."""
+    import copy
+
+    from obverse import actions
+    from obverse.bench import board
+    from obverse.views import fresh_view, view
+
+    state = board(120, seed=4)
+    oid = state.zones["battlefield"][0]
+    others = list(state.zones["battlefield"])[1:6]
+    whole = view(state, "alice")
+    whole_copy = copy.deepcopy(whole)
+    objs = None
+    for i, other in enumerate(others):
+        state = actions.transform(state, oid).state
+        v = view(state, "alice")
+        assert v == fresh_view(state, "alice")
+        if i == 1:
+            objs = v["zones"][0]["objects"]  # hold one zone's list only
+            objs_copy = list(objs)
+        state = actions.move(state, other, "graveyard").state
+        assert view(state, "alice") == fresh_view(state, "alice")
+    assert whole == whole_copy
+    assert objs is not None and objs == objs_copy

@@ -88,3 +88,91 @@ def test_handles_change_on_shuffle_and_new_object() -> None:
     game.move(cards[0], "hand")
     assert handle(game.state, "bob", game.obj(cards[0])) != h1
     assert all(not h.startswith(str(obj.id)) for h in [h1])
+
+
+def test_zone_top_and_bottom_after_many_removals_from_either_end() -> None:
+    import random as _random
+
+    from obverse.state import Zone
+
+    rng = _random.Random(3)
+    zone = Zone.of(range(2000))
+    order = list(range(2000))
+    next_id = 2000
+    for step in range(3000):
+        r = rng.random()
+        if order and r < 0.35:
+            oid = order[0]  # from the top
+        elif order and r < 0.7:
+            oid = order[-1]  # from the bottom
+        elif order and r < 0.85:
+            oid = rng.choice(order)  # from the middle: leaves a hole
+        else:
+            oid, next_id = next_id, next_id + 1
+            bottom = rng.random() < 0.5
+            zone = zone.put(oid, bottom=bottom)
+            order = [*order, oid] if bottom else [oid, *order]
+            continue
+        zone = zone.without(oid)
+        order.remove(oid)
+        assert zone.top() == (order[0] if order else None), step
+        assert zone.bottom() == (order[-1] if order else None), step
+        # The bounds are tight: top and bottom are one lookup, not a scan past holes.
+        if order:
+            assert (zone.rank(order[0]), zone.rank(order[-1])) == (zone.lo, zone.hi)
+    assert list(zone) == order
+
+
+def test_effects_that_name_their_objects_give_what_the_layer_by_layer_path_gives() -> None:
+    """Effects that all name their objects are looked up by id (sums of power and toughness
+    precomputed); a filter effect that matches nothing sends the same objects through the
+    layer-by-layer path: both must give the same characteristics."""
+    from obverse import actions
+    from obverse.bench import board
+    from obverse.characteristics import apply_effects, base_characteristics, clear_cache
+    from obverse.rulesets import get_ruleset
+
+    rs = get_ruleset("mtg")
+    state = board(40, seed=7)
+    ids = list(state.zones["battlefield"])[:6]
+    changes: list[dict[str, object]] = [
+        {"power": 2, "toughness": -1},
+        {"set_power": 0},
+        {"power": 3},
+        {"add_types": ["Artifact"], "toughness": 4},
+        {"lose_all_abilities": True},
+        {"power": "x"},  # not a number: skipped on both paths
+    ]
+    for n, (oid, modify) in enumerate(zip(ids * 2, changes * 2, strict=True)):
+        state = actions.apply_effect(state, f"e{n}", target=oid, modify=modify).state
+    state = actions.transform(state, ids[0]).state
+    probe = actions.apply_effect(
+        state, "none", where={"name": "No Such Card"}, modify={"power": 9}
+    ).state
+    assert probe.effects != state.effects
+    seen = set()
+    for oid in ids:
+        clear_cache()
+        fast = apply_effects(
+            state, state.objects[oid], base_characteristics(state, state.objects[oid], rs), rs
+        )
+        slow = apply_effects(
+            probe, probe.objects[oid], base_characteristics(probe, probe.objects[oid], rs), rs
+        )
+        assert fast == slow
+        seen.add((fast.props.power, fast.props.toughness))
+    assert len(seen) > 2  # the effects did change different objects differently
+
+
+def test_handles_in_a_view_are_the_handle_function_s() -> None:
+    """A first view makes handles its own faster way (the text after the id once per zone):
+    every one equals :func:`handle` of the object, for a player and a spectator."""
+    from obverse.bench import board
+    from obverse.views import clear_cache, handle, view
+
+    state = board(150, seed=2)
+    for viewer in ("bob", None):
+        clear_cache()
+        got = {e["handle"] for z in view(state, viewer)["zones"] for e in z["objects"]}
+        assert got == {handle(state, viewer, o) for o in state.objects.values()}
+        assert len(got) == len(state.objects)

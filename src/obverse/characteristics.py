@@ -6,6 +6,7 @@ go in; nothing derived is ever stored on an object (DESIGN.md).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -105,7 +106,7 @@ def characteristics(
     ):
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
-    chars = apply_effects(state, o, rs.base_characteristics(state, o), rs)
+    chars = apply_effects(state, o, base_characteristics(state, o, rs), rs)
     if rs.cacheable_characteristics and rs.name == state.ruleset:
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
@@ -113,9 +114,80 @@ def characteristics(
     return chars
 
 
-def clear_cache() -> None:
-    """Drop cached characteristics (for memory measurements)."""
+def clear_cache(shapes: bool = True) -> None:
+    """Drop cached characteristics (for memory measurements); ``shapes=False`` keeps the base
+    characteristics per printed card and status (what a fresh object of a known shape reuses)."""
     _CACHE.clear()
+    if shapes:
+        _BASE.clear()
+
+
+# Base characteristics (before effects) depend on the printed card(s) and the object's status,
+# not on its id: objects of the same shape (the same card, face, zone, status) share them, so
+# they are computed once per card definition and status, not once per object.
+#: GameObject fields that are part of the shape: every field but the id, the card ids (the
+#: physical cards stand for them), the timestamp (no characteristic depends on it) and the
+#: meld result (named by identity).
+_SHAPE_FIELDS: Final = tuple(
+    i
+    for i, f in enumerate(GameObject.__struct_fields__)
+    if f not in ("id", "cards", "timestamp", "meld")
+)
+
+
+def _runs(idx: tuple[int, ...]) -> tuple[slice, ...]:
+    """Consecutive indices as slices (three slices of a tuple are cheaper than 13 items)."""
+    out: list[slice] = []
+    for i in idx:
+        if out and out[-1].stop == i:
+            out[-1] = slice(out[-1].start, i + 1)
+        else:
+            out.append(slice(i, i + 1))
+    return tuple(out)
+
+
+_shape_of: Final = operator.itemgetter(*_runs(_SHAPE_FIELDS))
+_astuple: Final = msgspec.structs.astuple
+#: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
+_BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
+
+
+def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
+    """What a cacheable ruleset's base characteristics of ``obj`` depend on: its physical
+    cards (the printed card by identity, see :func:`printed_cards`; the other fields by value) and
+    its status fields. Hashing it raises TypeError if a status field can't be hashed."""
+    cards = state.cards
+    if len(obj.cards) == 1:
+        pc = _astuple(cards[obj.cards[0]])
+        phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
+    else:
+        phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
+    return (phys, id(obj.meld), _shape_of(_astuple(obj)))
+
+
+def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:
+    """The printed cards :func:`shape_key` names by identity: a cache keyed by the shape holds
+    them alive in its value, so their ids aren't reused while the key is cached."""
+    return (obj.meld, *(state.cards[c].card for c in obj.cards))
+
+
+def base_characteristics(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
+    """``rs.base_characteristics(state, obj)``, shared by objects of the same shape when the
+    ruleset's characteristics are cacheable."""
+    if not rs.cacheable_characteristics:
+        return rs.base_characteristics(state, obj)
+    key = (type(rs), shape_key(state, obj))
+    try:
+        hit = _BASE.get(key)
+    except TypeError:  # an unhashable status field: no sharing
+        return rs.base_characteristics(state, obj)
+    if hit is not None:  # the ids in the key are of printed cards the value keeps alive
+        return hit[1]
+    chars = rs.base_characteristics(state, obj)
+    if len(_BASE) > _CACHE_LIMIT:
+        _BASE.clear()
+    _BASE[key] = (printed_cards(state, obj), chars)
+    return chars
 
 
 def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:
@@ -173,14 +245,23 @@ def apply_effects(
         chars = copy_exceptions(chars, obj.copies[-1].exceptions)  # layer 1 (707.9)
     effects = state.effects
     if effects:
-        for i, bucket in enumerate(_layer_buckets(effects)):
-            if not bucket:
-                continue
-            todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
-            if todo:
-                chars = _apply_layer(chars, todo, LAYERS[i])
+        named = _by_object(effects)
+        if named is not None:
+            # Every effect names its objects: only this object's effects, already in layers
+            # (each applies: it names this object, which is all applies_to asks of such one).
+            for i, todo, sums in named.get(obj.id, ()):
+                chars = (
+                    _apply_layer(chars, todo, LAYERS[i]) if sums is None else _add_pt(chars, sums)
+                )
+        else:
+            for i, bucket in enumerate(_layer_buckets(effects)):
+                if not bucket:
+                    continue
+                todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
+                if todo:
+                    chars = _apply_layer(chars, todo, LAYERS[i])
     if obj.counters and rs.pt_counters:
-        chars = counters_pt(chars, obj.counters, rs.pt_counters)
+        chars = counters_pt(chars, obj.counters, rs.pt_counters)  # after effects (613.4c)
     return chars
 
 
@@ -202,6 +283,70 @@ def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
     return buckets
 
 
+#: Per object id: (layer index, the layer's effects in timestamp order, and when they only
+#: add whole numbers to power and toughness, those sums).
+_Named = dict[int, list[tuple[int, list[Effect], dict[str, int] | None]]]
+_NAMED: dict[int, tuple[tuple[Effect, ...], _Named | None]] = {}
+
+
+def _by_object(effects: tuple[Effect, ...]) -> _Named | None:
+    """Per object id, its layers' effects (see :data:`_Named`), when every effect names its
+    objects (a target or fixed ids); None if any applies by filter. Memoized per (immutable)
+    effects tuple, so an object no effect names costs one lookup."""
+    hit = _NAMED.get(id(effects))
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    out: _Named | None = {}
+    if any(e.target is None and e.fixed is None for e in effects):
+        out = None
+    else:
+        per: dict[int, list[list[Effect]]] = {}
+        for i, bucket in enumerate(_layer_buckets(effects)):
+            for e in bucket:
+                for oid in (e.target,) if e.target is not None else e.fixed or ():
+                    per.setdefault(oid, [[] for _ in LAYERS])[i].append(e)
+        out = {
+            oid: [(i, b, _pt_sums(b, LAYERS[i])) for i, b in enumerate(layers) if b]
+            for oid, layers in per.items()
+        }
+    if len(_NAMED) > 10_000:
+        _NAMED.clear()
+    _NAMED[id(effects)] = (effects, out)
+    return out
+
+
+_PT: Final = ("power", "toughness")
+
+
+def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> dict[str, int] | None:
+    """What :func:`_apply_layer` does with ``effects`` in ``layer`` when each of their changes
+    there adds a number to power or toughness: the sums (a non-number is skipped there too);
+    otherwise None."""
+    sums: dict[str, int] = {}
+    for e in effects:
+        for key, value in e.modify:
+            if key not in layer:
+                continue
+            if key not in _PT:
+                return None
+            if type(value) is int:
+                sums[key] = sums.get(key, 0) + value
+    return sums
+
+
+def _add_pt(chars: Characteristics, sums: dict[str, int]) -> Characteristics:
+    """Power and toughness plus ``sums``, where they are numbers (as :func:`_apply_layer`)."""
+    p = chars.props
+    changes = {}
+    for key, add in sums.items():
+        base = getattr(p, key)
+        if type(base) is int:
+            changes[key] = base + add
+    if not changes:
+        return chars
+    return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))
+
+
 def _apply_layer(
     chars: Characteristics, effects: list[Effect], layer: tuple[str, ...]
 ) -> Characteristics:
@@ -212,7 +357,11 @@ def _apply_layer(
         for key, value in effect.modify:
             if key not in layer:
                 continue
-            if key == "add_types":
+            if key == "power" or key == "toughness":  # the commonest first
+                base = changes.get(key, getattr(p, key))
+                if type(base) is int and type(value) is int:
+                    changes[key] = base + value
+            elif key == "add_types":
                 changes["types"] = _add(changes.get("types", p.types), value)
             elif key == "add_supertypes":
                 changes["supertypes"] = _add(changes.get("supertypes", p.supertypes), value)
@@ -226,10 +375,6 @@ def _apply_layer(
                 changes["power"] = value
             elif key == "set_toughness":
                 changes["toughness"] = value
-            elif key == "power" or key == "toughness":
-                base = changes.get(key, p.power if key == "power" else p.toughness)
-                if type(base) is int and type(value) is int:
-                    changes[key] = base + value
     if not changes:
         return chars
     return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))

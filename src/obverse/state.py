@@ -126,7 +126,7 @@ class Zone:
     ) -> None:
         self.by_rank = by_rank
         self.rank_of = rank_of
-        #: Bounds on the ranks in use (lo <= every rank <= hi): new tops go at lo - 1.
+        #: The smallest and largest ranks in use (top and bottom): new tops go at lo - 1.
         self.lo = lo
         self.hi = hi
         self.shuffles = shuffles
@@ -157,9 +157,21 @@ class Zone:
     def without(self, oid: int) -> Zone:
         """The zone without ``oid`` (KeyError if it isn't there)."""
         rank = self.rank_of[oid]
-        return Zone(
-            self.by_rank.delete(rank), self.rank_of.delete(oid), self.lo, self.hi, self.shuffles
-        )
+        by_rank = self.by_rank.delete(rank)
+        lo, hi = self.lo, self.hi
+        if not by_rank:
+            lo, hi = 0, -1
+        # Keep the bounds tight, so top and bottom are one lookup: step past the holes earlier
+        # removals left (each hole is stepped over once along a line of states).
+        elif rank == lo:
+            lo += 1
+            while lo not in by_rank:
+                lo += 1
+        elif rank == hi:
+            hi -= 1
+            while hi not in by_rank:
+                hi -= 1
+        return Zone(by_rank, self.rank_of.delete(oid), lo, hi, self.shuffles)
 
     def swap(self, old: int, new: int) -> Zone:
         """The zone with ``new`` in ``old``'s place."""
@@ -175,24 +187,13 @@ class Zone:
         """``oid``'s rank (smaller is nearer the top), or None if it isn't here."""
         return self.rank_of.get(oid)
 
-    def _end(self, start: int, step: int) -> int | None:
-        # Ranks are dense unless removals left holes: probe a few, then scan.
-        for r in range(start, start + 8 * step, step):
-            oid = self.by_rank.get(r)
-            if oid is not None:
-                return oid
-        if not self.by_rank:
-            return None
-        pick = min if step > 0 else max
-        return self.by_rank[pick(self.by_rank.keys())]
-
     def top(self) -> int | None:
-        """The id on top, or None when empty."""
-        return self._end(self.lo, 1)
+        """The id on top, or None when empty (O(log n): the bounds are tight)."""
+        return self.by_rank.get(self.lo) if self.by_rank else None
 
     def bottom(self) -> int | None:
-        """The id at the bottom, or None when empty."""
-        return self._end(self.hi, -1)
+        """The id at the bottom, or None when empty (O(log n): the bounds are tight)."""
+        return self.by_rank.get(self.hi) if self.by_rank else None
 
     def ids(self) -> tuple[int, ...]:
         """The ids, top first (O(n log n) once per zone value; not for the hot path)."""

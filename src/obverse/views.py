@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +18,16 @@ from typing import Any
 import immutables
 
 from obverse.cards import STAT_FIELDS, Face
-from obverse.characteristics import Characteristics, apply_effects, characteristics
+from obverse.characteristics import (
+    Characteristics,
+    apply_effects,
+    characteristics,
+    printed_cards,
+    shape_key,
+)
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, Zone
 
 _EMPTY = Face()
 
@@ -34,8 +41,29 @@ def handle(
     ``shuffles`` is the object's zone's shuffle count, when the caller knows it."""
     if shuffles is None:
         shuffles = _zone_shuffles(state, obj)
-    raw = f"{viewer}:{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode()
-    return "h" + hashlib.blake2b(raw, key=state.secret[:64], digest_size=8).hexdigest()
+    return _handle(_keyed(state.secret, viewer), obj, shuffles)
+
+
+def _handle(keyed: Any, obj: GameObject, shuffles: int) -> str:
+    # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
+    # than keying a new hash, and the digest is that of the whole text all the same.
+    h = keyed.copy()
+    h.update(f"{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode())
+    digest: str = h.hexdigest()
+    return "h" + digest
+
+
+_KEYED: dict[tuple[bytes, str | None], Any] = {}
+
+
+def _keyed(secret: bytes, viewer: str | None) -> Any:
+    h = _KEYED.get((secret, viewer))
+    if h is None:
+        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=8)
+        if len(_KEYED) > 1024:
+            _KEYED.clear()
+        _KEYED[(secret, viewer)] = h
+    return h
 
 
 def _zone_shuffles(state: GameState, obj: GameObject) -> int:
@@ -118,30 +146,103 @@ def view_object(
     return dict(entry)
 
 
-def clear_cache() -> None:
-    """Forget cached view entries and the views kept for incremental updates."""
+def clear_cache(shapes: bool = True) -> None:
+    """Forget cached view entries and the views kept for incremental updates; with ``shapes``
+    also the entry bodies shared per printed card and status."""
     _CACHE.clear()
     _MEMO.clear()
+    if shapes:
+        _BODIES.clear()
+        _TARGETED.clear()
+
+
+# An entry is the handle (per object and viewer) followed by a body that depends only on what
+# the viewer sees of the object's shape: its status fields, its physical cards, the effects
+# and the ruleset, not its id. Objects of the same shape (four copies of a card on the
+# battlefield) share one body, so a first view computes characteristics once per shape.
+#: Shape key -> (the effects and the printed cards whose ids the key holds, kept alive; the
+#: body).
+_BODIES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+_BODIES_LIMIT = 50_000
+#: Objects an effect names by id (target or fixed), per effects tuple: their bodies are their own.
+_TARGETED: dict[int, tuple[tuple[Any, ...], frozenset[int]]] = {}
+
+
+def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
+    hit = _TARGETED.get(id(effects))
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    ids: set[int] = set()
+    for e in effects:
+        if e.target is not None:
+            ids.add(e.target)
+        ids.update(e.fixed or ())
+    out = frozenset(ids)
+    if len(_TARGETED) > 1000:
+        _TARGETED.clear()
+    _TARGETED[id(effects)] = (effects, out)
+    return out
 
 
 def _entry(
-    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
+    state: GameState,
+    viewer: str | None,
+    obj: GameObject,
+    rs: Ruleset,
+    shuffles: int,
+    visible: bool | None = None,
 ) -> dict[str, Any]:
-    full = _view_object(state, viewer, obj, rs, shuffles)
+    if visible is None:
+        visible = is_visible(state, viewer, obj, rs)
+    effects = state.effects
+    if rs.cacheable_characteristics and not (effects and obj.id in _targeted(effects)):
+        # A visible object's body is the same for every viewer; a hidden one's is the
+        # viewer's (public_characteristics takes the viewer).
+        key = (visible, None if visible else viewer, rs.name, id(effects), shape_key(state, obj))
+        try:
+            hit = _BODIES.get(key)
+        except TypeError:  # an unhashable status field: no sharing
+            return {
+                **_body(state, viewer, obj, rs, visible),
+                "handle": handle(state, viewer, obj, shuffles),
+            }
+        if hit is not None:
+            # The ids in the key are of objects the cached value keeps alive: no id reuse.
+            entry = hit[1].copy()
+        else:
+            entry = _body(state, viewer, obj, rs, visible)
+            if len(_BODIES) > _BODIES_LIMIT:
+                _BODIES.clear()
+            _BODIES[key] = ((effects, printed_cards(state, obj)), entry)
+            entry = entry.copy()
+    else:
+        entry = _body(state, viewer, obj, rs, visible)
+    entry["handle"] = handle(state, viewer, obj, shuffles)
+    return entry
+
+
+def _kept(k: str, v: Any) -> bool:
     # Absent means null / empty / false: keeps views small and fast to copy.
-    return {
-        k: v
-        for k, v in full.items()
-        if k in _ALWAYS or (v is not None and v is not False and v != [] and v != {})
-    }
+    if k in _ALWAYS:
+        return True
+    if v is None or v is False:
+        return False
+    return not (type(v) in (list, dict) and not v)
+
+
+def _body(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, visible: bool
+) -> dict[str, Any]:
+    """An entry without its handle (the caller puts the handle first)."""
+    full = _view_object(state, viewer, obj, rs, visible)
+    # The handle comes first; the caller sets it in a copy.
+    return {"handle": None, **{k: v for k, v in full.items() if _kept(k, v)}}
 
 
 def _view_object(
-    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, visible: bool
 ) -> dict[str, Any]:
-    visible = is_visible(state, viewer, obj, rs)
     entry: dict[str, Any] = {
-        "handle": handle(state, viewer, obj, shuffles),
         "visible": visible,
         "zone": obj.zone,
         "owner": obj.owner,
@@ -154,9 +255,10 @@ def _view_object(
         # The rules that decided which face(s) count: the decision's own rulings.
         entry["why"] = [r.rule for r in chars.why]
         # The identity of the card(s), which a face-down object's characteristics don't show.
-        entry["card"] = state.card_def(obj).name
-        if len(state.card_def(obj).faces) > 1:
-            entry["faces"] = [f.name for f in state.card_def(obj).faces]
+        card = state.card_def(obj)
+        entry["card"] = card.name
+        if len(card.faces) > 1:
+            entry["faces"] = [f.name for f in card.faces]
     else:
         public = rs.public_characteristics(state, viewer, obj)
         if public is not None:
@@ -248,17 +350,61 @@ def _top(
 
 def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
     slots: dict[int, _Slot] = {}
-    by_zone: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
-    for zkey, zone in state.zones.items():
-        for oid in zone.rank_of:
-            slot = _slot(state, viewer, oid, rs)
-            slots[oid] = slot
-            by_zone.setdefault(zkey, []).append((slot[1], slot[0]))
     parts = {}
-    for zkey, pairs in by_zone.items():
-        pairs.sort(key=lambda p: p[0])
-        parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
+    for zkey, zone in state.zones.items():
+        pairs = _zone_entries(state, viewer, rs, zkey, zone, slots)
+        if pairs:
+            pairs.sort(key=lambda p: p[0])
+            parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
     return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
+
+
+def _zone_entries(
+    state: GameState,
+    viewer: str | None,
+    rs: Ruleset,
+    zkey: str,
+    zone: Zone,
+    slots: dict[int, _Slot],
+) -> list[tuple[Any, dict[str, Any]]]:
+    """Every object of one zone as (sort key, entry), each also put in ``slots``:
+    :func:`_entry` and :func:`_sort_key` with what the objects share (the keyed hash, the
+    zone's shuffles, the effects' targets) looked up once."""
+    objects, effects, shuffles = state.objects, state.effects, zone.shuffles
+    ordered = zkey.rpartition(":")[2] in rs.ordered_zones
+    keyed = _keyed(state.secret, viewer)
+    shared = rs.cacheable_characteristics
+    targeted = _targeted(effects) if effects else frozenset()
+    may_look, knows, name, effects_id = rs.may_look, rs.knows, rs.name, id(effects)
+    out = []
+    tails: dict[tuple[str, bool], bytes] = {}
+    for oid, rank in zone.rank_of.items():
+        obj = objects[oid]
+        visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
+        hit = None
+        if shared and oid not in targeted:
+            key = (visible, None if visible else viewer, name, effects_id, shape_key(state, obj))
+            try:
+                hit = _BODIES.get(key)
+            except TypeError:  # an unhashable status field: no sharing
+                hit = None
+        if hit is None:
+            entry = _entry(state, viewer, obj, rs, shuffles, visible)
+        else:
+            entry = hit[1].copy()
+            # _handle, with the text after the id made once per zone and facing.
+            tail = tails.get((obj.zone, obj.face_down))
+            if tail is None:
+                tail = tails[(obj.zone, obj.face_down)] = (
+                    f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
+                )
+            h = keyed.copy()
+            h.update(b"%d%s" % (oid, tail))
+            entry["handle"] = "h" + h.hexdigest()
+        sort_key = (rank,) if ordered else (not visible, entry.get("name") or "", entry["handle"])
+        slots[oid] = (entry, sort_key, zkey)
+        out.append((sort_key, entry))
+    return out
 
 
 def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
@@ -312,8 +458,15 @@ def _changed(old: GameState, new: GameState) -> set[int] | None:
 
 
 def _patch(
-    memo: Memo, state: GameState, viewer: str | None, rs: Ruleset, changed: set[int]
+    memo: Memo,
+    state: GameState,
+    viewer: str | None,
+    rs: Ruleset,
+    changed: set[int],
+    owned: bool = False,
 ) -> Memo:
+    """The memo with the ``changed`` objects' entries recomputed; ``owned``: no one else can
+    reach the memo's lists, so they are patched in place instead of copied."""
     if not changed:
         return Memo(state, _top(state, rs, viewer, memo.parts), memo.slots, memo.parts)
     parts = dict(memo.parts)
@@ -323,9 +476,12 @@ def _patch(
         if zkey not in fresh:
             fresh.add(zkey)
             p = parts.get(zkey)
-            parts[zkey] = (
-                _Part([], [], {}) if p is None else _Part(list(p.keys), list(p.entries), {})
-            )
+            if p is None:
+                parts[zkey] = _Part([], [], {})
+            elif owned:
+                parts[zkey] = _Part(p.keys, p.entries, {})
+            else:
+                parts[zkey] = _Part(list(p.keys), list(p.entries), {})
         return parts[zkey]
 
     slots = memo.slots.mutate()
@@ -353,16 +509,59 @@ def _patch(
     return Memo(state, _top(state, rs, viewer, parts), slots.finish(), parts)
 
 
+def _refcounts(memo: Memo) -> list[int]:
+    """Reference counts of a memo's view and the containers inside it, in a fixed order."""
+    counts = [
+        sys.getrefcount(memo),
+        sys.getrefcount(memo.view),
+        sys.getrefcount(memo.view["zones"]),
+        sys.getrefcount(memo.parts),
+    ]
+    for p in memo.parts.values():
+        counts += [
+            sys.getrefcount(p),
+            sys.getrefcount(p.out),
+            sys.getrefcount(p.entries),
+            sys.getrefcount(p.keys),
+        ]
+    return counts
+
+
+def _baseline() -> list[int]:
+    """The counts :func:`_refcounts` gives for a memo held by one local variable and nothing
+    else, through the same calls as :func:`build` (measured, so the check holds whatever the
+    interpreter's own references)."""
+    parts = {"z": _part("z", [], [])}
+    memo = Memo(None, {"zones": [parts["z"].out]}, immutables.Map(), parts)  # type: ignore[arg-type]
+    del parts
+    return _refcounts(memo)
+
+
+_UNSHARED = _baseline()
+
+
+def _unshared(counts: list[int]) -> bool:
+    """Whether the counts (of a memo held only by :func:`build`'s variable) show that nothing
+    else holds the memo, its view, the view's zones or their lists: no view handed out earlier
+    can see a change made to them in place."""
+    top, n = _UNSHARED[:4], len(_UNSHARED) - 4
+    if counts[:4] != top:
+        return False
+    return all(counts[i : i + n] == _UNSHARED[4:] for i in range(4, len(counts), n))
+
+
 def build(state: GameState, viewer: str | None) -> Memo:
     """The view of ``state`` for ``viewer`` with its memo (patched from the last one)."""
     rs = get_ruleset(state.ruleset)
     mkey = (state.secret, state.ruleset, viewer)
-    memo = _MEMO.get(mkey)
+    # Taken out while it is patched, so that only this function holds it (see _unshared).
+    memo = _MEMO.pop(mkey, None)
     changed = None if memo is None else _changed(memo.state, state)
     if memo is None or changed is None:
         memo = _full(state, viewer, rs)
     else:
-        memo = _patch(memo, state, viewer, rs, changed)
+        owned = _unshared(_refcounts(memo))  # a statement of its own: no extra reference
+        memo = _patch(memo, state, viewer, rs, changed, owned)
     if len(_MEMO) >= _MEMO_LIMIT and mkey not in _MEMO:
         _MEMO.clear()
     _MEMO[mkey] = memo
