@@ -66,6 +66,8 @@ class GameObject(msgspec.Struct, frozen=True):
     set_face_down: bool = False
     #: A public object in a private zone (FaB 3.0.4d: moved there or turned there face up).
     shown: bool = False
+    #: MTG 709.5c: a Room's unlocked doors ("left", "right"): a designation, not copiable.
+    unlocked: tuple[str, ...] = ()
 
     @property
     def card(self) -> int:

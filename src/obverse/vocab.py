@@ -90,6 +90,8 @@ class Cast(Action, frozen=True, tag="cast"):
     face: Face | None = None
     transformed: bool = False
     face_down: bool = False
+    #: MTG 702.102a: cast both halves of a split card with fuse (other games refuse it).
+    fuse: bool = False
 
 
 class Play(Cast, frozen=True, tag="play"):

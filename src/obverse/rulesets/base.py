@@ -19,7 +19,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, applies_to, characteristics, matches
-from obverse.errors import RulesError
+from obverse.errors import InputError, RulesError
 from obverse.rulesets.hooks import Hooks, Rulings
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
@@ -279,6 +279,8 @@ class Ruleset(Hooks):
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
         """Cast a card: onto the stack (or, per game, straight into play) with a face choice
         where the rules allow one. Only face rules are checked, never timing or cost."""
+        if a.fuse:  # MTG 702.102: the games that have fused split spells override cast
+            raise InputError("", "fuse", f"{self.name} has no fused split spells")
         obj = state.objects[a.object]
         result, zone, new_face, rulings = self.plan_cast(
             state, obj, a.face, a.transformed, a.face_down, a.verb
