@@ -43,7 +43,7 @@ def _final_state(path: str) -> GameState:
 def _fresh_comparable(state: GameState, obj: GameObject) -> bool:
     """Whether ``obverse card`` for this card, zone and face describes the same object: no
     copy effect, meld, facing or card status of its own that a fresh card wouldn't have."""
-    if obj.copies or obj.meld is not None or obj.face_down or obj.token:
+    if obj.copies or obj.meld is not None or obj.face_down or obj.token or obj.unlocked:
         return False
     physical = state.cards[obj.card]
     if physical.transcended:

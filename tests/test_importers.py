@@ -156,18 +156,16 @@ def test_fab_bad_row_is_reported_and_skipped(tmp_path: Path) -> None:
 
 EXPECTED_MTG = {
     "scryfall-mtg_ssm-cards.json": {
-        "normal": 78,
+        "normal": 79,  # the reversible Doubling Cube is one card
         "flip": 3,
         "transform": 2,
         "split": 2,
         "token": 2,
-        "reversible_card": 1,
     },
     "scryfall-mtgjson-cassette-subset.json": {
         "transform": 24,
-        "normal": 12,
+        "normal": 14,  # with the two reversible cards, each one card
         "modal_dfc": 3,
-        "reversible_card": 2,
     },
     "scryfall-scryfall-client-fixtures.json": {"meld": 3, "flip": 1},
 }
@@ -182,7 +180,9 @@ def test_mtg_every_sample_card_with_its_layout(name: str) -> None:
     assert Counter(r.card.layout for r in records) == EXPECTED_MTG[name]
     for obj, record in zip(raw, records, strict=True):
         assert record.card.name == obj["name"]
-        if obj["layout"] in scryfall.DIRECT:
+        if obj["layout"] == "reversible_card":  # both sides one Oracle card: that card
+            assert record.card.layout == "normal" and len(record.card.faces) == 1
+        elif obj["layout"] in scryfall.DIRECT:
             assert record.card.layout == obj["layout"]
             assert len(record.card.faces) == len(obj.get("card_faces") or [obj])
     warnings = [p for p in problems if p.warning]
@@ -315,3 +315,50 @@ def test_ga_back_listed_on_its_own_joins_its_front(tmp_path: Path) -> None:
     (tmp_path / "cards.json").write_text(json.dumps([back, front]), "utf-8")
     records = list(ga.read([tmp_path / "cards.json"], importers.ignore))
     assert [r.card.name for r in records] == ["Fabled Azurite Fatestone // Seiryuu, Azure Dragon"]
+
+
+def test_mtg_reversible_card_is_one_card_whichever_side() -> None:
+    raw = json.loads((MTG / "scryfall-mtgjson-cassette-subset.json").read_text("utf-8"))
+    obj = next(c for c in raw if c["name"].startswith("Okaun, Eye of Chaos"))
+    record, warning = scryfall.convert(obj)
+    assert warning is None and record.card.layout == "normal"
+    assert record.card.face_names == ("Okaun, Eye of Chaos",)
+    assert record.card.front.power == 3 and record.card.front.cost == "{4}{R}"
+    # Two different Oracle cards on the two sides stay two faces of a reversible card.
+    other = json.loads(json.dumps(obj))
+    other["card_faces"][1]["oracle_id"] = "another-card"
+    other["card_faces"][1]["name"] = "Zndrsplt, Eye of Wisdom"
+    record, _ = scryfall.convert(other)
+    assert record.card.layout == "reversible_card" and len(record.card.faces) == 2
+
+
+def test_mtg_prototype_card_gets_its_inset_frame() -> None:
+    obj = {
+        "object": "card",
+        "id": "p1",
+        "oracle_id": "o-p1",
+        "name": "Blitz Automaton",
+        "layout": "prototype",
+        "mana_cost": "{7}",
+        "type_line": "Artifact Creature — Construct",
+        "oracle_text": "Prototype {2}{R} — 3/2 (You may cast this spell with different mana "
+        "cost, color, and size. It keeps its abilities and types.)\nHaste",
+        "power": "6",
+        "toughness": "4",
+        "colors": [],
+        "keywords": ["Prototype", "Haste"],
+    }
+    record, warning = scryfall.convert(obj)
+    assert warning is None and record.card.layout == "prototype"
+    normal, inset = record.card.faces
+    assert (normal.cost, normal.power, normal.toughness) == ("{7}", 6, 4)
+    assert (inset.name, inset.cost, inset.power, inset.toughness) == (
+        "Blitz Automaton",
+        "{2}{R}",
+        3,
+        2,
+    )
+    obj["oracle_text"] = "Haste"
+    with pytest.raises(importers.BadRecord) as err:
+        scryfall.convert(obj)
+    assert err.value.key == "oracle_text"

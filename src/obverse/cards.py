@@ -29,6 +29,8 @@ LAYOUTS: Final[dict[str, frozenset[str]]] = {
             "adventure",
             "token",
             "reversible_card",
+            "prototype",
+            "omen",
         }
     ),
     "fab": frozenset({"normal", "flip", "twin", "transcend", "split", "meld"}),
@@ -219,6 +221,7 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
             place, "melds_from", "melds_from takes two names, on a card of layout meld"
         )
     two_faced = {"transform", "modal_dfc", "flip", "split", "double_faced", "twin", "transcend"}
+    two_faced |= {"prototype", "omen"}  # MTG 718.1, 720.1: a normal and an inset frame
     if layout in two_faced and len(faces) < 2:
         raise InputError(place, "faces", f"a {layout} card needs at least two faces")
     card = CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)

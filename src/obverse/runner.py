@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from obverse import mana
+from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import applies_to, characteristics, matches
@@ -33,6 +34,7 @@ from obverse.scenario import (
     _setup_face,
     is_query,
     load_scenario,
+    setup_doors,
 )
 from obverse.state import GameObject, GameState, new_state
 from obverse.views import chars_dict, status_dict, view, view_object
@@ -133,6 +135,11 @@ class Runner:
                 )
             except ObverseError as exc:
                 raise _err(f"setup[{i}]", "", str(exc)) from None
+            doors = setup_doors(entry, card)
+            if doors:  # MTG 709.5c: a Room permanent set up with unlocked doors
+                obj = self.state.object_of_card(card_id)
+                assert obj is not None
+                self.state = core.update(self.state, msgspec.structs.replace(obj, unlocked=doors))
             self.labels[entry["label"]] = ("card", card_id)
 
     def run(self, explain: bool = False) -> None:

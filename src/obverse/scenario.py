@@ -41,6 +41,7 @@ SETUP_KEYS: Final = frozenset(
         "token",
         "position",
         "as",
+        "unlocked",
     }
 )
 FACE_VALUES: Final = ("front", "back", "left", "right", "both")
@@ -367,7 +368,28 @@ def _validate_setup(
             "face" if "face" in entry else "transformed",
             f"{card.name} can't be {face} face up in {entry['zone']} under {rs.name}",
         )
+    if "unlocked" in entry:
+        _validate_doors(entry["unlocked"], card, zone, rs, place)
     labels[label] = "card"
+
+
+def _validate_doors(doors: Any, card: CardDef, zone: str, rs: Ruleset, place: str) -> None:
+    """``unlocked:`` (MTG 709.5c): a list of a Room permanent's doors, by side or name."""
+    if not isinstance(doors, list) or not all(isinstance(d, str) for d in doors):
+        raise _err(place, "unlocked", "expected a list of doors (left, right or a door's name)")
+    if card.layout != "split" or len(card.faces) != 2 or zone != rs.play_zone:
+        raise _err(place, "unlocked", f"only a Room in the {rs.play_zone} has doors to unlock")
+    for door in doors:
+        if door not in ("left", "right", *card.face_names):
+            names = ", ".join(card.face_names)
+            raise _err(place, "unlocked", f"{quote(door)} is not a door: left, right, {names}")
+
+
+def setup_doors(entry: Mapping[str, Any], card: CardDef) -> tuple[str, ...]:
+    """A setup entry's ``unlocked`` doors as sides, in printed order."""
+    given = entry.get("unlocked") or ()
+    sides = {"left" if d in ("left", card.faces[0].name) else "right" for d in given}
+    return tuple(side for side in ("left", "right") if side in sides)
 
 
 def _setup_face(entry: Mapping[str, Any], card: CardDef, zone: str, rs: Ruleset) -> str:

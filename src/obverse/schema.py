@@ -146,6 +146,7 @@ def _setup() -> dict[str, Any]:
     props.update({k: _BOOL for k in ("transformed", "flipped", "face_down", "token")})
     props["face"] = {"enum": list(FACE_VALUES)}
     props["position"] = {"enum": list(POSITIONS)}
+    props["unlocked"] = {"type": "array", "items": _STR}  # MTG 709.5c: a Room's open doors
     return _closed(props, ["label", "card", "zone"])
 
 

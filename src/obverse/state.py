@@ -71,6 +71,8 @@ class GameObject(msgspec.Struct, frozen=True):
     shown: bool = False
     #: MTG: how it was turned face down (morph, manifest, disguise ...): its face-down values.
     face_down_as: str | None = None
+    #: MTG 709.5c: a Room's unlocked doors ("left", "right"): a designation, not copiable.
+    unlocked: tuple[str, ...] = ()
 
     @property
     def card(self) -> int:

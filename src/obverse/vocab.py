@@ -97,6 +97,8 @@ class Cast(Action, frozen=True, tag="cast"):
     as_: str | None = msgspec.field(default=None, name="as")
     #: The player casting it, who controls the spell (default: its controller, the owner).
     controller: str | None = None
+    #: MTG 702.102a: cast both halves of a split card with fuse (other games refuse it).
+    fuse: bool = False
 
 
 class Play(Cast, frozen=True, tag="play"):

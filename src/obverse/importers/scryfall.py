@@ -3,7 +3,9 @@
 Layouts: ``normal``, ``transform``, ``modal_dfc``, ``flip``, ``split`` (any number of halves,
 aftermath included), ``adventure``, ``meld`` (each part a single-faced ``meld`` card; the
 result a ``meld`` card whose ``melds_from`` names the parts, from ``all_parts``),
-``reversible_card`` and ``token``. Single-faced layouts whose rules are a normal card's
+``reversible_card`` (one card, whichever side is chosen, when both sides are the same Oracle
+card), ``prototype`` (the card and its inset frame, from its ``Prototype {cost} — P/T`` line),
+``omen`` and ``token``. Single-faced layouts whose rules are a normal card's
 (``leveler``, ``saga``, ``class`` ...) import as ``normal``; ``battle`` and
 ``double_faced_token`` as ``transform``; anything else imports as its faces with a warning.
 
@@ -44,7 +46,6 @@ ALIASES: Final = {
     "case": "normal",
     "saga": "normal",
     "mutate": "normal",
-    "prototype": "normal",
     "host": "normal",
     "augment": "normal",
     "aftermath": "split",
@@ -53,6 +54,8 @@ ALIASES: Final = {
     "emblem": "token",
 }
 _DASH: Final = re.compile(r"\s+[—–-]\s+")
+#: 702.160a / 718.1: "Prototype {2}{R} — 3/2" in a prototype card's text.
+_PROTOTYPE: Final = re.compile(r"^Prototype ((?:\{[^}]+\})+) [—–-] (\d+)/(\d+)", re.M)
 
 
 def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -161,6 +164,23 @@ def _melds_from(obj: dict[str, Any], name: str) -> tuple[str, ...]:
     return melds_from
 
 
+def _prototype_faces(faces: tuple[Face, ...]) -> tuple[Face, ...]:
+    """718.1: the card's face and its inset frame (``Prototype {cost} — P/T`` in its text)."""
+    found = _PROTOTYPE.search(faces[0].text)
+    if found is None:
+        raise BadRecord("oracle_text", "a prototype card needs its Prototype {cost} — P/T line")
+    inset = Face(name=faces[0].name, cost=found[1], power=int(found[2]), toughness=int(found[3]))
+    return (faces[0], inset)
+
+
+def _one_oracle_card(raw_faces: Any) -> bool:
+    """Whether a reversible card's sides are one Oracle card (the same ``oracle_id``)."""
+    if not isinstance(raw_faces, list):
+        return False
+    ids = {f.get("oracle_id") if isinstance(f, dict) else None for f in raw_faces}
+    return len(ids) == 1 and isinstance(next(iter(ids)), str)
+
+
 def convert(obj: Any) -> tuple[Record, str | None]:
     """One Scryfall card object as a :class:`Record`, and a warning (or ``None``).
 
@@ -208,8 +228,13 @@ def convert(obj: Any) -> tuple[Record, str | None]:
             raise BadRecord("card_faces", f"a {raw_layout} card has one face, got {len(faces)}")
     else:
         faces = (_face(obj, keywords, "", colors),)
-        if layout not in ("normal", "token", "meld"):
+        if layout not in ("normal", "token", "meld", "prototype"):
             raise BadRecord("card_faces", f"a {raw_layout} card needs card_faces")
+    if layout == "prototype":
+        faces = _prototype_faces(faces)
+    if raw_layout == "reversible_card" and _one_oracle_card(raw_faces):
+        # Both sides are the same Oracle card: whichever side is chosen, it is that card.
+        layout, faces = "normal", faces[:1]
     melds_from = _melds_from(obj, name) if layout == "meld" else ()
     oracle = obj.get("oracle_id")
     if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], dict):

@@ -310,6 +310,8 @@ class Ruleset(Hooks):
         where the rules allow one. Only face rules are checked, never timing or cost.
         ``controller``: the player casting it controls it (its owner stays)."""
         self.check_kind(a.as_)
+        if a.fuse:  # MTG 702.102: the games that have fused split spells override cast
+            raise InputError("", "fuse", f"{self.name} has no fused split spells")
         obj = state.objects[a.object]
         result, zone, new_face, rulings = self.plan_cast(
             state, obj, a.face, a.transformed, a.face_down, a.verb

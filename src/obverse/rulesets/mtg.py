@@ -27,10 +27,20 @@ from obverse.rulesets.mtg_faces import (
     SPELL_ONLY,
     is_permanent_face,
 )
+from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
 from obverse.rulings import DONE, NOTHING, Decided, Outcome
 from obverse.state import GameObject, GameState
 
-__all__ = ["FACE_DOWN", "PERMANENT_TYPES", "RULESETS", "SPELL_ONLY", "Flip", "Magic", "Meld"]
+__all__ = [
+    "FACE_DOWN",
+    "PERMANENT_TYPES",
+    "RULESETS",
+    "SPELL_ONLY",
+    "Flip",
+    "Magic",
+    "Meld",
+    "Unlock",
+]
 
 
 #: 205.2a card types (Tribal: Kindred's name before 2024).
@@ -77,14 +87,14 @@ class Meld(v.Action, frozen=True, tag="meld"):
     objects: tuple[int, int]
 
 
-class Magic(MagicFaceDown, MagicEffects):
+class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
     game: ClassVar[str] = "mtg"
     version: ClassVar[str] = "newest"
     title: ClassVar[str] = "Magic: The Gathering (newest Comprehensive Rules)"
-    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, Flip, Meld)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, Flip, Meld, Unlock)
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": MTG_TYPES,
@@ -92,7 +102,8 @@ class Magic(MagicFaceDown, MagicEffects):
     }
 
     def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [*super().object_candidates(state, player, o), Flip(object=o.id)]
+        out = [*super().object_candidates(state, player, o), Flip(object=o.id)]
+        return out + self.layout_candidates(state, o)
 
     def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
         out = super().candidates(state, player)
@@ -343,6 +354,9 @@ class Magic(MagicFaceDown, MagicEffects):
         if card.layout == "flip" and chosen == "back":
             why = "a flip card is cast with its normal characteristics"
             return _refuse(obj, self.rule("flip_normal", why))
+        special = self.plan_layout_cast(obj, card, chosen)  # prototype, Omen (mtg_rooms)
+        if special is not None:
+            return special
         ok, rulings = self._cast_face_choice(card, chosen, face, transformed)
         if not ok:
             return _refuse(obj, rulings)
@@ -499,6 +513,9 @@ class Magic(MagicFaceDown, MagicEffects):
 
     def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         for card in cards:
+            special = self.can_name_layout(name, card)  # prototype, Omen (mtg_rooms)
+            if special is not None:
+                return special
             if card.is_meld_result:
                 return Decided(
                     True,
@@ -755,6 +772,8 @@ _OFF_THE_STACK: dict[str, tuple[str, str]] = {
     "adventure": ("adventure_normal", "normal characteristics"),
     "flip": ("flip_normal", "normal characteristics"),
     "transform": ("dfc_front_outside", "front face"),
+    "prototype": ("prototype_normal", "normal characteristics"),
+    "omen": ("omen_normal", "normal characteristics"),
 }
 
 

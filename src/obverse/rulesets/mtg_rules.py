@@ -139,7 +139,42 @@ NEWEST: Final[dict[str, str]] = {
     "counter_pt": "122.1a",
     "counter_annihilation": "704.5q",
     "counter_pairs": "122.3",
+    **{
+        # Rooms (709.5, since September 2024), fuse (702.102), prototype (718) and Omen
+        # (720, since April 2025): only the versions that have them (mtg_rooms.py checks).
+        "room": "709.5",
+        "room_types": "709.5a",
+        "room_spell": "709.5b",
+        "room_designation": "709.5c",
+        "room_enters": "709.5d",
+        "room_unlock": "709.5f",
+        "room_fully": "709.5i",
+        "room_door": "709.5j",
+        "fuse": "702.102a",
+        "fuse_chars": "702.102b",
+        "split_fused": "709.4d",
+        "prototype_alt": "718.2",
+        "prototype_copiable": "718.2a",
+        "prototype_cast": "718.3",
+        "prototype_eval": "718.3a",
+        "prototype_chars": "718.3b",
+        "prototype_copy": "718.3d",
+        "prototype_normal": "718.4",
+        "prototype_same": "718.5",
+        "omen_alt": "720.2",
+        "omen_cast": "720.3",
+        "omen_eval": "720.3a",
+        "omen_stack": "720.3b",
+        "omen_shuffle": "720.3d",
+        "omen_normal": "720.4",
+    },
 }
+
+#: Topics of rules the 2020 and 2008 texts don't have (Rooms, prototype, Omen; fuse's number
+#: in those texts isn't confirmed from a seed).
+NOT_IN_2020: Final = frozenset(
+    k for k in NEWEST if k.startswith(("room", "prototype", "omen", "fuse")) or k == "split_fused"
+)
 
 #: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
 V2025_06: Final[dict[str, str]] = dict(NEWEST)
@@ -228,7 +263,10 @@ def _renumber(ids: dict[str, str]) -> dict[str, str]:
     return out
 
 
-V2020: Final[dict[str, str]] = {**_renumber(NEWEST), **_2020_DFC}
+V2020: Final[dict[str, str]] = {
+    **{k: r for k, r in _renumber(NEWEST).items() if k not in NOT_IN_2020},
+    **_2020_DFC,
+}
 
 V2008: Final[dict[str, str]] = {
     **V2020,
