@@ -66,6 +66,8 @@ class GameObject(msgspec.Struct, frozen=True):
     set_face_down: bool = False
     #: A public object in a private zone (FaB 3.0.4d: moved there or turned there face up).
     shown: bool = False
+    #: FaB 3.0.14: the id of the top-card this sub-card is under (``None``: not a sub-card).
+    under: int | None = None
 
     @property
     def card(self) -> int:
