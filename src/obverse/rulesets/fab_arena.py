@@ -234,7 +234,11 @@ class FabArena(FabZones):
         if top.zone == SUB_CARDS or not (self.is_in_play(top.zone) or top.zone == self.stack_zone):
             why = "only a permanent or a card on the stack can have cards under it"
             return Outcome(state, NOTHING, self.one("3.0.14", why))
-        return self._put_under(state, obj, top, self.one("8.5.36", "it is transformed: put under"))
+        rulings = (
+            *self.one("8.5.36", "to transform an object into a permanent, put it under it"),
+            *self.one("8.5.36a", "the object has transformed into the card it is under"),
+        )
+        return self._put_under(state, obj, top, rulings)
 
     def _put_under(
         self, state: GameState, obj: GameObject, top: GameObject, rulings: Rulings
@@ -329,14 +333,15 @@ class FabArena(FabZones):
     def _equip_at_start(self, state: GameState, obj: GameObject) -> tuple[GameState, Rulings]:
         """4.1.8 / 8.3.36 for one card that starts the game in an equipment or weapon zone."""
         printed = state.card_def(obj).faces[0]
-        name = printed.name
         if "Cloaked" in printed.abilities:
             if not obj.face_down:
                 state = self._set_facing(state, obj, face_down=True)
-            why = f"{name} has cloaked: it is equipped face down"
+            # The name stays out: the card is private to its player once equipped face down.
+            why = f"the card in the {zone_name(obj.zone)} has cloaked: it is equipped face down"
             return state, (*self.one("8.3.36", why), *self.one("4.1.8", "equipment is equipped"))
         if obj.face_down:
             state = self._set_facing(state, obj, face_down=False)
+        name = printed.name
         return state, (
             *self.one("4.1.4b", f"{name} was face down and private until the game began"),
             *self.one("4.1.8", f"{name} is equipped in its {zone_name(obj.zone)}, face up"),
