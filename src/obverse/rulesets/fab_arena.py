@@ -361,7 +361,7 @@ class FabArena(FabZones):
         obj = state.objects[a.object]
         values, _ = self.copiable_values(state, state.objects[a.of])
         if obj.copies and obj.copies[-1] == values:
-            why = f"it has already become {values.name}: becoming the same reference fails"
+            why = "it has already become that reference: becoming the same reference fails"
             return Outcome(state, NOTHING, self.one("8.5.25d", why))
         return super().become_copy(state, a)
 
