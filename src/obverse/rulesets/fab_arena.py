@@ -129,7 +129,8 @@ class FabArena(FabZones):
         if moved is not None and moved.under is not None and moved.zone != SUB_CARDS:
             state = core.update(state, replace(moved, under=None))
             moved = state.objects[moved.id]
-        if moved is not None and moved.zone == self.play_zone and before.zone != moved.zone:
+        # Entering from outside the arena: back from the combat chain (7.7.5) is no entry.
+        if moved is not None and moved.zone == self.play_zone and not self.is_in_play(before.zone):
             state, more = self._enters_as_permanent(state, moved, before)
             rulings += more
         state, cleared = self.clear_orphans(state)
@@ -287,9 +288,13 @@ class FabArena(FabZones):
     def clear_orphans(self, state: GameState) -> tuple[GameState, Rulings]:
         """3.0.14e: the sub-cards of a top-card that ceased to exist are cleared."""
         rulings: Rulings = ()
-        for sub in list(state.iter_objects()):
-            if sub.under is None or sub.under in state.objects:
-                continue
+        orphans = [
+            o.id
+            for o in state.objects.values()
+            if o.under is not None and o.under not in state.objects
+        ]
+        for oid in sorted(orphans):
+            sub = state.objects[oid]
             out = super().move_object(state, sub.id, self.discard_zone)
             state = out.state
             rulings += out.rulings
