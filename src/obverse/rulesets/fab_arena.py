@@ -493,9 +493,13 @@ class FabArena(FabZones):
             out.append(AllowPlay(player=player, object=o.id))
         if o.zone == "hand":
             out.append(Charge(object=o.id))
+        # Only under the hero or a permanent of the same controller: the effects that put a
+        # card under something (8.5.29, 8.5.36) are its controller's own.
         out += [
             PutUnder(object=o.id, top=x.id)
             for x in state.iter_objects()
-            if x.id != o.id and (x.zone == self.hero_zone or x.zone == self.play_zone)
+            if x.id != o.id
+            and x.controller == o.controller
+            and (x.zone == self.hero_zone or x.zone == self.play_zone)
         ]
         return out
