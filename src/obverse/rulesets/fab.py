@@ -1,7 +1,9 @@
 """Flesh and Blood (Comprehensive Rules 2.10.1): double-faced flip-, twin- and transcend-cards
 (9.1), split-cards (9.2), the marked condition (9.3), and the zone rules behind them: new
 objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card categories (1.3.2,
-3.0.11) and who may look at what (3.0.3, 3.0.4).
+3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions, sub-cards and the
+soul, the start of the game, look and play permissions are in
+:mod:`obverse.rulesets.fab_arena`.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
