@@ -133,6 +133,14 @@ class FabArena(FabZones):
         if moved is not None and moved.zone == self.play_zone and not self.is_in_play(before.zone):
             state, more = self._enters_as_permanent(state, moved, before)
             rulings += more
+        if (
+            moved is not None
+            and (moved.id, moved.zone) != (before.id, before.zone)
+            and moved.id == before.id
+            and any(o.under == moved.id for o in state.objects.values())
+        ):
+            why = "it stays the same object: its sub-cards move with it and remain sub-cards"
+            rulings += self.one("3.0.14c", why)
         state, cleared = self.clear_orphans(state)
         return Outcome(state, DONE, (*rulings, *cleared), out.events)
 
