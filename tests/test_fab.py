@@ -332,3 +332,173 @@ def test_view_of_an_opponent_hand_shows_no_identity(tmp_path: Path) -> None:
     assert views[0] == views[1]
     seen = json.loads(views[0])
     assert any(z["zone"] == "weapon" for z in seen["zones"])
+
+
+# --- round two: sub-cards, afflictions, start of game, permissions (3.0.14, 8.2.11c, ...) -----
+
+
+def _apply(state: GameState, action: object, actor: str | None = None) -> tuple[GameState, str]:
+    from obverse.engine import apply
+
+    out = apply(state, action, actor)  # type: ignore[arg-type]
+    return out.state, out.result
+
+
+def _add(state: GameState, card: str, zone: str, **kw: object) -> tuple[GameState, int]:
+    found = bundled("fab").get(card)
+    assert found is not None
+    owner = str(kw.pop("owner", "alice"))
+    state, card_id = actions.add_card(state, PhysicalCard(card=found, owner=owner), zone, **kw)  # type: ignore[arg-type]
+    obj = state.object_of_card(card_id)
+    assert obj is not None
+    return state, obj.id
+
+
+def _obj_of(state: GameState, oid_card: int) -> int:
+    obj = state.object_of_card(oid_card)
+    assert obj is not None
+    return obj.id
+
+
+def test_a_top_card_put_under_another_takes_its_sub_cards_along() -> None:
+    """3.0.14c: a top-card that becomes a sub-card of another permanent brings its sub-cards;
+    each names its top-card (``under``)."""
+    from obverse.rulesets.fab import PutUnder
+
+    state = new_state("fab", ("alice", "bob"))
+    state, inner = _add(state, "Dawnblade", "arena")
+    state, part = _add(state, "Snatch", "hand")
+    state, outer = _add(state, "Dorinthea Ironsong", "hero")
+    part_card = state.objects[part].card
+    inner_card = state.objects[inner].card
+    state, result = _apply(state, PutUnder(object=part, top=inner))
+    assert result == "done"
+    assert state.object_of_card(part_card).under == inner  # type: ignore[union-attr]
+    state, result = _apply(state, PutUnder(object=inner, top=outer))
+    assert result == "done"
+    assert state.object_of_card(inner_card).under == outer  # type: ignore[union-attr]
+    assert state.object_of_card(part_card).under == outer  # type: ignore[union-attr]
+    # a card in the graveyard has nothing under it: putting a card there fails (3.0.14)
+    state, grave = _add(state, "Oasis Respite", "graveyard")
+    state, other = _add(state, "Sink Below", "hand")
+    state, result = _apply(state, PutUnder(object=other, top=grave))
+    assert result == "nothing_happened"
+
+
+def test_sub_cards_of_a_face_down_top_card_are_private() -> None:
+    """3.0.14d: a private top-card's sub-cards are private (their owner may look, 3.0.3a)."""
+    from obverse.rulesets.fab import PutUnder
+    from obverse.views import is_visible
+
+    state = new_state("fab", ("alice", "bob"))
+    state, top = _add(state, "Dawnblade", "weapon", face_down=True)
+    state, sub = _add(state, "Snatch", "hand")
+    card = state.objects[sub].card
+    state, result = _apply(state, PutUnder(object=sub, top=top))
+    assert result == "done"
+    obj = state.object_of_card(card)
+    assert obj is not None and obj.zone == "sub_cards"
+    assert not is_visible(state, "bob", obj) and is_visible(state, "alice", obj)
+
+
+def test_a_top_card_turned_face_down_clears_its_sub_cards() -> None:
+    """3.0.9 with 3.0.14e: turned face down the top-card is a new object; the old one's
+    sub-cards are cleared to their owner's graveyard."""
+    from obverse import vocab as v
+    from obverse.rulesets.fab import PutUnder
+
+    state = new_state("fab", ("alice", "bob"))
+    state, top = _add(state, "Dawnblade", "weapon")
+    state, sub = _add(state, "Snatch", "hand", owner="bob")
+    card = state.objects[sub].card
+    state, _ = _apply(state, PutUnder(object=sub, top=top))
+    state, result = _apply(state, v.TurnFaceDown(object=top))
+    assert result == "done"
+    obj = state.object_of_card(card)
+    assert obj is not None and (obj.zone, obj.owner, obj.under) == ("graveyard", "bob", None)
+
+
+def test_an_affliction_goes_to_the_next_opponent_in_clockwise_order() -> None:
+    """8.2.11c with three players: the declared opponent stands in as the next one in
+    clockwise order (1.1.6) after the declaring owner."""
+    from obverse import vocab as v
+    from obverse.cards import parse_card
+
+    hex_card = parse_card(
+        {
+            "name": "Frost Hex",
+            "types": ["Action"],
+            "subtypes": ["Affliction", "Aura"],
+            "supertypes": ["Ice", "Wizard"],
+        },
+        "fab",
+    )
+    state = new_state("fab", ("alice", "bob", "carol"))
+    state, card_id = actions.add_card(state, PhysicalCard(card=hex_card, owner="bob"), "hand")
+    state, result = _apply(state, v.Move(object=_obj_of(state, card_id), to="arena"))
+    assert result == "done"
+    obj = state.object_of_card(card_id)
+    assert obj is not None and (obj.controller, obj.owner) == ("carol", "bob")
+
+
+def test_a_permission_shows_the_card_to_its_holder_only() -> None:
+    """8.5.11a / hidden information: alice's permission to play her face-down banished card
+    tells bob nothing: his views of two games that differ only in that card are equal."""
+    from obverse.rulesets.fab import AllowPlay
+    from obverse.views import view
+
+    seen = []
+    for card in ("Snatch", "Sink Below"):
+        state = new_state("fab", ("alice", "bob"))
+        state, oid = _add(state, card, "banished", face_down=True)
+        state, result = _apply(state, AllowPlay(player="alice", object=oid), "alice")
+        assert result == "done"
+        seen.append(json.dumps(view(state, "bob"), sort_keys=True))
+    assert seen[0] == seen[1] and "Snatch" not in seen[0]
+
+
+def test_bob_cannot_play_a_card_without_permission_nor_name_a_hidden_one() -> None:
+    """5.1.1a: bob can't play alice's face-down banished card without a permission; a card
+    in her hand he can't even name, to look at it or anything else (the kernel's one
+    refusal, 3.0.3a), and looking for someone else is refused too."""
+    from obverse import vocab as v
+    from obverse.rulesets.fab import AllowPlay, Look
+
+    state = new_state("fab", ("alice", "bob"))
+    state, banished = _add(state, "Snatch", "banished", face_down=True)
+    state, hand = _add(state, "Sink Below", "hand")
+    _, result = _apply(state, v.Play(object=banished), "bob")
+    assert result == "illegal"
+    after, result = _apply(state, AllowPlay(player="bob", object=banished))
+    assert result == "done"
+    _, result = _apply(after, v.Play(object=banished), "bob")
+    assert result == "done"
+    for action in (Look(player="bob", object=hand), AllowPlay(player="bob", object=hand)):
+        _, result = _apply(state, action, "bob")
+        assert result == "illegal"
+    _, result = _apply(state, Look(player="alice", object=banished), "bob")
+    assert result == "illegal"
+
+
+def test_new_verbs_reject_bad_input(tmp_path: Path) -> None:
+    """A new verb with an unknown player or label is a clear error naming the step and key."""
+    result = _run(
+        tmp_path,
+        """
+        setup:
+          - {label: st, card: Stir the Pot, owner: alice, zone: hand}
+        steps:
+          - has_transcended: {player: carol}
+        """,
+    )
+    assert result.status == "ERROR" and "player" in str(result.error)
+    result = _run(
+        tmp_path,
+        """
+        setup:
+          - {label: st, card: Stir the Pot, owner: alice, zone: hand}
+        steps:
+          - put_under: {object: st, top: nowhere}
+        """,
+    )
+    assert result.status == "ERROR" and "nowhere" in str(result.error)

@@ -73,6 +73,8 @@ class GameObject(msgspec.Struct, frozen=True):
     face_down_as: str | None = None
     #: MTG 709.5c: a Room's unlocked doors ("left", "right"): a designation, not copiable.
     unlocked: tuple[str, ...] = ()
+    #: FaB 3.0.14: the id of the top-card this sub-card is under (``None``: not a sub-card).
+    under: int | None = None
 
     @property
     def card(self) -> int:

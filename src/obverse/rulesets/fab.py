@@ -1,7 +1,9 @@
 """Flesh and Blood (Comprehensive Rules 2.10.1): double-faced flip-, twin- and transcend-cards
 (9.1), split-cards (9.2), the marked condition (9.3), and the zone rules behind them: new
 objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card categories (1.3.2,
-3.0.11) and who may look at what (3.0.3, 3.0.4).
+3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions, sub-cards and the
+soul, the start of the game, look and play permissions are in
+:mod:`obverse.rulesets.fab_arena`.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -20,6 +22,15 @@ from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.fab_arena import (
+    SUB_CARDS,
+    AllowPlay,
+    Charge,
+    FabArena,
+    HasTranscended,
+    Look,
+    PutUnder,
+)
 from obverse.rulesets.fab_zones import (
     ARENA_MATCHES,
     ARENA_ZONES,
@@ -33,7 +44,6 @@ from obverse.rulesets.fab_zones import (
     PRIVATE_ZONES,
     PUBLIC_ZONES,
     RESOLVE_FACE,
-    FabZones,
     article,
     category_of,
     layout_category,
@@ -57,10 +67,16 @@ __all__ = [
     "PUBLIC_ZONES",
     "RESOLVE_FACE",
     "RULESETS",
+    "SUB_CARDS",
+    "AllowPlay",
     "Awaken",
+    "Charge",
     "FleshAndBlood",
+    "HasTranscended",
     "Hit",
+    "Look",
     "Mark",
+    "PutUnder",
     "Transcend",
     "article",
     "category_of",
@@ -79,10 +95,13 @@ class Awaken(v.Action, frozen=True, tag="awaken"):
 
 
 class Transcend(v.Action, frozen=True, tag="transcend"):
-    """A transcend-card goes to its owner's hand back face active (8.5.48)."""
+    """A transcend-card goes to its owner's hand back face active (8.5.48); ``player``
+    controls the effect and has transcended (8.5.48a; default: the card's controller)."""
 
     refs = ("object",)
+    player_fields = ("player",)
     object: int
+    player: str | None = None
 
 
 class Mark(v.Action, frozen=True, tag="mark"):
@@ -101,14 +120,24 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabZones):
+class FleshAndBlood(FabArena):
     """Flesh and Blood, Comprehensive Rules 2.10.1 (seed 003: chapter 9)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("fab", "fab@2.10.1")
     game: ClassVar[str] = "fab"
     version: ClassVar[str] = "2.10.1"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
-    actions: ClassVar[tuple[type[v.Action], ...]] = (Awaken, Transcend, Mark, Hit)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (
+        Awaken,
+        Transcend,
+        Mark,
+        Hit,
+        PutUnder,
+        Charge,
+        Look,
+        AllowPlay,
+        HasTranscended,
+    )
     #: 3.0.3a: a player may look only at private objects they own (else: no reference).
     hidden_rule: ClassVar[str] = "3.0.3a"
     #: 3.0.9: an object that moves between zones becomes a new object.
@@ -152,6 +181,9 @@ class FleshAndBlood(FabZones):
         face (9.1.4b), a split-card with the declared side, or both with meld (5.1.2c,
         9.2.3)."""
         card = state.card_def(obj)
+        refused = self.play_refusal(state, obj)
+        if refused:
+            return ILLEGAL, obj.zone, obj.face, refused
         chosen = "back" if transformed else face
         if face_down or len(card.faces) < 2:
             played = self._play_single(card, chosen)
@@ -381,7 +413,7 @@ class FleshAndBlood(FabZones):
         if out.result != DONE:
             return Outcome(before, out.result, out.rulings)
         moved = out.state.object_of_card(obj.card)
-        state = out.state
+        state = self.note_transcended(out.state, a.player or obj.controller)
         if moved is not None and moved.face != "back":
             state = core.update(state, replace(moved, face="back"))
         return Outcome(
@@ -397,6 +429,7 @@ class FleshAndBlood(FabZones):
                     "9.1.2c",
                     "it ceased to exist between its faces: effects on the old object don't apply",
                 ),
+                *self.one("8.5.48a", f"{a.player or obj.controller} has transcended"),
             ),
             out.events,
         )
@@ -406,6 +439,7 @@ class FleshAndBlood(FabZones):
         a hero by each object in the arena."""
         out = [*super().object_candidates(state, player, o)]
         out += [Awaken(object=o.id), Transcend(object=o.id), Mark(object=o.id)]
+        out += self.arena_candidates(state, player, o)
         if o.zone == "hero":
             out += [
                 Hit(hero=o.id, source=x.id)
@@ -413,12 +447,6 @@ class FleshAndBlood(FabZones):
                 if x.id != o.id and self.is_in_play(x.zone)
             ]
         return out
-
-    def is_hero(self, state: GameState, obj: GameObject) -> bool:
-        """3.11.3: the hero is the hero card in the hero zone (or a hero in the arena)."""
-        if obj.face_down or not self.is_in_play(obj.zone):
-            return False
-        return obj.zone == "hero" or "Hero" in characteristics(state, obj, self).props.types
 
     def mark(self, state: GameState, a: Mark) -> Outcome:
         """8.5.50, 9.3.2: the hero becomes marked; 9.3.2a: a marked hero stays marked;

@@ -43,6 +43,7 @@ PUBLIC_ZONES: Final = frozenset(
         "arena",
         "pitch",
         "stack",
+        "sub_cards",
         "weapon",
     }
 )
@@ -127,6 +128,7 @@ class FabZones(Ruleset):
             "legs",
             "weapon",
             "combat_chain",
+            "sub_cards",
         }
     )
     #: 3.0.2: the stack, permanent and combat chain zones are shared.
