@@ -24,7 +24,7 @@ from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
-from obverse.engine import check_actor, normalize
+from obverse.engine import LegalCache, check_actor, normalize
 from obverse.engine import legal_actions as engine_legal_actions
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
@@ -140,6 +140,9 @@ class Table:
         self.broken: str | None = None
         self._seen: dict[tuple[str, str], Any] = {}
         self._logs: dict[str, list[dict[str, Any]]] = {}
+        #: What the kernel found of the candidates on earlier states of this game (shared
+        #: with the tables :meth:`append` makes: a new state re-tries only what changed).
+        self.legal_cache = LegalCache()
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -631,7 +634,7 @@ def _seat_legal(
         obj = state.objects.get(first) if player is not None and first is not None else None
         return obj is None or may_act_on(table, seat, obj)
 
-    for legal in engine_legal_actions(state, player, where=allowed):
+    for legal in engine_legal_actions(state, player, where=allowed, cache=table.legal_cache):
         yield legal.action, legal.rulings
 
 
