@@ -217,9 +217,16 @@ def _try(
 _NUMBERING = frozenset({"clock", "next_id", "trail"})
 #: Maps a trial reads key by key: a candidate depends only on the entries it read.
 _TRACED = ("objects", "zones", "card_object")
+#: Tuples a trial reads whole (knowledge changes with every reveal, yet most candidates
+#: never look at it): a candidate depends on one only if it read it.
+_TUPLES = ("knowledge", "designations")
 #: Every other field: a candidate depends on all of them (they change seldom: effects,
-#: knowledge, the turn ...).
-_WHOLE = tuple(f for f in GameState.__struct_fields__ if f not in _NUMBERING and f not in _TRACED)
+#: the turn, the cards ...).
+_WHOLE = tuple(
+    f
+    for f in GameState.__struct_fields__
+    if f not in _NUMBERING and f not in _TRACED and f not in _TUPLES
+)
 #: The core edits: what they read of a map only builds the next state (and the value they
 #: write at a key derives from the value read at that same key), so it is no dependency.
 _EDITS = frozenset(
@@ -256,25 +263,30 @@ class _TracedMap:
     def __init__(self, m: Any, base: Any, index: int, reads: _Reads) -> None:
         self._map, self._base, self._index, self._reads = m, base, index, reads
 
-    def _note(self, key: Any, caller: Any) -> None:
-        if caller not in _EDITS:
-            base = self._base
-            self._reads.seen.setdefault((self._index, key), base if key is _ALL else base.get(key))
+    def _note(self, key: Any) -> None:
+        base = self._base
+        self._reads.seen.setdefault((self._index, key), base if key is _ALL else base.get(key))
+
+    def _noted(self, key: Any) -> None:
+        # The object table is never read by the core edits (they only set and delete), so
+        # only the other maps pay for asking who reads.
+        if self._index == 0 or sys._getframe(2).f_code not in _EDITS:
+            self._note(key)
 
     def get(self, key: Any, default: Any = None) -> Any:
-        self._note(key, sys._getframe(1).f_code)
+        self._noted(key)
         return self._map.get(key, default)
 
     def __getitem__(self, key: Any) -> Any:
-        self._note(key, sys._getframe(1).f_code)
+        self._noted(key)
         return self._map[key]
 
     def __contains__(self, key: Any) -> bool:
-        self._note(key, sys._getframe(1).f_code)
+        self._noted(key)
         return key in self._map
 
     def _whole(self) -> Any:
-        self._note(_ALL, None)
+        self._note(_ALL)
         return self._map
 
     def __len__(self) -> int:
@@ -309,6 +321,49 @@ class _TracedMap:
     def __getattr__(self, name: str) -> Any:
         self._reads.untrusted = True  # e.g. mutate(): not followed, so not cached
         return getattr(self._map, name)
+
+
+class _TracedTuple(tuple):  # type: ignore[type-arg]
+    """A state's tuple field that notes any read of it (the whole tuple is the dependency;
+    whatever a procedure derives from it is made after such a read)."""
+
+    _index: int
+    _reads: _Reads
+    _orig: tuple[Any, ...]
+
+    def _note(self) -> None:
+        self._reads.seen.setdefault((self._index, _ALL), self._orig)
+
+    def __iter__(self) -> Any:
+        self._note()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._note()
+        return super().__len__()
+
+    def __bool__(self) -> bool:
+        # forget() only asks whether there is anything to drop; what it drops it iterates.
+        if sys._getframe(1).f_code is not _FORGET:
+            self._note()
+        return super().__len__() > 0
+
+    def __getitem__(self, index: Any) -> Any:
+        self._note()
+        return super().__getitem__(index)
+
+    def __contains__(self, item: object) -> bool:
+        self._note()
+        return super().__contains__(item)
+
+
+_FORGET = core.forget.__code__
+
+
+def _traced(value: tuple[Any, ...], index: int, reads: _Reads) -> _TracedTuple:
+    out = _TracedTuple(value)
+    out._index, out._reads, out._orig = index, reads, value
+    return out
 
 
 class LegalCache:
@@ -351,7 +406,7 @@ class _Session:
         self.cache, self.state, self.actor = cache, state, actor
         self.whole, self.old = whole, old
         self.new: dict[Any, Any] = {}
-        self.maps = tuple(getattr(state, f) for f in _TRACED)
+        self.maps = tuple(getattr(state, f) for f in (*_TRACED, *_TUPLES))
 
     def outcome(self, action: v.Action) -> tuple[str, tuple[Ruling, ...]] | None:
         """The result and rulings of ``action`` now, reused or tried."""
@@ -374,20 +429,20 @@ class _Session:
         maps = self.maps
         for i, key, value in deps:
             m = maps[i]
-            if (m if key is _ALL else m.get(key)) is not value:
+            if key is _ALL:
+                if m is not value and (i < len(_TRACED) or m != value):
+                    return False  # a whole map: the same one; a tuple: an equal one
+            elif m.get(key) is not value:
                 return False
         return True
 
     def _trial(self, action: v.Action) -> tuple[tuple[str, tuple[Ruling, ...]] | None, _Reads]:
         reads = _Reads()
-        traced = msgspec.structs.replace(
-            self.state,
-            **{
-                f: _TracedMap(m, m, i, reads)
-                for i, (f, m) in enumerate(zip(_TRACED, self.maps, strict=True))
-            },
-        )
-        return _try(traced, action, self.actor), reads
+        fields: dict[str, Any] = {}
+        for i, f in enumerate((*_TRACED, *_TUPLES)):
+            m = self.maps[i]
+            fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
+        return _try(msgspec.structs.replace(self.state, **fields), action, self.actor), reads
 
     def close(self) -> None:
         """Keep this call's outcomes for the next state."""

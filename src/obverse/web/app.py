@@ -679,12 +679,22 @@ def create_app(store: Store | str | Path | None = None, db: str | None = None) -
     """The sandbox app over a game store (a :class:`Store`, an SQLite path, or by default
     the user's data directory) and an optional card database path (for autocomplete and
     cards beyond the bundled ones)."""
+    owned = not isinstance(store, Store)  # a store the caller made stays open
     if not isinstance(store, Store):
         store = Store(default_tables_path() if store is None else store)
     api = Api(Sandbox(store, db))
+    tables = store
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if owned:
+            tables.close()  # the last connection's close folds the write-ahead log into the file
+
     app = Starlette(
         routes=api.routes(),
         exception_handlers={TableError: _table_error, HTTPException: _http_error},
+        lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SameOrigin)
