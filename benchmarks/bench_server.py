@@ -1,20 +1,24 @@
 """Benchmark: the web sandbox under concurrent load, on loopback only.
 
-Starts ``obverse serve`` on 127.0.0.1 (a free port, a temporary tables file), builds a table
-with a realistic board through the judge's API, then runs CLIENTS concurrent clients (threads,
-one keep-alive connection each) of REQUESTS mixed requests each: seat state GETs, log GETs
-with ``?since=``, legal-action GETs and act POSTs with an action the seat was offered. It
-reports requests/s and p50/p99 latency beside a floor measured in the same run (the same
-load on the trivial ``GET /api/rulesets``), then stops the server. A hard time limit ends
-the run however the server behaves. Usage::
+Each run starts ``obverse serve`` on 127.0.0.1 (a free port, a temporary tables file), builds a
+table with a realistic board through the judge's API, then runs CLIENTS concurrent clients
+(asyncio tasks in one process, one keep-alive HTTP/1.1 connection each over raw streams, so
+the client costs little beside the server) of REQUESTS mixed requests each: seat state GETs,
+log GETs with ``?since=``, legal-action GETs and act POSTs with an action the seat was offered.
+It reports requests/s and p50/p99 latency beside a floor measured in the same run (the same
+load on the trivial ``GET /api/rulesets``), the CPU the server and the client used, then stops
+the server. The machine may be shared, so it runs several times (``--runs``) and reports the
+best run and the spread. A hard time limit ends each run however the server behaves. Usage::
 
-    python benchmarks/bench_server.py [--clients 20] [--requests 300] [--cards 60] [--json]
+    python benchmarks/bench_server.py [--clients 20] [--requests 300] [--cards 60]
+                                      [--runs 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
+import contextlib
 import json
 import os
 import random
@@ -24,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 from collections import Counter
@@ -32,9 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 HOST = "127.0.0.1"
 SERVE = (sys.executable, "-m", "obverse", "serve")
-#: The whole run ends by this many seconds, whatever happens.
+#: Each run ends by this many seconds, whatever happens.
 HARD_LIMIT = 120.0
 #: The goals of issue 14.
 GOAL_RATE = 500.0
@@ -52,6 +57,12 @@ BOARD_CARDS = (
     "Clone",
     "Grinning Demon",
 )
+_decode = msgspec.json.Decoder().decode
+_encode = msgspec.json.Encoder().encode
+
+
+class HTTPError(Exception):
+    """A response the client can't read (closed connection, no length, bad status line)."""
 
 
 @dataclass
@@ -63,7 +74,9 @@ class Load:
     statuses: Counter[int] = field(default_factory=Counter)
     kinds: Counter[str] = field(default_factory=Counter)
     errors: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    #: CPU seconds the client process and the server process used during the phase.
+    client_cpu: float = 0.0
+    server_cpu: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -77,6 +90,56 @@ class Load:
         return statistics.quantiles(self.latencies, n=100, method="inclusive")[int(q) - 1] * 1000
 
 
+class Conn:
+    """One keep-alive HTTP/1.1 connection over asyncio streams: a request is one write, a
+    response is its head and ``Content-Length`` bytes."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.host = f"{HOST}:{port}".encode()
+        self.origin = f"http://{HOST}:{port}".encode()
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """``(status, decoded JSON)`` of one request (opens the connection if needed)."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        assert self.reader is not None
+        head = b"%s %s HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\n" % (
+            method.encode(),
+            path.encode(),
+            self.host,
+            self.origin,
+        )
+        data = b"" if body is None else _encode(body)
+        if body is not None:
+            head += b"Content-Type: application/json\r\n"
+        self.writer.write(head + b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        lines = raw.split(b"\r\n")
+        parts = lines[0].split(b" ", 2)
+        if len(parts) < 2 or not parts[1].isdigit():
+            raise HTTPError(f"bad status line {lines[0]!r}")
+        length = None
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        if length is None:
+            raise HTTPError("a response without Content-Length")
+        payload = await self.reader.readexactly(length)
+        return int(parts[1]), _decode(payload) if payload else None
+
+    async def close(self) -> None:
+        """Close the connection."""
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError):
+                await self.writer.wait_closed()
+            self.writer = self.reader = None
+
+
 def free_port() -> int:
     """A port nothing listens on now (the OS's pick)."""
     with socket.socket() as s:
@@ -84,7 +147,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, tables: Path, deadline: float) -> subprocess.Popen[bytes]:
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used (0.0 where /proc is missing)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def start_server(port: int, tables: Path, deadline: float) -> subprocess.Popen[bytes]:
     """``obverse serve`` in a child process, once it answers."""
     proc = subprocess.Popen(
         [*SERVE, "--host", HOST, "--port", str(port), "--tables", str(tables)],
@@ -92,18 +164,20 @@ def start_server(port: int, tables: Path, deadline: float) -> subprocess.Popen[b
         stderr=subprocess.PIPE,
         env={**os.environ, "OBVERSE_DB": str(tables.parent / "no-card-db.sqlite3")},
     )
-    while time.monotonic() < min(deadline, time.monotonic() + 30):
+    until = min(deadline, time.monotonic() + 30)
+    while time.monotonic() < until:
         if proc.poll() is not None:
             err = proc.stderr.read().decode() if proc.stderr else ""
             raise SystemExit(f"bench_server: the server exited: {err.strip()[-400:]}")
+        conn = Conn(port)
         try:
-            conn = Conn(port)
-            ready = conn.request("GET", "/api/rulesets")[0] == 200
-            conn.close()
-            if ready:
-                return proc
-        except (OSError, http.client.HTTPException):
-            time.sleep(0.1)
+            ready = (await conn.request("GET", "/api/rulesets"))[0] == 200
+        except (OSError, HTTPError, asyncio.IncompleteReadError):
+            ready = False
+        await conn.close()
+        if ready:
+            return proc
+        await asyncio.sleep(0.1)
     stop_server(proc)
     raise SystemExit("bench_server: the server did not answer within 30 s")
 
@@ -128,11 +202,11 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(5)
 
 
-def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
+async def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
     """A new table with ``cards`` cards dealt between two players (battlefield, hand,
-    library, graveyard) and the game started; returns the seat tokens."""
+    library, graveyard); returns the seat tokens."""
     conn = Conn(port)
-    status, made = conn.request("POST", "/api/tables", {"ruleset": "mtg", "seed": seed})
+    status, made = await conn.request("POST", "/api/tables", {"ruleset": "mtg", "seed": seed})
     if status != 201:
         raise SystemExit(f"bench_server: POST /api/tables answered {status}: {made}")
     seats: dict[str, str] = made["seats"]
@@ -144,84 +218,44 @@ def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
             "owner": ("alice", "bob")[i % 2],
             "zone": rng.choice(zones),
         }
-        status, data = conn.request("POST", f"/api/t/{seats['judge']}/setup", body)
+        status, data = await conn.request("POST", f"/api/t/{seats['judge']}/setup", body)
         if status != 200:
             raise SystemExit(f"bench_server: adding {body} answered {status}: {data}")
-    conn.close()
+    await conn.close()
     return seats
 
 
-class Conn:
-    """One keep-alive HTTP/1.1 connection (the standard library's client: light enough that
-    20 of them in one process measure the server, not the client)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.origin = f"http://{HOST}:{port}"
-        self.http = http.client.HTTPConnection(HOST, port, timeout=10)
-
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """``(status, decoded JSON)`` of one request."""
-        headers = {"Origin": self.origin}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        self.http.request(method, path, body=data, headers=headers)
-        resp = self.http.getresponse()
-        raw = resp.read()
-        return resp.status, json.loads(raw) if raw else None
-
-    def close(self) -> None:
-        """Close the connection."""
-        self.http.close()
-
-
-def client(
-    port: int,
-    token: str,
-    count: int,
-    deadline: float,
-    load: Load,
-    seed: int,
-    mixed: bool,
-) -> None:
-    """One client: ``count`` requests (mixed, or the floor's trivial GET) until the deadline."""
+async def client(port: int, token: str, count: int, load: Load, seed: int, mixed: bool) -> None:
+    """One client: ``count`` requests (mixed, or the floor's trivial GET)."""
     rng = random.Random(seed)
     offers: list[dict[str, Any]] = []
     since, after = 0, ""
-    mine: list[float] = []
-    kinds: Counter[str] = Counter()
-    statuses: Counter[int] = Counter()
-    errors = 0
     conn = Conn(port)
+    clock = time.perf_counter
     for _ in range(count):
-        if time.monotonic() >= deadline:
-            break
         kind = "floor" if not mixed else pick(rng, bool(offers))
-        t0 = time.perf_counter()
+        t0 = clock()
         try:
             if kind == "floor":
-                status, data = conn.request("GET", "/api/rulesets")
+                status, data = await conn.request("GET", "/api/rulesets")
             elif kind == "state":
-                status, data = conn.request("GET", f"/api/t/{token}")
+                status, data = await conn.request("GET", f"/api/t/{token}")
             elif kind == "log":
                 query = urllib.parse.urlencode({"since": since, "after": after})
-                status, data = conn.request("GET", f"/api/t/{token}?{query}")
+                status, data = await conn.request("GET", f"/api/t/{token}?{query}")
             elif kind == "legal":
-                status, data = conn.request("GET", f"/api/t/{token}/legal")
+                status, data = await conn.request("GET", f"/api/t/{token}/legal")
             else:
                 act = rng.choice(offers)
                 body = {"verb": act["verb"], "object": act["object"], "args": act["args"]}
-                status, data = conn.request("POST", f"/api/t/{token}/act", body)
-        except (OSError, http.client.HTTPException, ValueError):
-            errors += 1
-            conn.close()
-            conn = Conn(port)
+                status, data = await conn.request("POST", f"/api/t/{token}/act", body)
+        except (OSError, HTTPError, ValueError, asyncio.IncompleteReadError):
+            load.errors += 1
+            await conn.close()
             continue
-        mine.append(time.perf_counter() - t0)
-        kinds[kind] += 1
-        statuses[status] += 1
+        load.latencies.append(clock() - t0)
+        load.kinds[kind] += 1
+        load.statuses[status] += 1
         if status == 200 and kind == "legal":
             offers = data["actions"]
         elif status == 200 and kind in ("state", "log", "act"):
@@ -229,12 +263,7 @@ def client(
             after = data["log"][-1]["key"] if data["log"] else after
             if kind == "act":
                 offers = []  # the board changed: ask again
-    conn.close()
-    with load.lock:
-        load.latencies += mine
-        load.kinds.update(kinds)
-        load.statuses.update(statuses)
-        load.errors += errors
+    await conn.close()
 
 
 def pick(rng: random.Random, can_act: bool) -> str:
@@ -249,65 +278,119 @@ def pick(rng: random.Random, can_act: bool) -> str:
     return "legal"
 
 
-def run_load(
-    port: int, tokens: list[str], clients: int, requests: int, deadline: float, mixed: bool
+async def run_load(
+    port: int,
+    server_pid: int,
+    tokens: list[str],
+    clients: int,
+    requests: int,
+    deadline: float,
+    mixed: bool,
 ) -> Load:
-    """``clients`` threads of ``requests`` requests each; their combined figures."""
+    """``clients`` concurrent clients of ``requests`` requests each: their combined
+    figures (the phase is cut at the deadline)."""
     load = Load()
-    threads = [
-        threading.Thread(
-            target=client,
-            args=(port, tokens[i % len(tokens)], requests, deadline, load, i, mixed),
-            daemon=True,  # a hung request can't keep the benchmark alive past the limit
-        )
-        for i in range(clients)
+    tasks = [
+        client(port, tokens[i % len(tokens)], requests, load, i, mixed) for i in range(clients)
     ]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(max(0.0, deadline - time.monotonic()))
+    cpu0, server0, t0 = time.process_time(), cpu_seconds(server_pid), time.perf_counter()
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), max(1.0, deadline - time.monotonic()))
+    except TimeoutError:
+        load.errors += 1
     load.seconds = time.perf_counter() - t0
+    load.client_cpu = time.process_time() - cpu0
+    load.server_cpu = cpu_seconds(server_pid) - server0
     return load
 
 
-def measure(
+async def measure(
     clients: int, requests: int, cards: int, seed: int, profile: str | None = None
 ) -> dict[str, Any]:
-    """Start the server, build the table, run the floor and the mixed load, stop it."""
+    """One run: start the server, build the table, run the floor and the mixed load, stop."""
     deadline = time.monotonic() + HARD_LIMIT
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(port, Path(tmp) / "tables.sqlite3", deadline)
+        proc = await start_server(port, Path(tmp) / "tables.sqlite3", deadline)
         try:
-            seats = build_table(port, cards, seed)
+            seats = await build_table(port, cards, seed)
             tokens = [seats[s] for s in ("alice", "bob", "judge", "spectator")]
-            floor = run_load(port, tokens, clients, requests, deadline, mixed=False)
+            floor = await run_load(port, proc.pid, tokens, clients, requests, deadline, False)
             spy = profiler(proc.pid, profile)
-            mixed = run_load(port, tokens, clients, requests, deadline, mixed=True)
+            mixed = await run_load(port, proc.pid, tokens, clients, requests, deadline, True)
             if spy is not None:
                 stop_server(spy)
         finally:
             stop_server(proc)
     timed_out = time.monotonic() >= deadline
+    rate, p99 = mixed.rate, mixed.percentile(99)
     return {
-        "clients": clients,
-        "requests_per_client": requests,
-        "board_cards": cards,
         "requests": len(mixed.latencies),
         "errors": mixed.errors,
         "timed_out": timed_out,
-        "requests_per_s": round(mixed.rate, 1),
+        "requests_per_s": round(rate, 1),
         "p50_ms": round(mixed.percentile(50), 2),
-        "p99_ms": round(mixed.percentile(99), 2),
-        "floor_name": "GET /api/rulesets, same clients and count",
+        "p99_ms": round(p99, 2),
         "floor_requests_per_s": round(floor.rate, 1),
         "floor_p99_ms": round(floor.percentile(99), 2),
-        "rate_ratio_to_floor": round(mixed.rate / floor.rate, 3) if floor.rate else None,
+        "rate_ratio_to_floor": round(rate / floor.rate, 3) if floor.rate else None,
+        # CPU seconds per wall second: the share of one CPU each side kept busy.
+        "client_cpu_share": round(mixed.client_cpu / mixed.seconds, 2) if mixed.seconds else 0,
+        "server_cpu_share": round(mixed.server_cpu / mixed.seconds, 2) if mixed.seconds else 0,
+        # Server CPU per request: what a request costs whatever else runs on the machine.
+        "server_cpu_ms_per_request": per_request(mixed),
+        "floor_server_cpu_ms_per_request": per_request(floor),
         "kinds": dict(mixed.kinds),
         "statuses": {str(k): v for k, v in sorted(mixed.statuses.items())},
+        "met_rate": rate >= GOAL_RATE and not timed_out,
+        "met_p99": p99 <= GOAL_P99_MS and not timed_out,
+    }
+
+
+def per_request(load: Load) -> float | None:
+    """Milliseconds of server CPU per request of a phase (``None`` without /proc)."""
+    if not load.latencies or not load.server_cpu:
+        return None
+    return round(load.server_cpu / len(load.latencies) * 1000, 3)
+
+
+def summary(runs: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+    """The best run (highest requests/s) with the spread of every run."""
+    best = max(runs, key=lambda r: r["requests_per_s"])
+    rates = [r["requests_per_s"] for r in runs]
+    p99s = [r["p99_ms"] for r in runs]
+    return {
+        "clients": args.clients,
+        "requests_per_client": args.requests,
+        "board_cards": args.cards,
+        "runs": len(runs),
+        **best,
+        "floor_name": "GET /api/rulesets, same clients and count",
         "goal": f">= {GOAL_RATE:.0f} requests/s and p99 <= {GOAL_P99_MS:.0f} ms",
-        "met": mixed.rate >= GOAL_RATE and mixed.percentile(99) <= GOAL_P99_MS and not timed_out,
+        "met": best["met_rate"] and best["met_p99"],
+        "met_every_run": all(r["met_rate"] and r["met_p99"] for r in runs),
+        "spread": {
+            "requests_per_s": [min(rates), max(rates)],
+            "p99_ms": [min(p99s), max(p99s)],
+            "floor_requests_per_s": [
+                min(r["floor_requests_per_s"] for r in runs),
+                max(r["floor_requests_per_s"] for r in runs),
+            ],
+        },
+        "each_run": [
+            {
+                k: r[k]
+                for k in (
+                    "requests_per_s",
+                    "p50_ms",
+                    "p99_ms",
+                    "floor_requests_per_s",
+                    "server_cpu_ms_per_request",
+                    "server_cpu_share",
+                )
+            }
+            for r in runs
+        ],
     }
 
 
@@ -317,27 +400,44 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--requests", type=int, default=300, help="requests per client")
     ap.add_argument("--cards", type=int, default=60, help="cards on the table")
+    ap.add_argument("--runs", type=int, default=3, help="runs (each with a fresh server)")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", metavar="FILE", help="py-spy's collapsed stacks of the server")
     args = ap.parse_args(argv)
-    if not (1 <= args.clients <= 200 and 1 <= args.requests <= 10_000 and 0 <= args.cards <= 500):
-        ap.error("--clients 1..200, --requests 1..10000, --cards 0..500")
-    out = measure(args.clients, args.requests, args.cards, args.seed, args.profile)
+    if not (
+        1 <= args.clients <= 200
+        and 1 <= args.requests <= 10_000
+        and 0 <= args.cards <= 500
+        and 1 <= args.runs <= 20
+    ):
+        ap.error("--clients 1..200, --requests 1..10000, --cards 0..500, --runs 1..20")
+    runs = [
+        asyncio.run(measure(args.clients, args.requests, args.cards, args.seed, args.profile))
+        for _ in range(args.runs)
+    ]
+    out = summary(runs, args)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:
         print(
-            f"{out['requests']} requests from {out['clients']} clients: "
-            f"{out['requests_per_s']:,.0f} requests/s, p50 {out['p50_ms']} ms, "
+            f"best of {out['runs']} runs: {out['requests']} requests from {out['clients']} "
+            f"clients: {out['requests_per_s']:,.0f} requests/s, p50 {out['p50_ms']} ms, "
             f"p99 {out['p99_ms']} ms (goal {out['goal']}: {'met' if out['met'] else 'missed'})"
         )
         print(
             f"floor ({out['floor_name']}): {out['floor_requests_per_s']:,.0f} requests/s, "
             f"p99 {out['floor_p99_ms']} ms; ratio {out['rate_ratio_to_floor']}"
         )
+        print(
+            f"spread: requests/s {out['spread']['requests_per_s']}, "
+            f"p99 ms {out['spread']['p99_ms']}; CPU share: server "
+            f"{out['server_cpu_share']}, client {out['client_cpu_share']}; server CPU per "
+            f"request {out['server_cpu_ms_per_request']} ms (floor "
+            f"{out['floor_server_cpu_ms_per_request']} ms)"
+        )
         print(f"kinds {out['kinds']}; statuses {out['statuses']}; errors {out['errors']}")
-    return 0 if not out["timed_out"] else 1
+    return 0 if not any(r["timed_out"] for r in runs) else 1
 
 
 if __name__ == "__main__":

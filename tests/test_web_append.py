@@ -1,11 +1,16 @@
 """A web table keeps its state: appending a step equals replaying the whole game, and the
-table appended to is unchanged."""
+table appended to is unchanged; the store keeps every event a crashed server stored."""
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
-from obverse.web.store import JUDGE, GameRecord
+from obverse.web.store import JUDGE, GameRecord, Store
 from obverse.web.table import Request, Table, build_step, legal_actions
 
 CARDS = ("Delver of Secrets", "Elite Vanguard", "Fire // Ice", "Clone", "Serra Angel")
@@ -55,3 +60,33 @@ def test_appending_steps_equals_replaying_them() -> None:
         assert legal_actions(new, "alice") == legal_actions(replayed, "alice")
         table = new
     assert len(table.history) == 12
+
+
+def test_an_appended_event_survives_the_process_crashing(tmp_path: Path) -> None:
+    """The store commits each event before answering: a server process killed without
+    closing anything (os._exit) leaves every event it stored readable, in WAL mode."""
+    path = tmp_path / "tables.sqlite3"
+    step = {"move": {"object": "c0", "to": "exile"}}
+    script = (
+        "import json, os, sys\n"
+        "from obverse.web.store import Store\n"
+        "store = Store(sys.argv[1])\n"
+        "game, seats = store.create('mtg', ('alice', 'bob'))\n"
+        "store.append(game, 'step', 'alice', json.loads(sys.argv[2]))\n"
+        "print(game, flush=True)\n"
+        "os._exit(0)  # no close, no checkpoint: as a crash leaves it\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(path), json.dumps(step)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    game = ran.stdout.strip()
+    store = Store(path)
+    rec = store.load(game)
+    assert rec is not None and rec.steps == [(step, "alice")] and rec.version == 1
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.close()

@@ -130,12 +130,12 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._memory: sqlite3.Connection | None = None
-        if self.path == ":memory:":
-            self._memory = sqlite3.connect(":memory:", check_same_thread=False)
-        else:
+        if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
+            # One connection for the store's life (opening one per request cost more than
+            # the query); the lock serialises its use across threads.
+            self._db: sqlite3.Connection | None = self._connect()
             with self._conn() as conn:
                 migrated = self._open_schema(conn)
             if migrated:  # the dropped plain tokens must not linger in free pages
@@ -143,6 +143,22 @@ class Store:
                     conn.execute("VACUUM")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a tables file ({exc})") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+        # WAL with synchronous=NORMAL: a commit survives the server process crashing (only
+        # an OS crash or power loss may drop the last commits); see docs/decisions.md.
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def close(self) -> None:
+        """Close the store's connection (a later use opens it again); an in-memory store
+        stays open, or its games would be gone."""
+        with self._lock:
+            if self._db is not None and self.path != ":memory:":
+                self._db.close()
+                self._db = None
 
     def _open_schema(self, conn: sqlite3.Connection) -> bool:
         """Create or upgrade the schema; whether plain tokens were migrated."""
@@ -171,14 +187,12 @@ class Store:
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
+        """The store's connection, in one transaction (committed on leaving)."""
         with self._lock:
-            conn = self._memory or sqlite3.connect(self.path, timeout=10)
-            try:
-                with conn:
-                    yield conn
-            finally:
-                if self._memory is None:
-                    conn.close()
+            if self._db is None:
+                self._db = self._connect()
+            with self._db:
+                yield self._db
 
     def create(
         self,

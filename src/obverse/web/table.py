@@ -24,7 +24,7 @@ from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
-from obverse.engine import check_actor, normalize
+from obverse.engine import LegalCache, check_actor, normalize
 from obverse.engine import legal_actions as engine_legal_actions
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
@@ -140,6 +140,11 @@ class Table:
         self.broken: str | None = None
         self._seen: dict[tuple[str, str], Any] = {}
         self._logs: dict[str, list[dict[str, Any]]] = {}
+        #: What the kernel found of the candidates on earlier states of this game (shared
+        #: with the tables :meth:`append` makes: a new state re-tries only what changed).
+        self.legal_cache = LegalCache()
+        #: Offers without names, per action (shared the same way).
+        self.offer_templates: dict[v.Action, Any] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -609,11 +614,15 @@ def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
         raise TableError(403, f"{verb}: you can't refer to a card you can't identify")
 
 
+def _main_field(cls: type[v.Action]) -> str | None:
+    """The field naming the object an action is mainly about: its subject, else its first
+    reference."""
+    return cls.subject or (cls.refs[0] if cls.refs else None)
+
+
 def _first_object(action: Any) -> int | None:
-    """The id of the object an action is mainly about (its subject, else its first
-    reference), if any."""
-    cls = type(action)
-    main = cls.subject or (cls.refs[0] if cls.refs else None)
+    """The id of the object an action is mainly about, if any."""
+    main = _main_field(type(action))
     ids = getattr(action, main) if main else None
     first = ids[0] if isinstance(ids, tuple) else ids
     return first if isinstance(first, int) else None
@@ -625,14 +634,42 @@ def _seat_legal(
     """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
     seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
     state = table.state
+    policy: dict[int, bool] = {}  # the seat policy's answer per object, asked once
 
     def allowed(action: v.Action) -> bool:
-        first = _first_object(action)
-        obj = state.objects.get(first) if player is not None and first is not None else None
-        return obj is None or may_act_on(table, seat, obj)
+        first = _first_object(action) if player is not None else None
+        if first is None:
+            return True
+        ok = policy.get(first)
+        if ok is None:
+            obj = state.objects.get(first)
+            ok = policy[first] = obj is None or may_act_on(table, seat, obj)
+        return ok
 
-    for legal in engine_legal_actions(state, player, where=allowed):
+    for legal in engine_legal_actions(state, player, where=allowed, cache=table.legal_cache):
         yield legal.action, legal.rulings
+
+
+#: An offer without its object names: verb, main field, the other fields, the fields naming
+#: objects (ids, replaced by the seat's names).
+_Template = tuple[str, str | None, dict[str, Any], tuple[str, ...]]
+
+
+def _template(templates: dict[v.Action, _Template], action: v.Action) -> _Template:
+    """The offer of ``action`` before names (made once per action, then shared)."""
+    found = templates.get(action)
+    if found is None:
+        cls = type(action)
+        data = {
+            k: val
+            for k, val in msgspec.to_builtins(action).items()
+            if k != "verb" and val is not None
+        }
+        refs = tuple(k for k in cls.refs if k in data)
+        if len(templates) > 50_000:  # bounded: a long game's old actions go
+            templates.clear()
+        found = templates[action] = (action.verb, _main_field(cls), data, refs)
+    return found
 
 
 def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
@@ -647,23 +684,18 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     else:
         return []
     offered: list[dict[str, Any]] = []
+    templates = table.offer_templates
     for action, rulings in _seat_legal(table, seat, player):
-        cls = type(action)
-        main = cls.subject or (cls.refs[0] if cls.refs else None)
-        data = {
-            k: val
-            for k, val in msgspec.to_builtins(action).items()
-            if k != "verb" and val is not None
-        }
-        for key in cls.refs:
-            if key in data:
-                value = data[key]
-                data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
+        verb, main, fields, refs = _template(templates, action)
+        data = dict(fields)
+        for key in refs:
+            value = data[key]
+            data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
         obj = data.pop(main, None) if main else None
         if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
             obj, data["with"] = obj[0], obj[1]
         rule = rulings[0].rule if rulings else ""
-        offered.append({"verb": action.verb, "object": obj, "args": data, "rule": rule})
+        offered.append({"verb": verb, "object": obj, "args": data, "rule": rule})
     return offered
 
 
