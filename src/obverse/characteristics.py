@@ -82,8 +82,8 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
     return Characteristics(face=face, names=names, props=Face(**fields))
 
 
-#: Characteristics are a pure function of the object, the effects and the cards, all
-#: immutable: cache by their identities (the entry keeps them alive, so ids aren't reused).
+#: Characteristics are a pure function of the object, the effects, the cards and the
+#: designations, all immutable: cache by their identities (the entry keeps them alive, so ids aren't reused).
 _CACHE: dict[int, tuple[Any, ...]] = {}
 _CACHE_LIMIT: Final = 200_000
 
@@ -103,6 +103,7 @@ def characteristics(
         and hit[1] is state.effects
         and hit[2] is state.cards
         and hit[3] == state.ruleset
+        and hit[5] is state.designations
     ):
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
@@ -110,7 +111,7 @@ def characteristics(
     if rs.cacheable_characteristics and rs.name == state.ruleset:
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
-        _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars)
+        _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars, state.designations)
     return chars
 
 
@@ -155,14 +156,18 @@ _BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
 def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
     """What a cacheable ruleset's base characteristics of ``obj`` depend on: its physical
     cards (the printed card by identity, see :func:`printed_cards`; the other fields by value) and
-    its status fields. Hashing it raises TypeError if a status field can't be hashed."""
+    its status fields and designations. Hashing it raises TypeError if a status field can't be
+    hashed."""
     cards = state.cards
     if len(obj.cards) == 1:
         pc = _astuple(cards[obj.cards[0]])
         phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
     else:
         phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
-    return (phys, id(obj.meld), _shape_of(_astuple(obj)))
+    # A game may derive characteristics from a designation (FaB 8.1.11b: a demi-hero that
+    # became its player's hero has the hero type), so the object's designations count too.
+    marks = tuple(d[0] for d in state.designations if d[1] == obj.id) if state.designations else ()
+    return (phys, id(obj.meld), _shape_of(_astuple(obj)), marks)
 
 
 def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:

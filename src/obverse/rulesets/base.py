@@ -718,8 +718,7 @@ class Ruleset(Hooks):
         if self.is_in_play(o.zone):
             out += [v.AddCounters(object=o.id, counter="+1/+1"), v.CreateTokenCopy(of=o.id)]
             out += [v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller]
-        verbs = {v.verb_of(c) for c in self.vocabulary()}
-        if "transform" in verbs:
+        if v.Transform in self.vocabulary():
             out.append(v.Transform(object=o.id))
         return out
 
