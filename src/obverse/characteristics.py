@@ -230,7 +230,7 @@ def applies_to(
     if not rs.zone_matches(obj.zone, zone):
         return False
     where = dict(effect.filter)
-    return matches(chars, where) and status_matches(obj, where)
+    return matches(chars, where) and (STATUS_KEYS.isdisjoint(where) or status_matches(obj, where))
 
 
 def _add(values: tuple[str, ...], extra: Any) -> tuple[str, ...]:
