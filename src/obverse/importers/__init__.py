@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple
 
-from obverse.cards import CardDef
-from obverse.errors import quote, shorten
+from obverse.cards import CardDef, check_type_words
+from obverse.errors import InputError, quote, shorten
 
 #: Games with an importer.
 GAMES: Final = ("mtg", "fab", "ga")
@@ -315,6 +315,19 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...]) -> list
     return out
 
 
+def check_vocabulary(game: str, path: str, record: str, card: CardDef) -> None:
+    """Refuse a card with a type word ``game`` doesn't have (its ruleset's ``type_words``,
+    :func:`obverse.cards.check_type_words`, the check scenario cards get): an
+    :class:`~obverse.errors.InputError` naming the file, the record and the word. Raised, not
+    reported: a misspelt type would store a card of no type, so the whole import fails and
+    nothing is written."""
+    try:
+        check_type_words(card, "", game)
+    except InputError as exc:
+        place = f"record {shorten(record)}" + (f" {exc.place}" if exc.place else "")
+        raise InputError(place, exc.key, exc.message, path) from None
+
+
 def str_or_none(value: Any, key: str) -> str | None:
     """``value`` if a string (``None`` for null or ""); anything else is a bad record."""
     if value is None or value == "":
@@ -359,6 +372,7 @@ __all__ = [
     "Progress",
     "Record",
     "Report",
+    "check_vocabulary",
     "expand_paths",
     "identify",
     "ignore",

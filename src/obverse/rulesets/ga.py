@@ -38,7 +38,7 @@ CHAMPION: Final = "CHAMPION"
 GA_TYPES: Final = frozenset(
     {"ACTION", "ALLY", "ATTACK", "CHAMPION", "DOMAIN", "ITEM", "MASTERY", "PHANTASIA", "WEAPON"}
 )
-GA_SUPERTYPES: Final = frozenset({"REGALIA", "TOKEN"})
+GA_SUPERTYPES: Final = frozenset({"REGALIA", "TOKEN", "UNIQUE"})
 #: Zones an effect may send a regalia to that return it to the material deck instead.
 REGALIA_RETURNS_FROM: Final = frozenset({"hand", "main_deck", "memory"})
 #: Zones whose cards are private to their owner (the owner may look at them).

@@ -32,7 +32,8 @@ from obverse.state import GameObject, GameState
 __all__ = ["FACE_DOWN", "PERMANENT_TYPES", "RULESETS", "SPELL_ONLY", "Flip", "Magic", "Meld"]
 
 
-#: 205.2a card types (Tribal: Kindred's name before 2024).
+#: 205.2a card types (Tribal: Kindred's name before 2024; Stickers: Unfinity's sticker sheets,
+#: printed cards Scryfall types so, which the importers' vocabulary check must accept).
 MTG_TYPES: Final = frozenset(
     {
         "Artifact",
@@ -49,6 +50,7 @@ MTG_TYPES: Final = frozenset(
         "Planeswalker",
         "Scheme",
         "Sorcery",
+        "Stickers",
         "Tribal",
         "Vanguard",
     }
