@@ -24,7 +24,7 @@ from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
 
 TOP_KEYS: Final = frozenset(
-    {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed"}
+    {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed", "turn"}
 )
 SETUP_KEYS: Final = frozenset(
     {
@@ -147,6 +147,7 @@ OBJECT_KEYS: Final = frozenset(
         "is_copy",
         "is_token",
         "marked",
+        "rested",
         "can_transform",
         "new_object_since",
         "same_object_as",
@@ -209,6 +210,8 @@ class Scenario:
     setup: list[dict[str, Any]]
     steps: list[tuple[str, Any]]
     seed: int = 0
+    #: The player whose turn it is when the steps begin (the first player by default).
+    turn: str | None = None
 
 
 def _err(place: str, key: str, message: str) -> InputError:
@@ -271,6 +274,9 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
     _check_type(pregame, bool, top, "pregame", "true or false")
     seed = data.get("seed", 0)
     _check_type(seed, int, top, "seed", "an integer")
+    turn = data.get("turn")
+    if turn is not None and turn not in players:
+        raise _err(top, "turn", f"unknown player {_json_safe(turn)}")
     inline = CardIndex()
     raw_cards = data.get("cards") or []
     _check_type(raw_cards, list, top, "cards", "a list of card definitions")
@@ -308,6 +314,7 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
         setup=setup,
         steps=parsed,
         seed=seed,
+        turn=turn,
     )
 
 
@@ -322,8 +329,10 @@ def _validate_setup(
     if not isinstance(entry, dict):
         raise _err(place, "", "a setup entry must be a mapping")
     for key in entry:
-        if key not in SETUP_KEYS:
+        if key not in SETUP_KEYS and key not in rs.setup_keys:
             raise _err(place, str(key), "unknown key")
+        if key in rs.setup_keys:
+            _check_status(entry[key], rs.setup_keys[key], place, str(key))
     for key in ("label", "card", "zone"):
         if key not in entry:
             raise _err(place, key, "missing")
@@ -359,6 +368,21 @@ def _validate_setup(
             f"{card.name} can't be {face} face up in {entry['zone']} under {rs.name}",
         )
     labels[label] = "card"
+
+
+def _check_status(value: Any, kind: str, place: str, key: str) -> None:
+    """A game's own setup key (:attr:`~obverse.rulesets.Ruleset.setup_keys`) has a value of
+    its kind."""
+    if kind == "bool":
+        _check_type(value, bool, place, key, "true or false")
+    elif not (
+        isinstance(value, dict)
+        and all(
+            isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0
+            for k, n in value.items()
+        )
+    ):
+        raise _err(place, key, "expected a mapping of counter names to whole numbers")
 
 
 def _setup_face(entry: Mapping[str, Any], card: CardDef, zone: str, rs: Ruleset) -> str:
@@ -553,7 +577,7 @@ def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
             _check_type(arg[key], bool, place, key, "true or false")
     if "position" in arg and arg["position"] not in POSITIONS:
         raise _err(place, "position", "expected top or bottom")
-    if name == "add_counters":
+    if name in ("add_counters", "remove_counters"):
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:
             _check_type(arg["count"], int, place, "count", "a whole number")
@@ -640,6 +664,7 @@ BOOL_KEYS: Final = frozenset(
         "is_copy",
         "is_token",
         "marked",
+        "rested",
         "can_transform",
         "visible",
         "distinguishable",

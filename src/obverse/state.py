@@ -66,6 +66,8 @@ class GameObject(msgspec.Struct, frozen=True):
     set_face_down: bool = False
     #: A public object in a private zone (FaB 3.0.4d: moved there or turned there face up).
     shown: bool = False
+    #: GA Orientation: rested (turned sideways) rather than awake; objects enter awake.
+    rested: bool = False
 
     @property
     def card(self) -> int:
