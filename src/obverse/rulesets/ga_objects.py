@@ -16,6 +16,7 @@ import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
+from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, RulesError
 from obverse.rulesets.base import Ruleset, Rulings
@@ -414,17 +415,14 @@ class FieldObjects(Ruleset):
     def setup_status(
         self, state: GameState, obj: GameObject, status: Mapping[str, Any]
     ) -> GameState:
-        """``rested``, ``ephemeral`` (on the field or the effects stack) and ``counters``; an
-        object set up on the field has its durability counters unless ``counters`` says."""
+        """``rested``, ``ephemeral`` (on the field or the effects stack) and ``counters`` (the
+        counters it has now, over those it was set up with)."""
         where = {"rested": (FIELD,), "ephemeral": (FIELD, STACK)}
         for key, zones in where.items():
             if status.get(key) and obj.zone not in zones:
                 places = " or the ".join(_words(z) for z in zones)
                 raise InputError("", key, f"only an object on the {places} can be {key}")
         counters = dict(obj.counters)
-        n = self._chars(state, obj).props.durability
-        if obj.zone == FIELD and isinstance(n, int) and not isinstance(n, bool):
-            counters[DURABILITY] = n  # Durability 2, as if it had entered
         counters.update(status.get("counters") or {})
         obj = replace(
             obj, rested=bool(status.get("rested")), counters=tuple(sorted(counters.items()))
@@ -433,6 +431,40 @@ class FieldObjects(Ruleset):
         if status.get("ephemeral"):
             state = replace(state, designations=(*state.designations, (EPHEMERAL, obj.id)))
         return state
+
+    def add_card(
+        self,
+        state: GameState,
+        card: CardDef,
+        zone: str,
+        *,
+        owner: str | None = None,
+        controller: str | None = None,
+        face: str | None = None,
+        face_down: bool | None = None,
+        flipped: bool | None = None,
+        token: bool = False,
+        position: str | None = None,
+    ) -> tuple[GameState, int]:
+        """:meth:`Ruleset.add_card`; an object set up on the field has the durability
+        counters it would have entered with (Durability 2)."""
+        state, card_id = super().add_card(
+            state,
+            card,
+            zone,
+            owner=owner,
+            controller=controller,
+            face=face,
+            face_down=face_down,
+            flipped=flipped,
+            token=token,
+            position=position,
+        )
+        obj = state.object_of_card(card_id)
+        n = None if obj is None else self._chars(state, obj).props.durability
+        if obj is not None and zone == FIELD and isinstance(n, int) and not isinstance(n, bool):
+            state = core.update(state, replace(obj, counters=_set(obj.counters, DURABILITY, n)))
+        return state, card_id
 
     def _chars(self, state: GameState, obj: GameObject) -> Characteristics:
         return characteristics(state, obj, self)
