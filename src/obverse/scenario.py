@@ -270,13 +270,7 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
         or len(set(players)) != len(players)
     ):
         raise _err(top, "players", "expected a list of distinct player names")
-    pregame = data.get("pregame", False)
-    _check_type(pregame, bool, top, "pregame", "true or false")
-    seed = data.get("seed", 0)
-    _check_type(seed, int, top, "seed", "an integer")
-    turn = data.get("turn")
-    if turn is not None and turn not in players:
-        raise _err(top, "turn", f"unknown player {_json_safe(turn)}")
+    pregame, seed, turn = _top_options(data, players)
     inline = CardIndex()
     raw_cards = data.get("cards") or []
     _check_type(raw_cards, list, top, "cards", "a list of card definitions")
@@ -316,6 +310,19 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
         seed=seed,
         turn=turn,
     )
+
+
+def _top_options(data: Mapping[str, Any], players: list[str]) -> tuple[bool, int, str | None]:
+    """``pregame``, ``seed`` and ``turn`` (the player whose turn it is), checked."""
+    top = "top level"
+    pregame = data.get("pregame", False)
+    _check_type(pregame, bool, top, "pregame", "true or false")
+    seed = data.get("seed", 0)
+    _check_type(seed, int, top, "seed", "an integer")
+    turn = data.get("turn")
+    if turn is not None and turn not in players:
+        raise _err(top, "turn", f"unknown player {_json_safe(turn)}")
+    return pregame, seed, turn
 
 
 def _validate_setup(
