@@ -12,14 +12,18 @@ import re
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 
 from obverse import actions
 from obverse.carddata import bundled
+from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
+from obverse.engine import apply, legal_actions
 from obverse.rulesets import ga as ga_module
-from obverse.rulesets import get_ruleset
+from obverse.rulesets import ga_objects, get_ruleset
 from obverse.runner import Result, run_scenario, scenario_view
+from obverse.serialize import dumps, loads
 from obverse.state import GameState, PhysicalCard, new_state
 
 GA = get_ruleset("ga")
@@ -349,10 +353,10 @@ GA_RULE_ID = re.compile(r"[A-Z][A-Za-z-]*(?: [A-Za-z-]+)* \d+(?:\.\d+)*")
 def _cited_by_engine() -> set[str]:
     """Every rule id the GA ruleset cites: literal ids in ga.py's rulings, the class's fixed
     rules, and the rulings the GA examples actually produce."""
-    source = Path(ga_module.__file__ or "").read_text(encoding="utf-8")
     ids = {
         node.args[0].value
-        for node in ast.walk(ast.parse(source))
+        for module in (ga_module, ga_objects)
+        for node in ast.walk(ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8")))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "ruling"
@@ -369,10 +373,97 @@ def _cited_by_engine() -> set[str]:
 def test_every_ga_rule_id_names_a_page_and_item() -> None:
     cited = _cited_by_engine()
     assert "Double-faced Cards 4.2" in cited and "Regalia 4" in cited  # the walk found ids
-    # An effect that forbids an action cites the kernel's generic rule: the seed and the
-    # research notes name no GA CR item for it (reported as unfinished).
-    cited.discard(GA.forbid_rule)
+    assert GA.forbid_rule == "Permission 1"  # a "can't" effect cites GA's own item
     bad = sorted(i for i in cited if not GA_RULE_ID.fullmatch(i))
     assert not bad, f"GA rule ids without a page title and item: {bad}"
     index = {str(e["rule"]) for e in yaml.safe_load(COVERAGE.read_text(encoding="utf-8"))}
     assert not cited - index, f"cited but not in tests/coverage/ga.yaml: {sorted(cited - index)}"
+
+
+# --- objects on the field: orientation, counters, level-ups, Ephemeral, Unique ------------
+
+_CARDS = """\
+cards:
+  - {name: Scout, types: [ALLY], power: 1, life: 2}
+  - {name: Sword, types: [WEAPON], durability: 2}
+  - {name: Lv1, types: [CHAMPION], level: 1, life: 20}
+  - {name: Lv2, types: [CHAMPION], level: 2, life: 22}
+"""
+
+
+@pytest.mark.parametrize(
+    ("entry", "key", "words"),
+    [
+        ("{label: s, card: Scout, zone: hand, rested: true}", "rested", "field"),
+        ("{label: s, card: Scout, zone: graveyard, ephemeral: true}", "ephemeral", "stack"),
+        ("{label: s, card: Scout, zone: field, rested: 1}", "rested", "true or false"),
+        ("{label: s, card: Scout, zone: field, counters: {damage: -1}}", "counters", "whole"),
+        ("{label: s, card: Scout, zone: field, counters: [damage]}", "counters", "mapping"),
+    ],
+)
+def test_bad_status_in_setup_is_refused_naming_place_and_key(
+    tmp_path: Path, entry: str, key: str, words: str
+) -> None:
+    result = _run(tmp_path, f"{_CARDS}setup:\n  - {entry}\nsteps:\n  - end_turn: null\n")
+    assert result.status == "ERROR" and result.error is not None
+    message = result.error.describe()
+    assert "setup[1]" in message and key in message and words in message
+
+
+def test_another_games_scenario_refuses_the_ga_status_keys(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(
+        "ruleset: mtg\ncards: [{name: Bear, types: [Creature]}]\n"
+        "setup: [{label: b, card: Bear, zone: battlefield, rested: true}]\n"
+        "steps: [{end_turn: null}]\n",
+        encoding="utf-8",
+    )
+    result = run_scenario(path)
+    assert result.status == "ERROR" and result.error is not None
+    assert "rested" in result.error.describe() and "unknown key" in result.error.describe()
+
+
+def test_legal_actions_offer_the_field_verbs_and_the_level_up(tmp_path: Path) -> None:
+    state = new_state("ga", ("alice", "bob"))
+    cards = {c.name: c for c in (_card("Scout", "ALLY"), _card("Lv1", "CHAMPION", 1))}
+    cards["Lv2"] = _card("Lv2", "CHAMPION", 2)
+    ids = {}
+    for name, zone in (("Scout", "field"), ("Lv1", "field"), ("Lv2", "material_deck")):
+        state, card_id = actions.add_card(
+            state, PhysicalCard(card=cards[name], owner="alice"), zone
+        )
+        obj = state.object_of_card(card_id)
+        assert obj is not None
+        ids[name] = obj.id
+    offered = {(lg.action.verb, lg.action.object_ids()) for lg in legal_actions(state, "alice")}
+    assert ("rest", (ids["Scout"],)) in offered
+    assert ("level_up", (ids["Lv1"], ids["Lv2"])) in offered
+    assert ("wake_up", (ids["Scout"],)) not in offered  # awake: waking it up does nothing
+    assert not any(verb == "level_up" and o[0] == ids["Scout"] for verb, o in offered)
+
+
+def _card(name: str, kind: str, level: int | None = None) -> CardDef:
+    return CardDef(name=name, faces=(Face(name=name, types=(kind,), level=level, life=20),))
+
+
+def test_remove_counters_needs_a_positive_count(tmp_path: Path) -> None:
+    result = _run(
+        tmp_path,
+        f"{_CARDS}setup:\n  - {{label: s, card: Sword, zone: field}}\n"
+        "steps:\n  - remove_counters: {object: s, counter: durability, count: 0}\n",
+    )
+    assert result.status == "ERROR" and result.error is not None
+    assert "count" in result.error.describe()
+
+
+def test_a_rested_champion_state_round_trips(tmp_path: Path) -> None:
+    """The rested status is part of the saved state (old files without it read as awake)."""
+    state = new_state("ga", ("alice",))
+    state, card_id = actions.add_card(
+        state, PhysicalCard(card=_card("Lv1", "CHAMPION", 1), owner="alice"), "field"
+    )
+    obj = state.object_of_card(card_id)
+    assert obj is not None
+    state = apply(state, ga_objects.Rest(object=obj.id)).state
+    back = loads(dumps(state))
+    assert back.objects[obj.id].rested is True

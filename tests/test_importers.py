@@ -362,3 +362,81 @@ def test_mtg_prototype_card_gets_its_inset_frame() -> None:
     with pytest.raises(importers.BadRecord) as err:
         scryfall.convert(obj)
     assert err.value.key == "oracle_text"
+
+
+# --- vocabulary: a type word the game doesn't have refuses the whole import ---------------
+
+
+def _sample_with(path: Path, tmp_path: Path, word: str, bad: str) -> Path:
+    """A copy of sample file ``path`` with one record's type word ``word`` misspelt ``bad``."""
+    items = json.loads(path.read_text("utf-8"))
+    records = items["data"] if isinstance(items, dict) else items
+    for record in records:
+        if word in record.get("types", ()):  # GA: a list of words
+            record["types"] = [bad if t == word else t for t in record["types"]]
+            break
+        if word in str(record.get("type_line", "")).split():  # Scryfall: a type line
+            record["type_line"] = record["type_line"].replace(word, bad, 1)
+            break
+    else:
+        raise AssertionError(f"no record of {path.name} has the type {word}")
+    out = tmp_path / path.name
+    out.write_text(json.dumps(items), "utf-8")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "sample", "word", "bad"),
+    [
+        ("ga", GA / "MockResponsePage1.json", "CHAMPION", "CHAMPOIN"),
+        ("mtg", MTG / "scryfall-mtg_ssm-cards.json", "Creature", "Creatrue"),
+    ],
+)
+def test_unknown_type_word_refuses_the_import_naming_file_record_and_word(
+    tmp_path: Path,
+    game: str,
+    sample: Path,
+    word: str,
+    bad: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from obverse.cli import main
+
+    source = _sample_with(sample, tmp_path, word, bad)
+    db = tmp_path / "cards.sqlite3"
+    assert main(["import", game, str(source), "--db", str(db), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert str(source) in err and "record " in err and repr(bad) in err
+    assert "Traceback" not in err
+    assert not db.exists()  # a fresh database is not left behind
+    # An existing database keeps its bytes: the good sample imports, the bad one changes nothing.
+    assert main(["import", game, str(sample), "--db", str(db), "--quiet"]) in (0, 1)
+    before = db.read_bytes()
+    assert main(["import", game, str(source), "--db", str(db), "--quiet"]) == 2
+    assert db.read_bytes() == before
+
+
+def test_every_importer_checks_the_vocabulary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each importer hands every record it yields to the game's vocabulary check."""
+    seen: Counter[str] = Counter()
+    real = importers.check_vocabulary
+
+    def counting(game: str, path: str, record: str, card: object) -> None:
+        seen[game] += 1
+        real(game, path, record, card)  # type: ignore[arg-type]
+
+    for module in (scryfall, ga, fab):
+        monkeypatch.setattr(module, "check_vocabulary", counting)
+    mtg_n = sum(1 for _ in scryfall.read(MTG / "scryfall-mtg_ssm-cards.json", importers.ignore))
+    ga_n = len(list(ga.read(sorted(GA.glob("*.json")), importers.ignore)))
+    fab_n = len(list(fab.read([FAB_CSV / "card.csv"], importers.ignore)))
+    assert seen == Counter({"mtg": mtg_n, "ga": ga_n, "fab": fab_n})
+    assert min(mtg_n, ga_n, fab_n) > 0
+
+
+def test_ga_unique_is_a_supertype_word() -> None:
+    """Card Types - Supertypes, Unique: the index's UNIQUE is a supertype, and accepted."""
+    record = ga.convert({"uuid": "u1", "name": "Solo", "types": ["UNIQUE", "ALLY"]})
+    assert record.card.front.supertypes == ("UNIQUE",)
+    assert record.card.front.types == ("ALLY",)
+    importers.check_vocabulary("ga", "f.json", "u1", record.card)  # no error

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 import pytest
 
 from obverse import actions
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
 from obverse.engine import apply
 from obverse.rulesets import get_ruleset
 from obverse.rulesets.scp import CrossTest
 from obverse.rulings import DONE, ILLEGAL, NOTHING
+from obverse.runner import run_scenario
 from obverse.state import GameState, PhysicalCard, new_state
 from obverse.views import is_visible, view
 
@@ -259,3 +264,59 @@ def test_view_hides_sandbox_cards_but_shows_zone_types() -> None:
     state, _ = _add(_game(), "sandbox")
     entry = view(state, "alice")["zones"][0]["objects"][0]
     assert entry["visible"] is False and entry["types"] == ["Object"] and entry.get("name") is None
+
+
+# --- one sandbox per object class (301.1), the chain, whose turn ---------------------------
+
+
+def _scenario(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_class_sandboxes_are_hidden_ordered_and_answer_to_sandbox() -> None:
+    for zone in ("sandbox_safe", "sandbox_euclid", "sandbox_keter"):
+        assert RS.is_zone(zone) and not RS.is_public(zone) and zone in RS.ordered_zones
+        assert RS.zone_matches(zone, "sandbox") and not RS.zone_matches("sandbox", zone)
+    assert RS.canonical_zone("chain") == "stack" and RS.zone_matches("stack", "chain")
+
+
+def test_a_face_down_object_has_no_class_so_no_class_sandbox_takes_it() -> None:
+    """A face-down site object has no object class (サイト上): whatever its front, a move
+    into a class sandbox is refused the same way, so the refusal reveals nothing."""
+    state, oid = _add(_game(), "site", face_down=True)  # a face-down Euclid object
+    for zone in ("sandbox_safe", "sandbox_euclid"):
+        out = apply(state, v.Move(object=oid, to=zone))
+        assert out.result == ILLEGAL and [r.rule for r in out.rulings] == ["301.1", "サイト上"]
+        assert "Euclid" not in " ".join(r.reason for r in out.rulings)
+    up = apply(state, v.TurnFaceUp(object=oid)).state
+    out = apply(up, v.Move(object=oid, to="sandbox_euclid"))
+    assert out.result == DONE
+    moved = out.state.object_of_card(state.obj(oid).card)
+    assert moved is not None and moved.zone == "sandbox_euclid" and moved.face_down
+
+
+def test_shuffling_a_class_sandbox_before_the_game_ends_the_owners_reference() -> None:
+    state, oid = _add(_game(pregame=True), "sandbox_euclid")
+    assert RS.may_look(state, "alice", state.obj(oid))
+    state = actions.shuffle(state, "alice", "sandbox_euclid").state
+    assert not RS.may_look(state, "alice", state.obj(oid))
+
+
+def test_turn_names_the_player_whose_turn_it_is(tmp_path: Path) -> None:
+    body = """\
+        ruleset: scp
+        turn: {turn}
+        setup:
+          - {{label: x, card: SCP-173 彫刻 - オリジナル, owner: bob, zone: site}}
+          - {{label: t, card: SCP-999 くすぐりオバケ, owner: alice, zone: site}}
+        steps:
+          - cross_test: {{object: x, target: t}}
+          - expect: {{last_result: done}}
+        """
+    assert run_scenario(str(_scenario(tmp_path, body.format(turn="bob")))).status == "PASS"
+    assert run_scenario(str(_scenario(tmp_path, body.format(turn="alice")))).status == "FAIL"
+    bad = run_scenario(str(_scenario(tmp_path, body.format(turn="carol"))))
+    assert bad.status == "ERROR" and bad.error is not None
+    assert "turn" in bad.error.describe() and "carol" in bad.error.describe()

@@ -83,7 +83,8 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
 
 
 #: Characteristics are a pure function of the object, the effects, the cards and the
-#: designations, all immutable: cache by their identities (the entry keeps them alive, so ids aren't reused).
+#: designations, all immutable: cache by their identities (the entry keeps them alive, so
+#: ids aren't reused).
 _CACHE: dict[int, tuple[Any, ...]] = {}
 _CACHE_LIMIT: Final = 200_000
 

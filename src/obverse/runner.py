@@ -87,6 +87,8 @@ class Runner:
         self.state = new_state(
             self.rs.name, scn.players, seed=scn.seed, pregame=scn.pregame, secret=secret
         )
+        if scn.turn is not None:  # the scenario states whose turn it is
+            self.state = msgspec.structs.replace(self.state, active=scn.players.index(scn.turn))
         self.labels: dict[str, tuple[str, int]] = {}  # label -> ("card", id) | ("obj", id)
         self.effects: set[str] = set()
         self.remembered: dict[str, int | None] = {}
@@ -133,6 +135,12 @@ class Runner:
                     token=bool(entry.get("token")),
                     position=entry.get("position", "bottom"),
                 )
+                status = {k: entry[k] for k in self.rs.setup_keys if k in entry}
+                obj = self.state.object_of_card(card_id)
+                if obj is not None:  # the game's own status (GA rested, counters ...)
+                    self.state = self.rs.setup_status(self.state, obj, status)
+            except InputError as exc:
+                raise _err(f"setup[{i}]", exc.key, exc.message) from None
             except ObverseError as exc:
                 raise _err(f"setup[{i}]", "", str(exc)) from None
             doors = setup_doors(entry, card)
@@ -343,7 +351,7 @@ class Runner:
             return True
         if key in ("zone", "owner", "controller"):
             return getattr(o, key)
-        if key in ("face_down", "flipped", "marked"):
+        if key in ("face_down", "flipped", "marked", "rested"):
             return getattr(o, key)
         if key in ("transformed", "is_copy", "is_token", "counters"):
             return status_dict(st, o, rs)[key]

@@ -25,7 +25,7 @@ from obverse.loader import load_file
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
 
 TOP_KEYS: Final = frozenset(
-    {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed"}
+    {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed", "turn"}
 )
 SETUP_KEYS: Final = frozenset(
     {
@@ -153,6 +153,7 @@ OBJECT_KEYS: Final = frozenset(
         "is_copy",
         "is_token",
         "marked",
+        "rested",
         "can_transform",
         "new_object_since",
         "same_object_as",
@@ -215,6 +216,8 @@ class Scenario:
     setup: list[dict[str, Any]]
     steps: list[tuple[str, Any]]
     seed: int = 0
+    #: The player whose turn it is when the steps begin (the first player by default).
+    turn: str | None = None
 
 
 def _err(place: str, key: str, message: str) -> InputError:
@@ -273,10 +276,7 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
         or len(set(players)) != len(players)
     ):
         raise _err(top, "players", "expected a list of distinct player names")
-    pregame = data.get("pregame", False)
-    _check_type(pregame, bool, top, "pregame", "true or false")
-    seed = data.get("seed", 0)
-    _check_type(seed, int, top, "seed", "an integer")
+    pregame, seed, turn = _top_options(data, players)
     inline = CardIndex()
     raw_cards = data.get("cards") or []
     _check_type(raw_cards, list, top, "cards", "a list of card definitions")
@@ -314,7 +314,21 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
         setup=setup,
         steps=parsed,
         seed=seed,
+        turn=turn,
     )
+
+
+def _top_options(data: Mapping[str, Any], players: list[str]) -> tuple[bool, int, str | None]:
+    """``pregame``, ``seed`` and ``turn`` (the player whose turn it is), checked."""
+    top = "top level"
+    pregame = data.get("pregame", False)
+    _check_type(pregame, bool, top, "pregame", "true or false")
+    seed = data.get("seed", 0)
+    _check_type(seed, int, top, "seed", "an integer")
+    turn = data.get("turn")
+    if turn is not None and turn not in players:
+        raise _err(top, "turn", f"unknown player {_json_safe(turn)}")
+    return pregame, seed, turn
 
 
 def _validate_setup(
@@ -328,8 +342,10 @@ def _validate_setup(
     if not isinstance(entry, dict):
         raise _err(place, "", "a setup entry must be a mapping")
     for key in entry:
-        if key not in SETUP_KEYS:
+        if key not in SETUP_KEYS and key not in rs.setup_keys:
             raise _err(place, str(key), "unknown key")
+        if key in rs.setup_keys:
+            _check_status(entry[key], rs.setup_keys[key], place, str(key))
     for key in ("label", "card", "zone"):
         if key not in entry:
             raise _err(place, key, "missing")
@@ -390,6 +406,21 @@ def setup_doors(entry: Mapping[str, Any], card: CardDef) -> tuple[str, ...]:
     given = entry.get("unlocked") or ()
     sides = {"left" if d in ("left", card.faces[0].name) else "right" for d in given}
     return tuple(side for side in ("left", "right") if side in sides)
+
+
+def _check_status(value: Any, kind: str, place: str, key: str) -> None:
+    """A game's own setup key (:attr:`~obverse.rulesets.Ruleset.setup_keys`) has a value of
+    its kind."""
+    if kind == "bool":
+        _check_type(value, bool, place, key, "true or false")
+    elif not (
+        isinstance(value, dict)
+        and all(
+            isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0
+            for k, n in value.items()
+        )
+    ):
+        raise _err(place, key, "expected a mapping of counter names to whole numbers")
 
 
 def _setup_face(entry: Mapping[str, Any], card: CardDef, zone: str, rs: Ruleset) -> str:
@@ -626,7 +657,7 @@ def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
         raise _err(place, "position", "expected top or bottom")
     if "by" in arg and arg["by"] not in TURN_UP_BY:
         raise _err(place, "by", f"expected one of {', '.join(TURN_UP_BY)}")
-    if name == "add_counters":
+    if name in ("add_counters", "remove_counters"):
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:
             _check_type(arg["count"], int, place, "count", "a whole number")
@@ -720,6 +751,7 @@ BOOL_KEYS: Final = frozenset(
         "is_copy",
         "is_token",
         "marked",
+        "rested",
         "can_transform",
         "visible",
         "distinguishable",

@@ -141,9 +141,12 @@ def _expect() -> dict[str, Any]:
     return out
 
 
-def _setup() -> dict[str, Any]:
+def _setup(classes: list[type[Ruleset]]) -> dict[str, Any]:
     props: dict[str, Any] = {k: _STR for k in SETUP_KEYS}
     props.update({k: _BOOL for k in ("transformed", "flipped", "face_down", "token")})
+    counters = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+    for c in classes:  # a game's own setup keys (GA rested, counters ...)
+        props.update({k: _BOOL if kind == "bool" else counters for k, kind in c.setup_keys.items()})
     props["face"] = {"enum": list(FACE_VALUES)}
     props["position"] = {"enum": list(POSITIONS)}
     props["unlocked"] = {"type": "array", "items": _STR}  # MTG 709.5c: a Room's open doors
@@ -205,6 +208,7 @@ def scenario_schema(ruleset: str | None = None) -> dict[str, Any]:
         "players": {"type": "array", "items": _STR, "minItems": 1, "uniqueItems": True},
         "pregame": _BOOL,
         "seed": {"type": "integer"},
+        "turn": _STR,
         "cards": {"type": ["array", "null"], "items": {"$ref": "#/$defs/card"}},
         "setup": {"type": ["array", "null"], "items": {"$ref": "#/$defs/setup"}},
         "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}, "minItems": 1},
@@ -222,7 +226,7 @@ def scenario_schema(ruleset: str | None = None) -> dict[str, Any]:
             "expect": _expect(),
             "filter": {"type": "object"},
             "modify": _modify(),
-            "setup": _setup(),
+            "setup": _setup(classes),
             "step": _step(_verbs(classes)),
         },
     }

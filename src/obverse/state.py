@@ -75,6 +75,8 @@ class GameObject(msgspec.Struct, frozen=True):
     unlocked: tuple[str, ...] = ()
     #: FaB 3.0.14: the id of the top-card this sub-card is under (``None``: not a sub-card).
     under: int | None = None
+    #: GA Orientation: rested (turned sideways) rather than awake; objects enter awake.
+    rested: bool = False
 
     @property
     def card(self) -> int:

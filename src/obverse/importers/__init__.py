@@ -10,14 +10,16 @@ Each importer yields :class:`Record` s (one stored card each) and reports a bad 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple
 
-from obverse.cards import CardDef
-from obverse.errors import quote, shorten
+from obverse.cards import CardDef, check_type_words
+from obverse.errors import InputError, quote, shorten
+from obverse.registry import rulesets
 
 #: Games with an importer.
 GAMES: Final = ("mtg", "fab", "ga")
@@ -315,6 +317,41 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...]) -> list
     return out
 
 
+def check_vocabulary(game: str, path: str, record: str, card: CardDef) -> None:
+    """Refuse a card with a type word ``game`` doesn't have (its ruleset's ``type_words``,
+    :func:`obverse.cards.check_type_words`, the check scenario cards get): an
+    :class:`~obverse.errors.InputError` naming the file, the record and the word. Raised, not
+    reported: a misspelt type would store a card of no type, so the whole import fails and
+    nothing is written."""
+    words, fold = _type_words(game)
+    if all(
+        (w.casefold() if fold else w) in known
+        for face in card.faces
+        for field, known in words
+        for w in getattr(face, field)
+    ):
+        return  # the common case, without a registry lookup per record
+    try:
+        check_type_words(card, "", game)
+    except InputError as exc:
+        place = f"record {shorten(record)}" + (f" {exc.place}" if exc.place else "")
+        raise InputError(place, exc.key, exc.message, path) from None
+
+
+@functools.cache
+def _type_words(game: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], bool]:
+    """``game``'s type words by field (case-folded where the game ignores case)."""
+    cls = next((c for c in rulesets() if c.game == game), None)
+    if cls is None:
+        return (), False
+    fold = cls.type_words_fold_case
+    words = tuple(
+        (field, frozenset(w.casefold() for w in known) if fold else frozenset(known))
+        for field, known in cls.type_words.items()
+    )
+    return words, fold
+
+
 def str_or_none(value: Any, key: str) -> str | None:
     """``value`` if a string (``None`` for null or ""); anything else is a bad record."""
     if value is None or value == "":
@@ -359,6 +396,7 @@ __all__ = [
     "Progress",
     "Record",
     "Report",
+    "check_vocabulary",
     "expand_paths",
     "identify",
     "ignore",

@@ -33,6 +33,7 @@ from obverse.importers import (
     Problem,
     Record,
     Report,
+    check_vocabulary,
     read_json_file,
     stat,
 )
@@ -498,7 +499,9 @@ def _records(got: _Collected, pairings: list[Pairing], report: Report) -> Iterat
     for uid in got.order:
         if uid in merged or uid not in built:
             continue
-        yield _record(rows[uid], built, chosen.get(uid), merged, uid in twin_reverse)
+        record = _record(rows[uid], built, chosen.get(uid), merged, uid in twin_reverse)
+        check_vocabulary("fab", *_label(got, uid), record.card)
+        yield record
 
 
 def _record(

@@ -4,9 +4,10 @@ card objects) to :class:`CardDef`.
 A card whose editions have ``configuration: "flip"`` and an ``other_orientations`` entry is a
 ``double_faced`` card: its own face first (the default side), the other orientation's card
 second. A back face that also appears as a top-level card (orientation ``back``) is folded into
-its front. Types follow the bundled curated data: ``REGALIA`` is a supertype, the other words
-of ``types`` are types, ``subtypes`` as the index lists them; ``abilities`` are the keywords the
-effect's first paragraph lists in bold (``**Immortality**, **Spellshroud**``).
+its front. Types follow the bundled curated data: ``REGALIA`` and ``UNIQUE`` are supertypes,
+the other words of ``types`` are types, ``subtypes`` as the index lists them; ``abilities``
+are the keywords the effect's first paragraph lists in bold (``**Immortality**``).
+Every card is checked against the game's type words (:func:`check_vocabulary`).
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from obverse.importers import (
     Problem,
     Record,
     Report,
+    check_vocabulary,
     read_json_file,
     stat,
     str_list,
     str_or_none,
 )
 
-SUPERTYPES: Final = frozenset({"REGALIA"})
+#: Card Types - Supertypes: Regalia and Unique (the index lists them among ``types``).
+SUPERTYPES: Final = frozenset({"REGALIA", "UNIQUE"})
 _BOLD_LIST: Final = re.compile(r"^\*\*([^*]+)\*\*(?:\s*,\s*\*\*([^*]+)\*\*)*\s*$")
 _BOLD: Final = re.compile(r"\*\*([^*]+)\*\*")
 
@@ -152,6 +155,7 @@ def read(
             except BadRecord as exc:
                 report(Problem(p, _ident(data, n), exc.key, exc.message))
                 continue
+            check_vocabulary("ga", p, _ident(data, n), record.card)
             fronts_seen.update(record.sources)
             yield record
     for p, data, n in backs:
@@ -162,6 +166,7 @@ def read(
         except BadRecord as exc:
             report(Problem(p, _ident(data, n), exc.key, exc.message))
             continue
+        check_vocabulary("ga", p, _ident(data, n), record.card)
         report(
             Problem(
                 p,

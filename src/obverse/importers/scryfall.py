@@ -30,6 +30,7 @@ from obverse.importers import (
     Problem,
     Record,
     Report,
+    check_vocabulary,
     read_json_file,
     stat,
     str_list,
@@ -259,6 +260,7 @@ def read(
         except BadRecord as exc:
             report(Problem(p, record_id(obj), exc.key, exc.message))
             continue
+        check_vocabulary("mtg", p, record_id(obj), record.card)
         if warning:
             report(Problem(p, record_id(obj), "layout", warning, warning=True))
         yield record

@@ -18,6 +18,7 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.ga_objects import ACTIONS, FieldObjects
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import Decided, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge
@@ -38,16 +39,17 @@ CHAMPION: Final = "CHAMPION"
 GA_TYPES: Final = frozenset(
     {"ACTION", "ALLY", "ATTACK", "CHAMPION", "DOMAIN", "ITEM", "MASTERY", "PHANTASIA", "WEAPON"}
 )
-GA_SUPERTYPES: Final = frozenset({"REGALIA", "TOKEN"})
+GA_SUPERTYPES: Final = frozenset({"REGALIA", "TOKEN", "UNIQUE"})
 #: Zones an effect may send a regalia to that return it to the material deck instead.
 REGALIA_RETURNS_FROM: Final = frozenset({"hand", "main_deck", "memory"})
 #: Zones whose cards are private to their owner (the owner may look at them).
 OWNER_PRIVATE: Final = frozenset({"hand", "memory", "material_deck"})
 
 
-class GrandArchive(Ruleset):
+class GrandArchive(FieldObjects):
     """Grand Archive (current GA CR): default side / flip side, transform, regalia zones,
-    face-down cards and per-player knowledge."""
+    face-down cards and per-player knowledge; objects on the field (rested or awake,
+    counters, levelling up, Ephemeral, Unique: :mod:`obverse.rulesets.ga_objects`)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("ga", "grand_archive")
     game: ClassVar[str] = "ga"
@@ -75,7 +77,7 @@ class GrandArchive(Ruleset):
     play_zone: ClassVar[str] = FIELD
     stack_zone: ClassVar[str] = STACK
     discard_zone: ClassVar[str] = GRAVEYARD
-    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform,)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, *ACTIONS)
     # Card Types: the index prints the words upper case (REGALIA), the rules capitalised
     # (Regalia); either is the same word. REGALIA and TOKEN are supertypes but a card typed
     # with them as types is read the same way.
@@ -92,6 +94,9 @@ class GrandArchive(Ruleset):
     hidden_rule: ClassVar[str] = "Public vs Private Information 1.2"
     # Tokens 3: a token moved off the field ceased to exist; an action on it does nothing.
     new_object_rule: ClassVar[str] = "Tokens 3"
+    # Permission 1: an effect saying a player "can't" take a player action overrules any
+    # permission to take it.
+    forbid_rule: ClassVar[str] = "Permission 1"
     reveal_knowledge_lasts: ClassVar[bool] = True
 
     # --- cards and faces (1, 3, 4) ----------------------------------------------------------
@@ -252,7 +257,10 @@ class GrandArchive(Ruleset):
     ) -> Decided[str]:
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
         graveyard is banished (Regalia 4); one sent to hand, main deck or memory returns to
-        its owner's material deck (Regalia 5)."""
+        its owner's material deck (Regalia 5). An ephemeral object is banished (Ephemeral)."""
+        ephemeral = self.ephemeral_destination(state, obj, zone)
+        if ephemeral is not None:
+            return ephemeral
         default = state.card_def(obj).front
         if not _typed(default, REGALIA):
             return self._champion_destination(default, zone)

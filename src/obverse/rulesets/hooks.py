@@ -8,7 +8,7 @@ every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -422,6 +422,18 @@ class Hooks:
     def face_down_on_setup(self, zone: str, face_down: bool | None) -> bool:
         """Whether a card set up in ``zone`` is face down."""
         return bool(face_down)
+
+    #: Setup keys beyond the shared ones this game accepts, each with the kind of value it
+    #: takes (``bool``, or ``counters``: a mapping of counter names to whole numbers), given
+    #: to :meth:`setup_status`; a key another game has is refused for this one.
+    setup_keys: ClassVar[Mapping[str, str]] = {}
+
+    def setup_status(
+        self, state: GameState, obj: GameObject, status: Mapping[str, Any]
+    ) -> GameState:
+        """The state with the status a setup entry states for ``obj`` (keys of
+        :attr:`setup_keys`, values already checked)."""
+        return state
 
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]

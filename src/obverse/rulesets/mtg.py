@@ -43,7 +43,8 @@ __all__ = [
 ]
 
 
-#: 205.2a card types (Tribal: Kindred's name before 2024).
+#: 205.2a card types (Tribal: Kindred's name before 2024; Stickers: Unfinity's sticker sheets,
+#: printed cards Scryfall types so, which the importers' vocabulary check must accept).
 MTG_TYPES: Final = frozenset(
     {
         "Artifact",
@@ -60,6 +61,7 @@ MTG_TYPES: Final = frozenset(
         "Planeswalker",
         "Scheme",
         "Sorcery",
+        "Stickers",
         "Tribal",
         "Vanguard",
     }

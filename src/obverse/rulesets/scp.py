@@ -19,7 +19,7 @@ import msgspec
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics
+from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
@@ -44,18 +44,32 @@ CROSS_TEST_DECLARE: Final = "601.2a"
 CROSS_TEST_TURN: Final = "601.1"
 #: 購買部版 601.1c: a cross test is taken only while the chain (連鎖) is empty.
 CROSS_TEST_CHAIN: Final = "601.1c"
+#: 購買部版 301.1: object cards are in the sandbox matching their object class; 301.1a: a
+#: class other than Safe, Euclid and Keter says by its own text which sandbox.
+CLASS_SANDBOX: Final = "301.1"
+OTHER_CLASS_SANDBOX: Final = "301.1a"
 
 SANDBOX: Final = "sandbox"
+#: 301.1: one sandbox per object class (``sandbox`` stays the class-less sandbox of a
+#: scenario that keeps one).
+CLASS_SANDBOXES: Final = {
+    "sandbox_safe": "Safe",
+    "sandbox_euclid": "Euclid",
+    "sandbox_keter": "Keter",
+}
+#: The chain (連鎖) is what the kernel calls the stack; ``chain`` names it too.
+CHAIN: Final = "chain"
 SITE_ZONE: Final = "site"
 TALE_ZONE: Final = "tale_incident"
 
 #: 概要: hidden zones keep their cards face down; every other zone keeps them face up
 #: (the seed names the sandbox and the Anomalousロッカー 非公開領域; the contract agrees).
-HIDDEN_ZONES: Final = frozenset({SANDBOX, "anomalous_locker"})
+HIDDEN_ZONES: Final = frozenset({SANDBOX, *CLASS_SANDBOXES, "anomalous_locker"})
 ALL_ZONES: Final = frozenset(
     {
         SITE_ZONE,
         SANDBOX,
+        *CLASS_SANDBOXES,
         "anomalous_locker",
         TALE_ZONE,
         "personnel_file",
@@ -83,6 +97,7 @@ class ZoneRule(msgspec.Struct, frozen=True):
 ZONE_RULES: Final[dict[str, ZoneRule]] = {
     SITE_ZONE: ZoneRule(SITE, ("Object",), True, True),
     SANDBOX: ZoneRule(SANDBOX_LOCKER, ("Object",), False, False),
+    **{z: ZoneRule(SANDBOX_LOCKER, ("Object",), False, False) for z in CLASS_SANDBOXES},
     "anomalous_locker": ZoneRule(SANDBOX_LOCKER, ("Object",), False, False),
     TALE_ZONE: ZoneRule(TALE_INCIDENT, ("Tale", "Incident"), False, True),
     "personnel_file": ZoneRule(PERSONNEL, ("Personnel",), True, True),
@@ -118,7 +133,7 @@ class SCP(Ruleset):
     shared_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
     public_zones: ClassVar[frozenset[str]] = ALL_ZONES - HIDDEN_ZONES
     #: 301.2c: a sandbox breach takes its top card, so the sandbox has an order.
-    ordered_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, "stack"})
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, *CLASS_SANDBOXES, "stack"})
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
     actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest,)
@@ -138,6 +153,58 @@ class SCP(Ruleset):
     examine_records_knowledge: ClassVar[bool] = False
 
     # --- zones and facing (概要, 領域移動) ---------------------------------------------------
+
+    def is_zone(self, zone: str) -> bool:
+        """The zones, and ``chain`` for the stack (連鎖)."""
+        return zone in self.zones or zone == CHAIN
+
+    def canonical_zone(self, zone: str) -> str:
+        """``chain`` is the stack; every other name is itself."""
+        return "stack" if zone == CHAIN else zone
+
+    def zone_matches(self, actual: str, asked: str) -> bool:
+        """``sandbox`` asks for any sandbox (one per object class, 301.1); ``chain`` is the
+        stack."""
+        if asked == SANDBOX and actual in CLASS_SANDBOXES:
+            return True
+        return actual == self.canonical_zone(asked)
+
+    def class_sandbox_refused(self, front: Face, zone: str) -> Rulings:
+        """301.1: an object card goes only into the sandbox of its object class (301.1a:
+        another class's own text says which, which the kernel can't read); ``front``: the
+        characteristics deciding it. Empty: it may."""
+        want = CLASS_SANDBOXES.get(zone)
+        if want is None:
+            return ()
+        got, name = front.object_class, front.name or "it"
+        if "Object" not in front.types and "オブジェクト" not in front.types:
+            why = f"only object cards go into a sandbox; {name} is not one"
+            return (self.ruling(CLASS_SANDBOX, why),)
+        if got == want:
+            return ()
+        if got is None:
+            why = f"{name} has no object class: it matches no class's sandbox"
+            return (self.ruling(CLASS_SANDBOX, why),)
+        why = f"{name} is a {got} object: it goes into the {got} sandbox, not the {want} one"
+        if got not in CLASS_SANDBOXES.values():
+            why = f"{name} is a {got} object: its own text says which sandbox, not the rules"
+            return (self.ruling(CLASS_SANDBOX, why), self.ruling(OTHER_CLASS_SANDBOX, why))
+        return (self.ruling(CLASS_SANDBOX, why),)
+
+    def move(self, state: GameState, a: v.Move) -> Outcome:
+        """301.1: a move into a sandbox of another object class is refused. The class is the
+        one the object has now: a face-down object has none (サイト上 and the other zones'
+        sections), so it matches no class's sandbox and the refusal tells nobody its front."""
+        obj = state.objects[a.object]
+        chars = characteristics(state, obj, self)
+        props = msgspec.structs.replace(chars.props, name=chars.names[0] if chars.names else None)
+        refused = self.class_sandbox_refused(props, a.to)
+        if refused:
+            if obj.face_down:
+                why = "face down it has no object class"
+                refused += (self.ruling(self.zone_rule(obj.zone).rule, why),)
+            return Outcome(state, ILLEGAL, refused)
+        return super().move(state, a)
 
     def zone_rule(self, zone: str) -> ZoneRule:
         """The face-down treatment of ``zone`` (the seed's per-zone sections)."""
@@ -389,11 +456,11 @@ class SCP(Ruleset):
         """ゲーム開始前の表裏の扱い: once a player shuffles their sandbox before the game (the
         partner taken out), they may no longer refer to the cards in it. Shuffling another
         zone ends nothing: those cards stay referable until the game starts."""
-        if not state.pregame or zone != SANDBOX:
+        if not state.pregame or not (zone == SANDBOX or zone in CLASS_SANDBOXES):
             return state
         ids = tuple(
             o
-            for o in state.zone_contents(self.zone_key(SANDBOX, player))
+            for o in state.zone_contents(self.zone_key(zone, player))
             if state.objects[o].face_down
         )
         sealed = tuple((SEALED, o) for o in ids if (SEALED, o) not in state.designations)
