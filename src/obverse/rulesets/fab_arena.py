@@ -11,7 +11,7 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -91,19 +91,7 @@ class FabArena(FabZones):
 
     # --- entering the arena: afflictions (8.2.11c) and demi-heroes (8.1.11b) ----------------
 
-    def move_object(
-        self,
-        state: GameState,
-        obj_id: int,
-        to: str,
-        *,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
-        controller: str | None = None,
-        face_fixed: str | None = None,
-    ) -> Outcome:
+    def move_object(self, state: GameState, obj_id: int, to: str, **how: Any) -> Outcome:
         """A move, then what entering the arena as a permanent does to afflictions and
         demi-heroes; a sub-card leaving its top-card stops being one; sub-cards whose
         top-card ceased to exist are cleared (3.0.14e)."""
@@ -111,17 +99,7 @@ class FabArena(FabZones):
         if to == SUB_CARDS and before.zone != SUB_CARDS:
             why = "a card is under a permanent only if a rule or effect puts it there"
             return Outcome(state, NOTHING, self.one("3.0.14a", why))
-        out = super().move_object(
-            state,
-            obj_id,
-            to,
-            face=face,
-            face_down=face_down,
-            transformed=transformed,
-            position=position,
-            controller=controller,
-            face_fixed=face_fixed,
-        )
+        out = super().move_object(state, obj_id, to, **how)
         if out.result != DONE:
             return out
         state, rulings = out.state, out.rulings

@@ -18,18 +18,21 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulesets.ga_objects import ACTIONS, FieldObjects
+from obverse.rulesets.ga_objects import (
+    ACTIONS,
+    BANISHMENT,
+    FIELD,
+    GRAVEYARD,
+    MATERIAL_DECK,
+    STACK,
+    FieldObjects,
+)
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import Decided, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
 
-FIELD: Final = "field"
-STACK: Final = "stack"
-GRAVEYARD: Final = "graveyard"
-BANISHMENT: Final = "banishment"
-MATERIAL_DECK: Final = "material_deck"
 MAIN_DECK: Final = "main_deck"
 #: Card types whose cards become objects on the field when they resolve (GA Objects 1).
 OBJECT_TYPES: Final = frozenset({"CHAMPION", "ALLY", "WEAPON", "ITEM", "DOMAIN", "PHANTASIA"})
