@@ -440,3 +440,36 @@ def test_ga_unique_is_a_supertype_word() -> None:
     assert record.card.front.supertypes == ("UNIQUE",)
     assert record.card.front.types == ("ALLY",)
     importers.check_vocabulary("ga", "f.json", "u1", record.card)  # no error
+
+
+def test_scryfall_objects_that_are_not_cards_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    """Art series cards ("Card") and emblems ("Emblem") aren't game cards: a real bulk file
+    with them imports its cards, and each skipped object is reported by id and key."""
+    raw = json.loads((MTG / "scryfall-mtgjson-cassette-subset.json").read_text("utf-8"))
+    art = {
+        "object": "card",
+        "id": "art-1",
+        "name": "Some Art // Some Art",
+        "layout": "art_series",
+        "type_line": "Card // Card",
+        "card_faces": [{"name": "Some Art", "type_line": "Card"}],
+    }
+    emblem = {
+        "object": "card",
+        "id": "em-1",
+        "name": "Ajani, Adversary of Tyrants Emblem",
+        "layout": "emblem",
+        "type_line": "Emblem — Ajani",
+        "oracle_text": "At the end",
+    }
+    source = tmp_path / "bulk.json"
+    source.write_text(json.dumps([art, *raw, emblem]), "utf-8")
+    problems: list[Problem] = []
+    names = [r.card.name for r in scryfall.read(source, problems.append)]
+    assert names == [
+        r.card.name
+        for r in scryfall.read(MTG / "scryfall-mtgjson-cassette-subset.json", lambda p: None)
+    ]
+    skipped = [(p.record.split()[0], p.key, p.warning) for p in problems]
+    assert skipped == [("art-1", "layout", True), ("em-1", "layout", True)]
+    assert "114.2" in problems[1].message

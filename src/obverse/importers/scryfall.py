@@ -52,7 +52,6 @@ ALIASES: Final = {
     "aftermath": "split",
     "battle": "transform",
     "double_faced_token": "transform",
-    "emblem": "token",
 }
 _DASH: Final = re.compile(r"\s+[—–-]\s+")
 #: 702.160a / 718.1: "Prototype {2}{R} — 3/2" in a prototype card's text.
@@ -248,6 +247,14 @@ def convert(obj: Any) -> tuple[Record, str | None]:
     return Record(key=key, card=card, sources=(ident,) if isinstance(ident, str) else ()), warning
 
 
+#: Scryfall objects that aren't game cards: skipped with a warning (their type lines, "Card"
+#: and "Emblem", aren't type words of the game).
+NOT_CARDS: Final = {
+    "art_series": "an art series card is not a game card: skipped",
+    "emblem": "an emblem is not a card (114.2): skipped",
+}
+
+
 def read(
     path: str | Path, report: Report, progress: Callable[[int], None] | None = None
 ) -> Iterator[Record]:
@@ -255,6 +262,10 @@ def read(
     object), streamed; bad records are reported and skipped."""
     p = str(path)
     for obj in read_json_file(path, report, progress):
+        layout = obj.get("layout") if isinstance(obj, dict) else None
+        if layout in NOT_CARDS:  # reported, never a card with words the game doesn't have
+            report(Problem(p, record_id(obj), "layout", NOT_CARDS[layout], warning=True))
+            continue
         try:
             record, warning = convert(obj)
         except BadRecord as exc:
