@@ -472,4 +472,4 @@ def test_scryfall_objects_that_are_not_cards_are_skipped_with_a_warning(tmp_path
     ]
     skipped = [(p.record.split()[0], p.key, p.warning) for p in problems]
     assert skipped == [("art-1", "layout", True), ("em-1", "layout", True)]
-    assert "114.2" in problems[1].message
+    assert "114.5" in problems[1].message

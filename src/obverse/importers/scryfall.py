@@ -251,7 +251,7 @@ def convert(obj: Any) -> tuple[Record, str | None]:
 #: and "Emblem", aren't type words of the game).
 NOT_CARDS: Final = {
     "art_series": "an art series card is not a game card: skipped",
-    "emblem": "an emblem is not a card (114.2): skipped",
+    "emblem": "an emblem is neither a card nor a permanent (114.5): skipped",
 }
 
 
@@ -263,7 +263,7 @@ def read(
     p = str(path)
     for obj in read_json_file(path, report, progress):
         layout = obj.get("layout") if isinstance(obj, dict) else None
-        if layout in NOT_CARDS:  # reported, never a card with words the game doesn't have
+        if isinstance(layout, str) and layout in NOT_CARDS:  # reported, not imported
             report(Problem(p, record_id(obj), "layout", NOT_CARDS[layout], warning=True))
             continue
         try:
