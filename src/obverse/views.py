@@ -557,6 +557,8 @@ def build(state: GameState, viewer: str | None) -> Memo:
     # Taken out while it is patched, so that only this function holds it (see _unshared).
     memo = _MEMO.pop(mkey, None)
     changed = None if memo is None else _changed(memo.state, state)
+    if changed:
+        changed |= rs.view_dependents(state, changed)
     if memo is None or changed is None:
         memo = _full(state, viewer, rs)
     else:

@@ -211,6 +211,16 @@ class FabArena(FabZones):
 
     # --- sub-cards and the soul (3.0.14, 3.11.5, 8.5.29, 8.5.36) -----------------------------
 
+    def view_dependents(self, state: GameState, changed: set[int]) -> set[int]:
+        """3.0.14: a sub-card is as visible as its top-card, so its entry follows the top's
+        (only the few sub-cards are looked at, never the whole board)."""
+        out: set[int] = set()
+        for who in state.players:
+            zone = state.zones.get(state.zone_key(SUB_CARDS, who))
+            if zone:
+                out.update(i for i in zone if state.objects[i].under in changed)
+        return out
+
     def put_under(self, state: GameState, a: PutUnder) -> Outcome:
         """8.5.36: put the object under a permanent (or a card on the stack, 3.0.14); it
         becomes a new card (3.0.14b), its own sub-cards go along (3.0.14c)."""

@@ -361,6 +361,11 @@ class Hooks:
             not all(self.may_look(state, p, obj) or self.knows(state, p, obj) for p in players)
         )
 
+    def view_dependents(self, state: GameState, changed: set[int]) -> set[int]:
+        """Objects whose view entries follow those of ``changed`` objects without being
+        changed themselves (FaB 3.0.14: a sub-card is as visible as its top-card)."""
+        return set()
+
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Adjust the state after an object moved (knowledge, conditions)."""
         return state
