@@ -69,15 +69,20 @@ def default_path() -> Path:
     (``$XDG_DATA_HOME/obverse/cards.sqlite3``, ``~/.local/share/...``; ``%LOCALAPPDATA%`` on
     Windows, ``~/Library/Application Support`` on macOS)."""
     env = os.environ.get("OBVERSE_DB")
-    if env:
-        return Path(env)
+    return Path(env) if env else data_dir() / "cards.sqlite3"
+
+
+def data_dir() -> Path:
+    """obverse's directory in the user's data directory (``$XDG_DATA_HOME/obverse``, else
+    ``~/.local/share/obverse``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/Application
+    Support`` on macOS)."""
     if sys.platform == "win32":
         base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
     elif sys.platform == "darwin":
         base = Path.home() / "Library" / "Application Support"
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "obverse" / "cards.sqlite3"
+    return base / "obverse"
 
 
 @dataclass

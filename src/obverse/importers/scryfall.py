@@ -36,8 +36,8 @@ from obverse.importers import (
     str_list,
     str_or_none,
 )
+from obverse.rulesets.mtg import MTG_SUPERTYPES
 
-SUPERTYPES: Final = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Elite", "Host"})
 #: Scryfall layouts kept as they are.
 DIRECT: Final = LAYOUTS["mtg"]
 #: Scryfall layouts that are, for faces, another obverse layout.
@@ -67,8 +67,8 @@ def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...],
     head = parts[0]
     tail = parts[1] if len(parts) > 1 else ""
     words = [w for w in head.split() if w != "Token"]
-    supertypes = tuple(w for w in words if w in SUPERTYPES)
-    types = tuple(w for w in words if w not in SUPERTYPES)
+    supertypes = tuple(w for w in words if w in MTG_SUPERTYPES)
+    types = tuple(w for w in words if w not in MTG_SUPERTYPES)
     return supertypes, types, tuple(tail.split())
 
 

@@ -313,9 +313,7 @@ class Ruleset(Hooks):
         if a.fuse:  # MTG 702.102: the games that have fused split spells override cast
             raise InputError("", "fuse", f"{self.name} has no fused split spells")
         obj = state.objects[a.object]
-        result, zone, new_face, rulings = self.plan_cast(
-            state, obj, a.face, a.transformed, a.face_down, a.verb
-        )
+        result, zone, new_face, rulings = self.plan_cast(state, obj, a)
         if result != DONE:
             return Outcome(state, result, rulings)
         if a.controller is not None:

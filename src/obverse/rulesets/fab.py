@@ -168,18 +168,13 @@ class FleshAndBlood(FabArena):
     # --- playing and resolving (5.1.2c, 9.1.3b, 9.1.4b, 9.1.5b, 9.2.3, 8.2.13a-8.2.16b) ------
 
     def plan_cast(
-        self,
-        state: GameState,
-        obj: GameObject,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
-        action: str = "cast",
+        self, state: GameState, obj: GameObject, a: v.Cast | v.Play
     ) -> tuple[str, str, str, Rulings]:
         """Playing a card puts it onto the stack: a flip-card front face up (9.1.3b), a
         transcend-card front face up until it has transcended (9.1.5b), a twin-card with one
         face (9.1.4b), a split-card with the declared side, or both with meld (5.1.2c,
         9.2.3)."""
+        face, transformed, face_down = a.face, a.transformed, a.face_down
         card = state.card_def(obj)
         refused = self.play_refusal(state, obj)
         if refused:

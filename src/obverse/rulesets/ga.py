@@ -446,16 +446,11 @@ class GrandArchive(FieldObjects):
     # --- playing (3) ------------------------------------------------------------------------
 
     def plan_cast(
-        self,
-        state: GameState,
-        obj: GameObject,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
-        action: str = "cast",
+        self, state: GameState, obj: GameObject, a: v.Cast | v.Play
     ) -> tuple[str, str, str, Rulings]:
         """3: double-faced cards are played on their default side; the flip side can't be
         played."""
+        face, transformed = a.face, a.transformed
         card = state.card_def(obj)
         if transformed or (face is not None and face != "front"):
             why = (

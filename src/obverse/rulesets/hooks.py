@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import (
     Characteristics,
@@ -225,15 +226,11 @@ class Hooks:
         return self.default_face(state.card_def(obj), obj.zone)
 
     def plan_cast(
-        self,
-        state: GameState,
-        obj: GameObject,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
-        action: str = "cast",
+        self, state: GameState, obj: GameObject, a: v.Cast | v.Play
     ) -> tuple[str, str, str, Rulings]:
-        """Casting/playing: ``(result, zone, face, rulings)``; result ``illegal`` refuses."""
+        """Casting/playing ``a`` (its face, transformed and face-down choices): ``(result,
+        zone, face, rulings)``; result ``illegal`` refuses."""
+        face = a.face
         card = state.card_def(obj)
         if face is not None and face not in self.allowed_faces(card, self.stack_zone):
             return "illegal", obj.zone, obj.face, ()

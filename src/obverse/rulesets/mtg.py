@@ -333,14 +333,9 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     # --- casting (712.11, 712.12, 709.3, 708.4, 305) -----------------------------------------
 
     def plan_cast(
-        self,
-        state: GameState,
-        obj: GameObject,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
-        action: str = "cast",
+        self, state: GameState, obj: GameObject, a: v.Cast | v.Play
     ) -> tuple[str, str, str, Rulings]:
+        face, transformed, face_down = a.face, a.transformed, a.face_down
         card = state.card_def(obj)
         if face_down:
             return "done", "stack", "front", self._cast_face_down(card)
@@ -364,7 +359,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             return _refuse(obj, rulings)
         the_face = card.faces[1 if chosen == "back" and len(card.faces) > 1 else 0]
         if "Land" in the_face.types:
-            return self._play_land(obj, card, the_face, chosen, action)
+            return self._play_land(obj, card, the_face, chosen, a.verb)
         if self.is_double_faced(card):
             why = f"only {the_face.name} is considered put onto the stack"
             rulings += self.rule("cast_evaluated", why)

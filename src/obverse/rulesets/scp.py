@@ -312,19 +312,11 @@ class SCP(Ruleset):
     # --- the stack (Tale・Incident置き場: manifesting) --------------------------------------
 
     def plan_cast(
-        self,
-        state: GameState,
-        obj: GameObject,
-        face: str | None,
-        transformed: bool,
-        face_down: bool,
-        action: str = "cast",
+        self, state: GameState, obj: GameObject, a: v.Cast | v.Play
     ) -> tuple[str, str, str, Rulings]:
         """Tale・Incident置き場: a card there is manifested (発現) from face down by the effect
         on its front; put onto the stack, it is face up (a public zone)."""
-        result, zone, new_face, rulings = super().plan_cast(
-            state, obj, face, transformed, face_down, action
-        )
+        result, zone, new_face, rulings = super().plan_cast(state, obj, a)
         if result == DONE and obj.zone == TALE_ZONE:
             rulings += (
                 self.ruling(

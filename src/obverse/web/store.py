@@ -20,10 +20,8 @@ import base64
 import hashlib
 import hmac
 import json
-import os
 import secrets
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -31,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from obverse.carddb import data_dir
 
 #: The schema this module writes (``PRAGMA user_version``); 0 is the plain-token layout.
 SCHEMA_VERSION = 3
@@ -79,13 +79,7 @@ def default_tables_path() -> Path:
     """Where ``obverse serve`` keeps its tables: the user's data directory, as for the card
     database (``$XDG_DATA_HOME/obverse/tables.sqlite3``, else ``~/.local/share/obverse/``;
     ``%LOCALAPPDATA%`` on Windows, ``~/Library/Application Support`` on macOS)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "obverse" / "tables.sqlite3"
+    return data_dir() / "tables.sqlite3"
 
 
 def token_digest(token: str) -> str:
