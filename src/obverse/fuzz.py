@@ -24,7 +24,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.engine import apply
 from obverse.errors import ObverseError
-from obverse.play import deal, random_action, replay
+from obverse.play import deal, random_step, replay
 from obverse.rulesets import get_ruleset
 from obverse.rulings import Outcome
 from obverse.scenario import to_step
@@ -121,8 +121,7 @@ def play_history(alias: str, seed: int, steps: int = 40) -> History:
     cards = sum(1 for pc in state.cards.values() if not pc.token)
     try:
         for _ in range(steps):
-            action = random_action(state, rng)
-            out = try_apply(state, action)
+            action, out = random_step(state, rng)
             if out is None:
                 continue
             hist.log.append(action)

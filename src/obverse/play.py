@@ -16,7 +16,7 @@ from obverse.engine import apply, legal_actions
 from obverse.errors import ObverseError
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
-from obverse.rulings import DONE
+from obverse.rulings import DONE, Outcome
 from obverse.state import GameState, new_state
 
 
@@ -42,6 +42,10 @@ def deal(
     return state
 
 
+#: Draws :func:`random_action` makes before it settles for ending the turn.
+TRIES = 32
+
+
 def random_action(
     state: GameState,
     rng: random.Random,
@@ -49,24 +53,84 @@ def random_action(
     verbs: Sequence[str] | None = None,
     *,
     legal: bool = True,
-    tries: int = 12,
+    tries: int = TRIES,
 ) -> v.Action:
-    """A random action of a random player (``None``: the rules themselves). With ``legal``,
-    one the kernel carries out (``done``): candidates in random order, the first the kernel
-    accepts, so random play draws from the legal actions without listing them all. Without,
-    any candidate, which the kernel may refuse (robustness against what the rules forbid)."""
-    rs = rs or get_ruleset(state.ruleset)
+    """A random action of a random player (``None``: the rules themselves).
+
+    It draws lazily, never listing every candidate: the player; then, up to ``tries``
+    times, a verb of the ruleset's vocabulary (of ``verbs``, if given), an object (any
+    object; the ruleset offers nothing on one the player may not refer to) and one of the
+    candidates :meth:`~obverse.rulesets.Ruleset.candidates_on` generates for that verb on
+    that object (for a verb naming no object, one of that verb's candidates). With
+    ``legal``, the first draw the kernel carries out (``done``) is the answer; without, the
+    first candidate drawn, which the kernel may refuse (robustness against what the rules
+    forbid). When no draw succeeds, the turn ends. Every verb, and every candidate, has a
+    chance; the same ``rng`` state draws the same action."""
+    return _draw(state, rng, rs or get_ruleset(state.ruleset), verbs, legal, tries)[0]
+
+
+def random_step(
+    state: GameState,
+    rng: random.Random,
+    rs: Ruleset | None = None,
+    verbs: Sequence[str] | None = None,
+    *,
+    legal: bool = True,
+    tries: int = TRIES,
+) -> tuple[v.Action, Outcome | None]:
+    """:func:`random_action` and its outcome when the rules themselves take it (``None``:
+    the kernel refuses its names), without applying it twice: an action the player could
+    carry out has the same outcome taken by the rules (the actor only adds refusals)."""
+    action, found = _draw(state, rng, rs or get_ruleset(state.ruleset), verbs, legal, tries)
+    if found is not None:
+        return action, found
+    try:
+        return action, apply(state, action)
+    except ObverseError:
+        return action, None
+
+
+def _draw(
+    state: GameState,
+    rng: random.Random,
+    rs: Ruleset,
+    verbs: Sequence[str] | None,
+    legal: bool,
+    tries: int,
+) -> tuple[v.Action, Outcome | None]:
+    """The action :func:`random_action` draws and, when it tried it, its ``done`` outcome."""
     player = rng.choice([*state.players, None])
-    pool = [a for a in rs.candidates(state, player) if verbs is None or a.verb in verbs]
-    if not legal:
-        return rng.choice(pool) if pool else v.EndTurn()
-    for action in rng.sample(pool, min(tries, len(pool))):
+    offered = _offered(rs, verbs)
+    objects = sorted(state.objects.keys())  # id order: the same draw for an equal state
+    for _ in range(tries if offered else 0):
+        verb, names_object = rng.choice(offered)
+        if not names_object:
+            pool = rs.candidates(state, player, verb)
+        elif objects:
+            pool = rs.candidates_on(state, player, state.objects[rng.choice(objects)], verb)
+        else:
+            continue
+        if not pool:
+            continue
+        action = rng.choice(pool)
+        if not legal:
+            return action, None
         try:
-            if apply(state, action, player).result == DONE:
-                return action
+            out = apply(state, action, player)
         except ObverseError:
             continue
-    return v.EndTurn()
+        if out.result == DONE:
+            return action, out
+    return v.EndTurn(), None
+
+
+def _offered(rs: Ruleset, verbs: Sequence[str] | None) -> list[tuple[str, bool]]:
+    """The verbs to draw from, each with whether its actions name an object."""
+    return [
+        (v.verb_of(cls), bool(cls.refs))
+        for cls in rs.vocabulary()
+        if verbs is None or v.verb_of(cls) in verbs
+    ]
 
 
 def random_legal_action(state: GameState, rng: random.Random, player: str) -> v.Action:
@@ -75,4 +139,12 @@ def random_legal_action(state: GameState, rng: random.Random, player: str) -> v.
     return rng.choice(legal).action if legal else v.EndTurn()
 
 
-__all__ = ["apply", "deal", "random_action", "random_legal_action", "replay"]
+__all__ = [
+    "TRIES",
+    "apply",
+    "deal",
+    "random_action",
+    "random_legal_action",
+    "random_step",
+    "replay",
+]

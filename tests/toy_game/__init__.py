@@ -75,9 +75,12 @@ class Toy(Ruleset):
         event = Event("tap", obj.id, obj.card, obj.controller)
         return Outcome(state, DONE, (self.ruling(TAP_RULE, "a card on the table taps"),), (event,))
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        """The shared candidates and a tap of each object."""
-        return [*super().object_candidates(state, player, o), Tap(object=o.id)]
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
+        """The shared candidates and a tap of each object (``verb``: only that verb's)."""
+        out = super().object_candidates(state, player, o, verb)
+        return [*out, Tap(object=o.id)] if verb in (None, "tap") else out
 
 
 RULESETS: tuple[type[Ruleset], ...] = (Toy,)

@@ -675,20 +675,58 @@ class Ruleset(Hooks):
 
     # --- what a player may do now -----------------------------------------------------------
 
-    def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
+    def candidates(
+        self, state: GameState, player: str | None, verb: str | None = None
+    ) -> list[v.Action]:
         """Actions worth offering ``player`` now, before the kernel's checks: every verb on
         every object they may refer to (``None``: every object, as a judge), with the
-        choices the rules offer. Games add their own verbs by overriding
+        choices the rules offer; with ``verb``, only that verb's, in the same order.
+
+        The list is the union of the per-object generators (:meth:`candidates_on`, for each
+        object and verb) and the actions naming no object (:meth:`loose_candidates`); random
+        play draws from one generator at a time. Games add their own verbs by overriding
         :meth:`object_candidates`."""
-        out: list[v.Action] = [v.EndTurn()]
-        mine = [
-            o for o in state.iter_objects() if player is None or self.may_refer(state, player, o)
-        ]
-        for o in mine:
-            out += self.object_candidates(state, player or o.owner, o)
-        in_play = [o for o in mine if self.is_in_play(o.zone)]
-        for o in in_play:
-            out += [v.BecomeCopy(object=o.id, of=x.id) for x in in_play if x.id != o.id]
+        out: list[v.Action] = [v.EndTurn()] if verb in (None, "end_turn") else []
+        if verb is None or verb in _object_verbs(type(self)):
+            mine = [
+                o
+                for o in state.iter_objects()
+                if player is None or self.may_refer(state, player, o)
+            ]
+            for o in mine:
+                out += self.object_candidates(state, player or o.owner, o, verb)
+            if verb in (None, "become_copy"):
+                in_play = [o for o in mine if self.is_in_play(o.zone)]
+                for o in in_play:
+                    out += _copies(o, in_play)
+        return out + self.loose_candidates(state, player, verb)
+
+    def candidates_on(
+        self, state: GameState, player: str | None, o: GameObject, verb: str
+    ) -> list[v.Action]:
+        """The candidates of ``verb`` :meth:`candidates` generates on ``o`` (the first object
+        they name): none if ``player`` may not refer to it."""
+        if player is not None and not self.may_refer(state, player, o):
+            return []
+        out = self.object_candidates(state, player or o.owner, o, verb)
+        if verb == "become_copy" and self.is_in_play(o.zone):
+            in_play = [
+                x
+                for x in state.iter_objects()
+                if self.is_in_play(x.zone) and (player is None or self.may_refer(state, player, x))
+            ]
+            out += _copies(o, in_play)
+        return out
+
+    def loose_candidates(
+        self, state: GameState, player: str | None, verb: str | None = None
+    ) -> list[v.Action]:
+        """The candidates naming no object, after the per-object ones (ending the turn comes
+        first in :meth:`candidates`): shuffling each of the player's unordered zones that
+        holds anything."""
+        out: list[v.Action] = []
+        if verb not in (None, "shuffle"):
+            return out
         for who in (player,) if player else state.players:
             for zone in sorted(self.zones):
                 if zone in self.ordered_zones or self.is_shared(zone):
@@ -697,26 +735,43 @@ class Ruleset(Hooks):
                     out.append(v.Shuffle(player=who, zone=zone))
         return out
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        """Candidate actions on one object ``player`` may refer to."""
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
+        """Candidate actions on one object ``player`` may refer to (``verb``: only that
+        verb's, in the same order; an override keeps to it as this one does)."""
         out: list[v.Action] = []
-        for zone in sorted(self.zones):
-            if not self.zone_matches(o.zone, zone) and zone != self.stack_zone:
-                out.append(v.Move(object=o.id, to=zone))
+        if verb in (None, "move"):
+            for zone in sorted(self.zones):
+                if not self.zone_matches(o.zone, zone) and zone != self.stack_zone:
+                    out.append(v.Move(object=o.id, to=zone))
         if o.zone == self.stack_zone:
-            out.append(v.Resolve(object=o.id))
-        elif not self.is_in_play(o.zone):
+            if verb in (None, "resolve"):
+                out.append(v.Resolve(object=o.id))
+        elif verb in (None, "cast") and not self.is_in_play(o.zone):
             card = state.card_def(o)
             faces = (
                 sorted(self.allowed_faces(card, self.stack_zone)) if len(card.faces) > 1 else [None]
             )
             out += [v.Cast(object=o.id, face=f) for f in faces]  # type: ignore[arg-type]
-        out += [v.TurnFaceDown(object=o.id), v.TurnFaceUp(object=o.id)]
-        out += [v.Examine(player=player, object=o.id), v.Reveal(object=o.id)]
+        if verb in (None, "turn_face_down"):
+            out.append(v.TurnFaceDown(object=o.id))
+        if verb in (None, "turn_face_up"):
+            out.append(v.TurnFaceUp(object=o.id))
+        if verb in (None, "examine"):
+            out.append(v.Examine(player=player, object=o.id))
+        if verb in (None, "reveal"):
+            out.append(v.Reveal(object=o.id))
         if self.is_in_play(o.zone):
-            out += [v.AddCounters(object=o.id, counter="+1/+1"), v.CreateTokenCopy(of=o.id)]
-            out += [v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller]
-        if v.Transform in self.vocabulary():
+            if verb in (None, "add_counters"):
+                out.append(v.AddCounters(object=o.id, counter="+1/+1"))
+            if verb in (None, "create_token_copy"):
+                out.append(v.CreateTokenCopy(of=o.id))
+            if verb in (None, "change_control"):
+                out += [
+                    v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller
+                ]
+        if verb in (None, "transform") and v.Transform in self.vocabulary():
             out.append(v.Transform(object=o.id))
         return out
 
@@ -729,6 +784,23 @@ def _vocabulary(cls: type[Ruleset]) -> tuple[type[v.Action], ...]:
     if found is None:
         found = _VOCABULARY[cls] = (*v.SHARED, *cls.actions)
     return found
+
+
+_OBJECT_VERBS: dict[type[Ruleset], frozenset[str]] = {}
+
+
+def _object_verbs(cls: type[Ruleset]) -> frozenset[str]:
+    """The verbs of ``cls`` whose actions name an object: only they have per-object
+    candidates."""
+    found = _OBJECT_VERBS.get(cls)
+    if found is None:
+        found = _OBJECT_VERBS[cls] = frozenset(v.verb_of(a) for a in cls.vocabulary() if a.refs)
+    return found
+
+
+def _copies(o: GameObject, in_play: list[GameObject]) -> list[v.Action]:
+    """``o`` becoming a copy of each other object in play (the player may refer to)."""
+    return [v.BecomeCopy(object=o.id, of=x.id) for x in in_play if x.id != o.id]
 
 
 def _frozen(values: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:

@@ -429,13 +429,20 @@ class FleshAndBlood(FabArena):
             out.events,
         )
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
         """The shared candidates and FaB's own verbs: awaken, transcend, mark, and a hit on
         a hero by each object in the arena."""
-        out = [*super().object_candidates(state, player, o)]
-        out += [Awaken(object=o.id), Transcend(object=o.id), Mark(object=o.id)]
-        out += self.arena_candidates(state, player, o)
-        if o.zone == "hero":
+        out = super().object_candidates(state, player, o, verb)
+        if verb in (None, "awaken"):
+            out.append(Awaken(object=o.id))
+        if verb in (None, "transcend"):
+            out.append(Transcend(object=o.id))
+        if verb in (None, "mark"):
+            out.append(Mark(object=o.id))
+        out += self.arena_candidates(state, player, o, verb)
+        if o.zone == "hero" and verb in (None, "hit"):
             out += [
                 Hit(hero=o.id, source=x.id)
                 for x in state.iter_objects()

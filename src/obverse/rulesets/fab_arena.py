@@ -476,19 +476,29 @@ class FabArena(FabZones):
         why = f"{a.player} {'has' if yes else 'has not'} transcended {when}"
         return Outcome(state, DONE, self.one("8.5.48a", why), answer=yes)
 
-    def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
-        """The shared candidates and the has-transcended query for each player."""
-        out = super().candidates(state, player)
-        out += [HasTranscended(player=p) for p in ((player,) if player else state.players)]
+    def loose_candidates(
+        self, state: GameState, player: str | None, verb: str | None = None
+    ) -> list[v.Action]:
+        """The shared ones and the has-transcended query for each player."""
+        out = super().loose_candidates(state, player, verb)
+        if verb in (None, "has_transcended"):
+            out += [HasTranscended(player=p) for p in ((player,) if player else state.players)]
         return out
 
-    def arena_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        """Look, permission, charge and put-under candidates on one object."""
-        out: list[v.Action] = [Look(player=player, object=o.id)]
-        if o.zone in ("banished", "graveyard"):
+    def arena_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
+        """Look, permission, charge and put-under candidates on one object (``verb``: only
+        that verb's)."""
+        out: list[v.Action] = []
+        if verb in (None, "look"):
+            out.append(Look(player=player, object=o.id))
+        if o.zone in ("banished", "graveyard") and verb in (None, "allow_play"):
             out.append(AllowPlay(player=player, object=o.id))
-        if o.zone == "hand":
+        if o.zone == "hand" and verb in (None, "charge"):
             out.append(Charge(object=o.id))
+        if verb not in (None, "put_under"):
+            return out
         # Only under the hero or a permanent of the same controller: the effects that put a
         # card under something (8.5.29, 8.5.36) are its controller's own.
         out += [

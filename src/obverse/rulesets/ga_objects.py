@@ -82,15 +82,21 @@ class FieldObjects(Ruleset):
 
     # --- candidates -------------------------------------------------------------------------
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
         """The shared candidates, and on the field resting, waking up, removing a durability
         counter and levelling a champion up with each champion card of its material deck."""
-        out = [*super().object_candidates(state, player, o)]
+        out = super().object_candidates(state, player, o, verb)
         if o.zone != FIELD:
             return out
-        out += [Rest(object=o.id), WakeUp(object=o.id)]
-        out.append(RemoveCounters(object=o.id, counter=DURABILITY))
-        if _typed(self._chars(state, o), "CHAMPION"):
+        if verb in (None, "rest"):
+            out.append(Rest(object=o.id))
+        if verb in (None, "wake_up"):
+            out.append(WakeUp(object=o.id))
+        if verb in (None, "remove_counters"):
+            out.append(RemoveCounters(object=o.id, counter=DURABILITY))
+        if verb in (None, "level_up") and _typed(self._chars(state, o), "CHAMPION"):
             for c in state.zone_contents(self.zone_key(MATERIAL_DECK, o.controller)):
                 if _typed(self._chars(state, state.objects[c]), "CHAMPION"):
                     out.append(LevelUp(object=o.id, card=c))

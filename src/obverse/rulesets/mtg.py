@@ -103,19 +103,43 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         "supertypes": MTG_SUPERTYPES,
     }
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        out = [*super().object_candidates(state, player, o), Flip(object=o.id)]
-        return out + self.layout_candidates(state, o)
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
+        out = super().object_candidates(state, player, o, verb)
+        if verb in (None, "flip"):
+            out.append(Flip(object=o.id))
+        if verb in (None, "unlock", "cast"):
+            out += self.layout_candidates(state, o, verb)
+        return out
 
-    def candidates(self, state: GameState, player: str | None) -> list[v.Action]:
-        out = super().candidates(state, player)
-        melds = [
+    def candidates(
+        self, state: GameState, player: str | None, verb: str | None = None
+    ) -> list[v.Action]:
+        out = super().candidates(state, player, verb)
+        if verb in (None, "meld"):
+            melds = self._meld_halves(state, player)
+            out += [Meld(objects=(x.id, y.id)) for x in melds for y in melds if x.id < y.id]
+        return out
+
+    def candidates_on(
+        self, state: GameState, player: str | None, o: GameObject, verb: str
+    ) -> list[v.Action]:
+        """Also melding ``o`` with each meld card of the same owner after it."""
+        if verb != "meld":
+            return super().candidates_on(state, player, o, verb)
+        melds = self._meld_halves(state, player)
+        if all(x.id != o.id for x in melds):
+            return []
+        return [Meld(objects=(o.id, y.id)) for y in melds if o.id < y.id]
+
+    def _meld_halves(self, state: GameState, player: str | None) -> list[GameObject]:
+        """The unmelded meld cards ``player`` owns (``None``: everyone's)."""
+        return [
             o
             for o in state.iter_objects()
             if state.card_def(o).layout == "meld" and o.meld is None and player in (None, o.owner)
         ]
-        out += [Meld(objects=(x.id, y.id)) for x in melds for y in melds if x.id < y.id]
-        return out
 
     # --- moves (400.7, 304.4, 307.4, 712.13-712.14, 708.9) ----------------------------------
 

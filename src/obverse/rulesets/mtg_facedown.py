@@ -84,18 +84,22 @@ class MagicFaceDown(MagicFaces):
     face_down_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
     turn_up_ways: ClassVar[frozenset[str]] = frozenset({"special_action", "cost", "effect"})
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
         """Also: manifest or cloak a card, cast one face down with its keyword, and the two
         ways of the special action on a face-down permanent."""
-        out = super().object_candidates(state, player, o)
+        out = super().object_candidates(state, player, o, verb)
         if o.face_down and o.zone == "battlefield":
-            out += [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
+            if verb in (None, "turn_face_up"):
+                out += [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
         elif o.zone not in ("battlefield", "stack"):
-            out += [
-                v.Move(object=o.id, to="battlefield", face_down=True, as_=kind)
-                for kind in sorted(MANIFESTED & self.face_down_kinds)
-            ]
-            has = keyword_cost(state.card_def(o))
+            if verb in (None, "move"):
+                out += [
+                    v.Move(object=o.id, to="battlefield", face_down=True, as_=kind)
+                    for kind in sorted(MANIFESTED & self.face_down_kinds)
+                ]
+            has = keyword_cost(state.card_def(o)) if verb in (None, "cast") else None
             if has is not None and has[0].lower() in self.face_down_kinds:
                 out.append(v.Cast(object=o.id, face_down=True, as_=has[0].lower()))
         return out

@@ -332,14 +332,17 @@ class MagicLayouts(MagicFaces):
             state, DONE, rulings, (Event("unlock", o.id, o.card, o.controller, detail=door),)
         )
 
-    def layout_candidates(self, state: GameState, o: GameObject) -> list[v.Action]:
-        """Unlocking a Room's doors, casting a split card fused: the choices to offer."""
+    def layout_candidates(
+        self, state: GameState, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
+        """Unlocking a Room's doors, casting a split card fused: the choices to offer
+        (``verb``: only that verb's)."""
         if o.face_down:
             return []
         layout, faces = self.printed_faces(state, o)
         if is_room(layout, faces) and o.zone == "battlefield":
-            return [Unlock(object=o.id, door=d) for d in DOORS]
-        if layout == "split" and o.zone == "hand" and self.has("fuse"):
+            return [Unlock(object=o.id, door=d) for d in DOORS] if verb != "cast" else []
+        if layout == "split" and o.zone == "hand" and self.has("fuse") and verb != "unlock":
             return [v.Cast(object=o.id, fuse=True)]
         return []
 

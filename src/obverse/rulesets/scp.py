@@ -473,10 +473,12 @@ class SCP(Ruleset):
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
-    def object_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+    def object_candidates(
+        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
         """The shared candidates and a cross test declared by each object on the site."""
-        out = [*super().object_candidates(state, player, o)]
-        if o.zone == SITE_ZONE:
+        out = super().object_candidates(state, player, o, verb)
+        if o.zone == SITE_ZONE and verb in (None, "cross_test"):
             out.append(CrossTest(object=o.id))
         return out
 
