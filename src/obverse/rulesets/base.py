@@ -710,12 +710,11 @@ class Ruleset(Hooks):
             return []
         out = self.object_candidates(state, player or o.owner, o, verb)
         if verb == "become_copy" and self.is_in_play(o.zone):
-            in_play = [
-                x
-                for x in state.iter_objects()
-                if self.is_in_play(x.zone) and (player is None or self.may_refer(state, player, x))
-            ]
-            out += _copies(o, in_play)
+            # Only what is in play is asked whether the player may refer to it.
+            in_play = [x for x in state.objects.values() if self.is_in_play(x.zone)]
+            out += _copies(
+                o, [x for x in in_play if player is None or self.may_refer(state, player, x)]
+            )
         return out
 
     def loose_candidates(

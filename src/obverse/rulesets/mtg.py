@@ -128,18 +128,16 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         """Also melding ``o`` with each meld card of the same owner after it."""
         if verb != "meld":
             return super().candidates_on(state, player, o, verb)
-        melds = self._meld_halves(state, player)
-        if all(x.id != o.id for x in melds):
+        if not self._meld_half(state, player, o):
             return []
-        return [Meld(objects=(o.id, y.id)) for y in melds if o.id < y.id]
+        return [Meld(objects=(o.id, y.id)) for y in self._meld_halves(state, player) if o.id < y.id]
 
     def _meld_halves(self, state: GameState, player: str | None) -> list[GameObject]:
         """The unmelded meld cards ``player`` owns (``None``: everyone's)."""
-        return [
-            o
-            for o in state.iter_objects()
-            if state.card_def(o).layout == "meld" and o.meld is None and player in (None, o.owner)
-        ]
+        return [o for o in state.iter_objects() if self._meld_half(state, player, o)]
+
+    def _meld_half(self, state: GameState, player: str | None, o: GameObject) -> bool:
+        return state.card_def(o).layout == "meld" and o.meld is None and player in (None, o.owner)
 
     # --- moves (400.7, 304.4, 307.4, 712.13-712.14, 708.9) ----------------------------------
 

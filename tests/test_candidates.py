@@ -1,0 +1,152 @@
+"""Candidates per verb and per object: the whole list is their union, and random play draws
+lazily from them (a verb, an object, that object's candidates for the verb)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from obverse import vocab as v
+from obverse.engine import apply, legal_actions
+from obverse.fuzz import random_deal
+from obverse.play import random_action, random_step
+from obverse.registry import get_ruleset, rulesets
+from obverse.rulesets import Ruleset
+from obverse.rulings import DONE
+from obverse.serialize import dumps, loads
+from obverse.state import GameState
+
+ALIASES = [cls.aliases[0] for cls in rulesets()]
+
+
+def _states(alias: str, count: int = 4, cards: int = 14) -> list[GameState]:
+    """Seeded random deals of ``alias``, each played on for a few random steps."""
+    out = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        state = random_deal(alias, rng, cards)
+        for _ in range(seed * 6):
+            _action, done = random_step(state, rng)
+            state = done.state if done is not None else state
+        out.append(state)
+    return out
+
+
+def _verbs(rs: Ruleset) -> list[tuple[str, bool]]:
+    return [(v.verb_of(cls), bool(cls.refs)) for cls in rs.vocabulary()]
+
+
+def _union(rs: Ruleset, state: GameState, player: str | None) -> list[v.Action]:
+    """Every per-verb generator of actions naming no object, and every per-object one."""
+    out: list[v.Action] = []
+    for verb, names_object in _verbs(rs):
+        if not names_object:
+            out += rs.candidates(state, player, verb)
+            continue
+        for o in state.iter_objects():
+            found = rs.candidates_on(state, player, o, verb)
+            assert all(a.verb == verb and o.id in a.object_ids() for a in found), (verb, o.id)
+            out += found
+    return out
+
+
+def _key(actions: list[v.Action]) -> Counter[str]:
+    return Counter(repr(a) for a in actions)
+
+
+@pytest.mark.parametrize("alias", ALIASES)
+def test_the_whole_list_is_the_union_of_the_per_verb_per_object_generators(alias: str) -> None:
+    rs = get_ruleset(alias)
+    for state in _states(alias):
+        for player in (*state.players, None):
+            whole = rs.candidates(state, player)
+            assert whole and whole[0] == v.EndTurn()
+            assert _key(_union(rs, state, player)) == _key(whole)
+
+
+@pytest.mark.parametrize("alias", ALIASES)
+def test_a_verb_filter_keeps_that_verbs_candidates_in_the_same_order(alias: str) -> None:
+    rs = get_ruleset(alias)
+    for state in _states(alias, count=3):
+        for player in (*state.players, None):
+            whole = rs.candidates(state, player)
+            for verb, _ in _verbs(rs):
+                assert rs.candidates(state, player, verb) == [a for a in whole if a.verb == verb]
+            for o in state.iter_objects():
+                every = rs.object_candidates(state, player or o.owner, o)
+                for verb in {a.verb for a in every}:
+                    mine = [a for a in every if a.verb == verb]
+                    assert rs.object_candidates(state, player or o.owner, o, verb) == mine
+
+
+def test_no_candidates_on_an_object_the_player_cant_identify() -> None:
+    rs = get_ruleset("mtg")
+    state = next(s for s in _states("mtg", 8, 20) if s.zone_contents("bob:library"))
+    hidden = state.objects[state.zone_contents("bob:library")[0]]
+    assert not rs.may_refer(state, "alice", hidden)
+    for verb, _ in _verbs(rs):
+        assert rs.candidates_on(state, "alice", hidden, verb) == []
+    assert rs.candidates_on(state, None, hidden, "move")  # the rules themselves may
+
+
+@pytest.mark.parametrize("alias", ALIASES)
+def test_random_draws_reach_every_candidate_and_every_verb(alias: str) -> None:
+    rs = get_ruleset(alias)
+    state = random_deal(alias, random.Random(3), 3)
+    every = {repr(a) for p in (*state.players, None) for a in rs.candidates(state, p)}
+    rng = random.Random(11)
+    drawn = {repr(random_action(state, rng, rs, legal=False)) for _ in range(40_000)}
+    assert drawn == every  # legal=False: any candidate, each with a chance
+
+
+def test_legal_draws_are_done_and_reach_every_legal_action() -> None:
+    rs = get_ruleset("mtg")
+    state = random_deal("mtg", random.Random(4), 2)
+    legal = {repr(x.action) for p in (*state.players, None) for x in legal_actions(state, p)}
+    rng = random.Random(2)
+    drawn = set()
+    for _ in range(6_000):
+        action, out = random_step(state, rng, rs)
+        assert out is not None and out.result == DONE
+        assert out == apply(state, action)  # the outcome found is the rules' own
+        drawn.add(repr(action))
+    assert drawn == legal
+
+
+def test_seeded_draws_repeat_and_dont_depend_on_how_the_state_was_built() -> None:
+    state = _states("mtg", 3, 20)[2]
+    copy = loads(dumps(state))
+    assert copy == state and copy.objects is not state.objects
+    first = [random_action(state, random.Random(s)) for s in range(200)]
+    assert [random_action(copy, random.Random(s)) for s in range(200)] == first
+    assert len({repr(a) for a in first}) > 20
+
+
+def test_verbs_restrict_the_draw_and_no_draw_left_ends_the_turn() -> None:
+    state = _states("mtg", 2, 20)[1]
+    rng = random.Random(5)
+    moves = [random_action(state, rng, verbs=("move",)) for _ in range(50)]
+    assert {a.verb for a in moves} == {"move"}
+    assert random_action(state, rng, tries=0) == v.EndTurn()
+    assert random_action(state, rng, verbs=("no_such_verb",)) == v.EndTurn()
+    assert random_step(state, rng, tries=0)[1] == apply(state, v.EndTurn())
+
+
+def test_the_union_holds_where_a_player_cant_refer_to_some_objects_in_play() -> None:
+    """No built-in game hides a permanent from a player's references; a game that does
+    still offers each pair (become a copy) only between objects the player may name."""
+
+    class Shy(type(get_ruleset("mtg"))):  # type: ignore[misc]
+        def may_refer(self, state: GameState, actor: str, obj: object) -> bool:
+            return actor != "alice" or getattr(obj, "id", 0) % 3 != 0
+
+    rs = Shy()
+    for state in _states("mtg", 4, 24):
+        for player in (*state.players, None):
+            whole = rs.candidates(state, player)
+            assert _key(_union(rs, state, player)) == _key(whole)
+        assert any(a.verb == "become_copy" for a in rs.candidates(state, None))
+        copies = rs.candidates(state, "alice", "become_copy")
+        assert copies and not any(i % 3 == 0 for a in copies for i in a.object_ids())
