@@ -112,10 +112,11 @@ class Ruleset(Hooks):
     def may_refer(self, state: GameState, actor: str, obj: GameObject) -> bool:
         """Whether ``actor`` may name ``obj`` in an action: a card they can identify, or an
         object everyone sees as what it is (a face-down permanent, as the face-down object)."""
+        # The public face-down object before kept knowledge: knowledge is read entry by entry.
         return (
             self.may_look(state, actor, obj)
-            or self.knows(state, actor, obj)
             or self.public_characteristics(state, actor, obj) is not None
+            or self.knows(state, actor, obj)
         )
 
     # --- setting up -------------------------------------------------------------------------
@@ -706,10 +707,13 @@ class Ruleset(Hooks):
     ) -> list[v.Action]:
         """The candidates of ``verb`` :meth:`candidates` generates on ``o`` (the first object
         they name): none if ``player`` may not refer to it."""
-        if player is not None and not self.may_refer(state, player, o):
-            return []
         out = self.object_candidates(state, player or o.owner, o, verb)
-        if verb == "become_copy" and self.is_in_play(o.zone):
+        copies = verb == "become_copy" and self.is_in_play(o.zone)
+        # Asked last: most draws find no candidate of the verb on the object, and whether the
+        # player may refer to it costs more than listing the few there are.
+        if not (out or copies) or (player is not None and not self.may_refer(state, player, o)):
+            return []
+        if copies:
             # Only what is in play is asked whether the player may refer to it.
             in_play = [x for x in state.objects.values() if self.is_in_play(x.zone)]
             out += _copies(
