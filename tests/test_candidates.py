@@ -150,3 +150,16 @@ def test_the_union_holds_where_a_player_cant_refer_to_some_objects_in_play() -> 
         assert any(a.verb == "become_copy" for a in rs.candidates(state, None))
         copies = rs.candidates(state, "alice", "become_copy")
         assert copies and not any(i % 3 == 0 for a in copies for i in a.object_ids())
+
+
+@pytest.mark.parametrize("alias", ["mtg", "fab", "ga", "scp"])
+def test_a_draw_on_an_object_is_one_of_its_candidates_and_reaches_each(alias: str) -> None:
+    rs = get_ruleset(alias)
+    state = _states(alias, 3, 10)[2]
+    rng = random.Random(1)
+    for player in (*state.players, None):
+        for o in state.iter_objects():
+            for verb in ("become_copy", "move", "examine"):
+                pool = {repr(a) for a in rs.candidates_on(state, player, o, verb)}
+                drawn = {repr(rs.draw_on(state, player, o, verb, rng)) for _ in range(300)}
+                assert drawn - {"None"} == pool  # each candidate, and nothing else

@@ -64,7 +64,8 @@ def random_action(
     times, a verb of the ruleset's vocabulary (of ``verbs``, if given), an object (any
     object; the ruleset offers nothing on one the player may not refer to) and one of the
     candidates :meth:`~obverse.rulesets.Ruleset.candidates_on` generates for that verb on
-    that object (for a verb naming no object, one of that verb's candidates). With
+    that object, each as likely (:meth:`~obverse.rulesets.Ruleset.draw_on`); for a verb
+    naming no object, one of that verb's candidates. With
     ``legal``, the first draw the kernel carries out (``done``) is the answer; without, the
     first candidate drawn, which the kernel may refuse (robustness against what the rules
     forbid). When no draw succeeds, the turn ends. Every verb, and every candidate, has a
@@ -109,15 +110,14 @@ def _draw(
     objects = list(state.objects)
     for _ in range(tries if offered else 0):
         verb, names_object = _pick(rng, offered)
+        action: v.Action | None = None
         if not names_object:
             pool = rs.candidates(state, player, verb)
+            action = _pick(rng, pool) if pool else None
         elif objects:
-            pool = rs.candidates_on(state, player, state.objects[_pick(rng, objects)], verb)
-        else:
+            action = rs.draw_on(state, player, state.objects[_pick(rng, objects)], verb, rng)
+        if action is None:
             continue
-        if not pool:
-            continue
-        action = _pick(rng, pool)
         if not legal:
             return action, None
         try:

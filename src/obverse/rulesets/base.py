@@ -714,12 +714,46 @@ class Ruleset(Hooks):
         if not (out or copies) or (player is not None and not self.may_refer(state, player, o)):
             return []
         if copies:
-            # Only what is in play is asked whether the player may refer to it.
-            in_play = [x for x in state.objects.values() if self.is_in_play(x.zone)]
-            out += _copies(
-                o, [x for x in in_play if player is None or self.may_refer(state, player, x)]
-            )
+            out += [
+                v.BecomeCopy(object=o.id, of=x.id)
+                for x in state.objects.values()
+                if self._copy_partner(state, player, o, x)
+            ]
         return out
+
+    def draw_on(
+        self,
+        state: GameState,
+        player: str | None,
+        o: GameObject,
+        verb: str,
+        rng: random.Random,
+    ) -> v.Action | None:
+        """One of :meth:`candidates_on` at random, each as likely (``None``: there is none,
+        or this draw found none): what random play draws. Becoming a copy draws the other
+        object among all and keeps it if it is a partner (each partner as likely), rather
+        than asking of every object in play whether the player may refer to it."""
+        if verb == "become_copy" and not self.object_candidates(state, player or o.owner, o, verb):
+            if not self.is_in_play(o.zone):
+                return None
+            if player is not None and not self.may_refer(state, player, o):
+                return None
+            ids = list(state.objects)
+            x = state.objects[ids[int(rng.random() * len(ids))]]
+            if not self._copy_partner(state, player, o, x):
+                return None
+            return v.BecomeCopy(object=o.id, of=x.id)
+        pool = self.candidates_on(state, player, o, verb)
+        return pool[int(rng.random() * len(pool))] if pool else None
+
+    def _copy_partner(
+        self, state: GameState, player: str | None, o: GameObject, x: GameObject
+    ) -> bool:
+        """Whether ``o`` in play may be offered to become a copy of ``x``: another object in
+        play the player may refer to."""
+        if x.id == o.id or not self.is_in_play(x.zone):
+            return False
+        return player is None or self.may_refer(state, player, x)
 
     def loose_candidates(
         self, state: GameState, player: str | None, verb: str | None = None
