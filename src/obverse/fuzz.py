@@ -24,7 +24,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.engine import apply
 from obverse.errors import ObverseError
-from obverse.play import deal, random_step, replay
+from obverse.play import deal, random_candidate, random_step, replay
 from obverse.rulesets import get_ruleset
 from obverse.rulings import Outcome
 from obverse.scenario import to_step
@@ -232,17 +232,21 @@ def _twin_action(
         return v.Move(object=secret.id, to=rng.choice(_hidden_zones(alias))), None
     if roll < 0.3:
         return v.Shuffle(player="alice", zone=rng.choice(_hidden_zones(alias))), None
-    pool = rs.candidates(state, None)
     if roll < 0.65:
-        zone = rng.choice(sorted(rs.zones))
-        queries: list[v.Action] = [
-            v.Search(player="bob", zone=zone),
-            v.Select(player="bob", zone=zone),
-            v.Search(player="alice", zone=zone),
-        ]
-        return rng.choice([*pool, *queries]), "bob"
-    mine = [x for x in pool if secret is None or secret.id not in x.object_ids()]
-    return (rng.choice(mine) if mine else v.EndTurn()), rng.choice([None, "alice"])
+        if rng.random() < 0.1:
+            zone = rng.choice(sorted(rs.zones))
+            queries: list[v.Action] = [
+                v.Search(player="bob", zone=zone),
+                v.Select(player="bob", zone=zone),
+                v.Search(player="alice", zone=zone),
+            ]
+            return rng.choice(queries), "bob"
+        # Drawn as a judge's: bob names any object, even one he can't identify.
+        return random_candidate(state, rng, None, rs) or v.EndTurn(), "bob"
+    action = random_candidate(
+        state, rng, None, rs, where=lambda x: secret is None or secret.id not in x.object_ids()
+    )
+    return action or v.EndTurn(), rng.choice([None, "alice"])
 
 
 # --- counterexamples as scenarios ------------------------------------------------------------

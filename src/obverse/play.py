@@ -8,7 +8,7 @@ draws an action the rules allow (or, asked to, any candidate, which the kernel m
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from obverse import vocab as v
@@ -94,6 +94,27 @@ def random_step(
         return action, None
 
 
+def random_candidate(
+    state: GameState,
+    rng: random.Random,
+    player: str | None,
+    rs: Ruleset | None = None,
+    *,
+    where: Callable[[v.Action], bool] | None = None,
+    tries: int = TRIES,
+) -> v.Action | None:
+    """A candidate offered to ``player`` (``None``: as a judge, on every object), drawn as
+    :func:`random_action` draws and not tried; ``where`` drops a draw (it draws again);
+    ``None`` when no draw of ``tries`` finds one."""
+    rs = rs or get_ruleset(state.ruleset)
+    offered, objects = _offered(rs, None), list(state.objects)
+    for _ in range(tries):
+        action = _candidate(state, rng, rs, player, offered, objects)
+        if action is not None and (where is None or where(action)):
+            return action
+    return None
+
+
 def _draw(
     state: GameState,
     rng: random.Random,
@@ -109,13 +130,7 @@ def _draw(
     # and no sort of every id for each action.
     objects = list(state.objects)
     for _ in range(tries if offered else 0):
-        verb, names_object = _pick(rng, offered)
-        action: v.Action | None = None
-        if not names_object:
-            pool = rs.candidates(state, player, verb)
-            action = _pick(rng, pool) if pool else None
-        elif objects:
-            action = rs.draw_on(state, player, state.objects[_pick(rng, objects)], verb, rng)
+        action = _candidate(state, rng, rs, player, offered, objects)
         if action is None:
             continue
         if not legal:
@@ -127,6 +142,27 @@ def _draw(
         if out.result == DONE:
             return action, out
     return v.EndTurn(), None
+
+
+def _candidate(
+    state: GameState,
+    rng: random.Random,
+    rs: Ruleset,
+    player: str | None,
+    offered: Sequence[tuple[str, bool]],
+    objects: Sequence[int],
+) -> v.Action | None:
+    """One draw: a verb, then an object and one of its candidates of that verb (or one of
+    the verb's candidates, for a verb naming no object); ``None`` when there is none."""
+    if not offered:
+        return None
+    verb, names_object = _pick(rng, offered)
+    if not names_object:
+        pool = rs.candidates(state, player, verb)
+        return _pick(rng, pool) if pool else None
+    if not objects:
+        return None
+    return rs.draw_on(state, player, state.objects[_pick(rng, objects)], verb, rng)
 
 
 def _pick(rng: random.Random, items: Sequence[_T]) -> _T:
@@ -156,6 +192,7 @@ __all__ = [
     "apply",
     "deal",
     "random_action",
+    "random_candidate",
     "random_legal_action",
     "random_step",
     "replay",
