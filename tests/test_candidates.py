@@ -47,7 +47,7 @@ def _union(rs: Ruleset, state: GameState, player: str | None) -> list[v.Action]:
             continue
         for o in state.iter_objects():
             found = rs.candidates_on(state, player, o, verb)
-            assert all(a.verb == verb and o.id in a.object_ids() for a in found), (verb, o.id)
+            assert all(a.verb == verb and a.object_ids()[0] == o.id for a in found), (verb, o.id)
             out += found
     return out
 

@@ -765,7 +765,7 @@ class Ruleset(Hooks):
         if verb not in (None, "shuffle"):
             return out
         for who in (player,) if player else state.players:
-            for zone in sorted(self.zones):
+            for zone in _zones_in_order(type(self)):
                 if zone in self.ordered_zones or self.is_shared(zone):
                     continue
                 if state.zones.get(self.zone_key(zone, who)):
@@ -779,7 +779,7 @@ class Ruleset(Hooks):
         verb's, in the same order; an override keeps to it as this one does)."""
         out: list[v.Action] = []
         if verb in (None, "move"):
-            for zone in sorted(self.zones):
+            for zone in _zones_in_order(type(self)):
                 if not self.zone_matches(o.zone, zone) and zone != self.stack_zone:
                     out.append(v.Move(object=o.id, to=zone))
         if o.zone == self.stack_zone:
@@ -835,8 +835,20 @@ def _object_verbs(cls: type[Ruleset]) -> frozenset[str]:
     return found
 
 
+_ZONES: dict[type[Ruleset], tuple[str, ...]] = {}
+
+
+def _zones_in_order(cls: type[Ruleset]) -> tuple[str, ...]:
+    """The zones of ``cls`` sorted by name, as candidates list them (sorted once)."""
+    found = _ZONES.get(cls)
+    if found is None:
+        found = _ZONES[cls] = tuple(sorted(cls.zones))
+    return found
+
+
 def _copies(o: GameObject, in_play: list[GameObject]) -> list[v.Action]:
-    """``o`` becoming a copy of each other object in play (the player may refer to)."""
+    """``o`` becoming a copy of each other object in ``in_play`` (objects in play the player
+    may refer to: then each is a partner, as :meth:`Ruleset._copy_partner` decides)."""
     return [v.BecomeCopy(object=o.id, of=x.id) for x in in_play if x.id != o.id]
 
 
