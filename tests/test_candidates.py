@@ -11,12 +11,13 @@ import pytest
 from obverse import vocab as v
 from obverse.engine import apply, legal_actions
 from obverse.fuzz import random_deal
-from obverse.play import random_action, random_step
+from obverse.play import _offered, random_action, random_step
 from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets import Ruleset
 from obverse.rulings import DONE
 from obverse.serialize import dumps, loads
 from obverse.state import GameState
+from toy_game import Tap
 
 ALIASES = [cls.aliases[0] for cls in rulesets()]
 
@@ -163,3 +164,23 @@ def test_a_draw_on_an_object_is_one_of_its_candidates_and_reaches_each(alias: st
                 pool = {repr(a) for a in rs.candidates_on(state, player, o, verb)}
                 drawn = {repr(rs.draw_on(state, player, o, verb, rng)) for _ in range(300)}
                 assert drawn - {"None"} == pool  # each candidate, and nothing else
+
+
+def test_tables_kept_per_ruleset_class_follow_each_subclass() -> None:
+    """The sorted zones, the verbs naming objects and random play's verbs are kept per class:
+    a subclass with another zone and another verb gets its own, the parent keeps its."""
+    base = get_ruleset("mtg")
+    state = _states("mtg", 1, 12)[0]
+    before = {repr(a) for a in base.candidates(state, None)}
+    assert ("tap", True) not in _offered(base, None)
+
+    class Wider(type(base)):  # type: ignore[misc]
+        zones = base.zones | {"attic"}
+        actions = (*base.actions, Tap)
+
+    wide = Wider()
+    moves = wide.candidates(state, None, "move")
+    assert {a.to for a in moves if isinstance(a, v.Move)} >= {"attic"}
+    assert ("tap", True) in _offered(wide, None)
+    assert ("tap", True) not in _offered(base, None)
+    assert {repr(a) for a in base.candidates(state, None)} == before
