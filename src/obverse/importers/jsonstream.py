@@ -107,20 +107,20 @@ class _Reader:
 
     def more(self) -> bool:
         """Append the next chunk (dropping what was read); False at the end of the file or at
-        text that isn't UTF-8 (reported)."""
+        text that isn't UTF-8 (reported: the file stops there, as the text reader's does)."""
         if self.eof:
             return False
         chunk = self.stream.read(CHUNK_BYTES)
+        self.eof = len(chunk) < CHUNK_BYTES  # a regular file reads short only at its end
         try:
             # msgspec skips unread fields without decoding them: check the whole text here.
-            self.utf8.decode(chunk, final=not chunk)
+            self.utf8.decode(chunk, final=self.eof)
         except UnicodeDecodeError as exc:
             self.report(Problem(self.path, "", "", f"not UTF-8 text ({exc.reason})"))
-            self.eof = self.failed = True  # the file stops here, as the text reader's does
+            self.eof = self.failed = True
             self.buf, self.pos = b"", 0
             return False
         if not chunk:
-            self.eof = True
             return False
         if self.read and self.progress is not None:
             self.progress(self.read + len(chunk))
@@ -240,6 +240,8 @@ class _Reader:
                 self.report(Problem(self.path, f"item {self.count}", "", importers._DEEP))
                 return False
             except _Invalid as exc:
+                if self.failed:  # the file stopped being read (reported)
+                    return False
                 message = f"invalid JSON: {exc.reason} ({self.place(exc.at)})"
                 self.report(Problem(self.path, f"item {self.count}", "", message))
                 if not self.resync(exc.at):
@@ -263,8 +265,9 @@ class _Reader:
                 reason = reason[: found.start()] if found else reason
                 if reason == "trailing characters":  # msgspec names the byte after it
                     return at - 1
+                # At the end of the buffer it may be the item going on in the next chunk.
                 if not (
-                    reason == "Input data was truncated"
+                    at >= len(self.buf) - 8
                     and len(rest) < importers.MAX_RECORD_CHARS
                     and self.more()
                 ):
