@@ -194,13 +194,15 @@ class _Reader:
     def run_end(self) -> int | None:
         """Where a run of whole items from ``pos`` would end (the ``}`` closing its last item,
         or the array's ``]`` at the end of the file), reading on until the buffer holds one;
-        None when none is found (an item longer than a chunk, or invalid JSON)."""
+        None when none is found (an item longer than a chunk, or invalid JSON). A looser
+        boundary pattern is tried only when the stricter ones find nothing in a full buffer."""
         while True:
             if self.eof:
                 tail = self.buf.rstrip()
                 if tail.endswith(b"]") and len(tail) - 1 > self.pos:
                     return len(tail) - 1
-            for pattern in self.boundaries:
+            full = self.eof or len(self.buf) - self.pos >= CHUNK_BYTES
+            for pattern in self.boundaries if full else self.boundaries[:1]:
                 end = _last_match(pattern, self.buf, self.pos)
                 if end is not None:
                     return end
