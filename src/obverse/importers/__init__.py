@@ -323,19 +323,7 @@ def check_vocabulary(game: str, path: str, record: str | Callable[[], str], card
     :class:`~obverse.errors.InputError` naming the file, the record (or a function giving its
     name, called only then) and the word. Raised, not reported: a misspelt type would store a
     card of no type, so the whole import fails and nothing is written."""
-    words, fold = _type_words(game)
-    if fold:
-        known_words = all(
-            w.casefold() in known
-            for face in card.faces
-            for field, known in words
-            for w in getattr(face, field)
-        )
-    else:
-        known_words = all(
-            known.issuperset(getattr(face, field)) for face in card.faces for field, known in words
-        )
-    if known_words:
+    if _known_words(game, card):
         return  # the common case, without a registry lookup per record
     try:
         check_type_words(card, "", game)
@@ -343,6 +331,19 @@ def check_vocabulary(game: str, path: str, record: str | Callable[[], str], card
         name = record if isinstance(record, str) else record()
         place = f"record {shorten(name)}" + (f" {exc.place}" if exc.place else "")
         raise InputError(place, exc.key, exc.message, path) from None
+
+
+def _known_words(game: str, card: CardDef) -> bool:
+    """Whether every type word of ``card`` is one of ``game``'s (:func:`_type_words`)."""
+    words, fold = _type_words(game)
+    for face in card.faces:
+        for field, known in words:
+            values = getattr(face, field)
+            if fold:
+                values = [w.casefold() for w in values]
+            if not known.issuperset(values):
+                return False
+    return True
 
 
 @functools.cache

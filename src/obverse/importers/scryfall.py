@@ -172,9 +172,13 @@ def face_keywords(texts: list[str], keywords: tuple[str, ...]) -> list[tuple[str
     out: list[list[str]] = [[] for _ in texts]
     folded = [(text, _ascii_folded(text)) for text in texts]
     for keyword in keywords:
-        users = [i for i, (text, f) in enumerate(folded) if _mentions(text, keyword, f)] or [0]
-        for i in users:
-            out[i].append(keyword)
+        used = False
+        for i, (text, f) in enumerate(folded):
+            if _mentions(text, keyword, f):
+                out[i].append(keyword)
+                used = True
+        if not used:
+            out[0].append(keyword)
     return [tuple(k) for k in out]
 
 
