@@ -165,3 +165,29 @@ def test_a_page_and_json_lines_are_still_read(tmp_path: Path) -> None:
     want = _expected(cards)[0]
     assert _read(page)[0] == want
     assert _read(lines)[0] == want
+
+
+def test_reimporting_a_card_replaces_its_names_and_sources(tmp_path: Path) -> None:
+    from obverse.carddb import CardDB
+
+    cards = [c for c in _cards() if c.get("layout") == "transform"][:3]
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps(cards), "utf-8")
+    renamed = dict(cards[0], id="new-printing-id", name="Renamed Front // Renamed Back")
+    renamed["card_faces"] = [
+        dict(cards[0]["card_faces"][0], name="Renamed Front"),
+        dict(cards[0]["card_faces"][1], name="Renamed Back"),
+    ]
+    second = tmp_path / "second.json"
+    second.write_text(json.dumps([renamed]), "utf-8")
+    with CardDB(tmp_path / "cards.sqlite3") as db:
+        db.import_files("mtg", [first], lambda p: None)
+        old_face = cards[0]["card_faces"][1]["name"]
+        assert db.get("mtg", old_face) is not None
+        db.import_files("mtg", [second], lambda p: None)
+        assert db.get("mtg", old_face) is None  # the stored card's old names are gone
+        assert db.by_source("mtg", cards[0]["id"]) is None
+        found = db.get("mtg", "Renamed Back")
+        assert found is not None and found.name == "Renamed Front // Renamed Back"
+        assert db.by_source("mtg", "new-printing-id") == found
+        assert db.get("mtg", cards[1]["card_faces"][1]["name"]) is not None
