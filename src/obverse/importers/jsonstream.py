@@ -276,6 +276,8 @@ class _Reader:
                     raise _Invalid(reason, at) from None
             else:  # nothing after it in the buffer: complete unless the file goes on
                 if not self.more():
+                    if self.failed:  # not UTF-8 further on (reported): the file stops
+                        raise _Invalid("", len(self.buf))
                     return len(self.buf)
 
     def decode_one(self, end: int) -> Any:
