@@ -2,7 +2,8 @@
 
 * :mod:`obverse.importers.scryfall` — Scryfall card objects (MTG), bulk files streamed;
 * :mod:`obverse.importers.fab` — the Flesh and Blood card database (the-fab-cube CSV and JSON);
-* :mod:`obverse.importers.ga` — Grand Archive index API JSON.
+* :mod:`obverse.importers.ga` — Grand Archive index API JSON;
+* :mod:`obverse.importers.jsonstream` — a large JSON array read fast with msgspec (bulk files).
 
 Each importer yields :class:`Record` s (one stored card each) and reports a bad record as a
 :class:`Problem` (file, record id, key, message) through a callback, then goes on with the rest.

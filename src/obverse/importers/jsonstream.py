@@ -53,8 +53,10 @@ def read_records(
     progress: Callable[[int], None] | None = None,
     boundaries: Sequence[re.Pattern[bytes]] = (OBJECT_BOUNDARY,),
 ) -> Iterator[Any]:
-    """The items of a JSON file: instances of ``record_type`` where an item is an object
-    whose fields fit it, else the item as plain JSON values (for the importer to report).
+    """The items of a JSON file: instances of ``record_type`` where an item of an array is an
+    object whose fields fit it, else the item as plain JSON values (for the importer to
+    report); the items of a page, one object or JSON Lines are plain JSON values. A
+    :class:`msgspec.Raw` field holds on to the chunk it was read from: convert, don't keep.
 
     ``boundaries`` are patterns whose match starts with the ``}`` ending an item and goes on
     to the next item's start, tried in order (a stricter one first: fewer cuts inside an
