@@ -22,7 +22,16 @@ from typing import Any
 from obverse.carddb import CardDB
 from obverse.importers import Problem
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mtg"
+#: The real sample cards: the checkout's own copy (tests/data/mtg), else the shared data.
+_ROOT = Path(__file__).resolve().parents[1]
+DATA = next(
+    (
+        d
+        for d in (_ROOT / "tests" / "data" / "mtg", _ROOT.parent / "shared" / "data" / "mtg")
+        if d.is_dir()
+    ),
+    _ROOT / "tests" / "data" / "mtg",
+)
 
 
 def generate(path: Path, n: int) -> int:

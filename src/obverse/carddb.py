@@ -225,10 +225,12 @@ class CardDB:
         flush()
         return +layouts, len(written)
 
-    def _keep(self, game: str, batch: list[Record], report: Report) -> list[Record]:
+    def _keep(
+        self, game: str, batch: list[Record], report: Report
+    ) -> tuple[list[Record], set[str]]:
         """The records that don't downgrade a stored card (replace it by fewer faces: a
-        double-faced card whose other face is missing from the files); the others are
-        reported."""
+        double-faced card whose other face is missing from the files), the others reported;
+        and the keys of the batch already stored."""
         held: dict[str, str] = {}
         keys = [r.key for r in batch]
         for i in range(0, len(keys), 500):
@@ -252,13 +254,14 @@ class CardDB:
                     report(Problem("", f"{r.key} ({r.card.name})", "faces", message))
                     continue
             out.append(r)
-        return out
+        return out, set(held)
 
     def _write(self, game: str, batch: list[Record], report: Report) -> list[Record]:
         """Write ``batch`` (what :meth:`_keep` keeps of it); the records written."""
-        batch = self._keep(game, batch, report)
+        batch, held = self._keep(game, batch, report)
         cur = self.conn.cursor()
-        keys = [(game, r.key) for r in batch]
+        # Names and sources rows are written with their card: only a stored card has any.
+        keys = [(game, r.key) for r in batch if r.key in held]
         cur.executemany("DELETE FROM names WHERE game=? AND key=?", keys)
         cur.executemany("DELETE FROM sources WHERE game=? AND key=?", keys)
         cur.executemany(

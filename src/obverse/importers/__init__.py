@@ -2,7 +2,8 @@
 
 * :mod:`obverse.importers.scryfall` — Scryfall card objects (MTG), bulk files streamed;
 * :mod:`obverse.importers.fab` — the Flesh and Blood card database (the-fab-cube CSV and JSON);
-* :mod:`obverse.importers.ga` — Grand Archive index API JSON.
+* :mod:`obverse.importers.ga` — Grand Archive index API JSON;
+* :mod:`obverse.importers.jsonstream` — a large JSON array read fast with msgspec (bulk files).
 
 Each importer yields :class:`Record` s (one stored card each) and reports a bad record as a
 :class:`Problem` (file, record id, key, message) through a callback, then goes on with the rest.
@@ -317,25 +318,33 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...]) -> list
     return out
 
 
-def check_vocabulary(game: str, path: str, record: str, card: CardDef) -> None:
+def check_vocabulary(game: str, path: str, record: str | Callable[[], str], card: CardDef) -> None:
     """Refuse a card with a type word ``game`` doesn't have (its ruleset's ``type_words``,
     :func:`obverse.cards.check_type_words`, the check scenario cards get): an
-    :class:`~obverse.errors.InputError` naming the file, the record and the word. Raised, not
-    reported: a misspelt type would store a card of no type, so the whole import fails and
-    nothing is written."""
-    words, fold = _type_words(game)
-    if all(
-        (w.casefold() if fold else w) in known
-        for face in card.faces
-        for field, known in words
-        for w in getattr(face, field)
-    ):
+    :class:`~obverse.errors.InputError` naming the file, the record (or a function giving its
+    name, called only then) and the word. Raised, not reported: a misspelt type would store a
+    card of no type, so the whole import fails and nothing is written."""
+    if _known_words(game, card):
         return  # the common case, without a registry lookup per record
     try:
         check_type_words(card, "", game)
     except InputError as exc:
-        place = f"record {shorten(record)}" + (f" {exc.place}" if exc.place else "")
+        name = record if isinstance(record, str) else record()
+        place = f"record {shorten(name)}" + (f" {exc.place}" if exc.place else "")
         raise InputError(place, exc.key, exc.message, path) from None
+
+
+def _known_words(game: str, card: CardDef) -> bool:
+    """Whether every type word of ``card`` is one of ``game``'s (:func:`_type_words`)."""
+    words, fold = _type_words(game)
+    for face in card.faces:
+        for field, known in words:
+            values = getattr(face, field)
+            if fold:
+                values = [w.casefold() for w in values]
+            if not known.issuperset(values):
+                return False
+    return True
 
 
 @functools.cache
@@ -354,37 +363,44 @@ def _type_words(game: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], bool
 
 def str_or_none(value: Any, key: str) -> str | None:
     """``value`` if a string (``None`` for null or ""); anything else is a bad record."""
-    if value is None or value == "":
+    if isinstance(value, str):
+        return value or None
+    if value is None:
         return None
-    if not isinstance(value, str):
-        raise BadRecord(key, f"expected a string, got {quote(value)}")
-    return value
+    raise BadRecord(key, f"expected a string, got {quote(value)}")
 
 
 def str_list(value: Any, key: str) -> tuple[str, ...]:
     """A list of strings (null is empty); anything else is a bad record."""
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BadRecord(key, f"expected a list of strings, got {quote(value)}")
-    return tuple(value)
+    if isinstance(value, list):
+        for v in value:
+            if not isinstance(v, str):
+                break
+        else:
+            return tuple(value)
+    raise BadRecord(key, f"expected a list of strings, got {quote(value)}")
+
+
+_INT: Final = re.compile(r"[+-]?\d+")
 
 
 def stat(value: Any, key: str) -> int | str | None:
     """A printed number: an int when it is one ("3" -> 3), else the string ("*", "1+*")."""
-    if value is None or value == "":
+    if value is None:
         return None
+    if isinstance(value, str):
+        text = value.strip()
+        if _INT.fullmatch(text):
+            return int(text)
+        return text or None
     if isinstance(value, bool):
         raise BadRecord(key, f"expected a number, got {quote(value)}")
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if re.fullmatch(r"[+-]?\d+", text):
-            return int(text)
-        return text or None
     raise BadRecord(key, f"expected a number, got {quote(value)}")
 
 

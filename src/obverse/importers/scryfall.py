@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any, Final
+
+import msgspec
 
 from obverse.cards import LAYOUTS, CardDef, Face
 from obverse.errors import quote
@@ -31,11 +33,11 @@ from obverse.importers import (
     Record,
     Report,
     check_vocabulary,
-    read_json_file,
     stat,
     str_list,
     str_or_none,
 )
+from obverse.importers.jsonstream import OBJECT_BOUNDARY, read_records
 from obverse.rulesets.mtg import MTG_SUPERTYPES
 
 #: Scryfall layouts kept as they are.
@@ -58,6 +60,58 @@ _DASH: Final = re.compile(r"\s+[—–-]\s+")
 _PROTOTYPE: Final = re.compile(r"^Prototype ((?:\{[^}]+\})+) [—–-] (\d+)/(\d+)", re.M)
 
 
+class ScryfallFace(msgspec.Struct, gc=False):
+    """The fields of a Scryfall card face the importer reads (the others are skipped when
+    decoding). Values are as in the JSON, unchecked: :func:`convert` checks them."""
+
+    name: Any = None
+    type_line: Any = None
+    oracle_text: Any = None
+    mana_cost: Any = None
+    color_indicator: Any = None
+    colors: Any = None
+    power: Any = None
+    toughness: Any = None
+    loyalty: Any = None
+    defense: Any = None
+    oracle_id: Any = None
+
+
+class ScryfallCard(ScryfallFace, gc=False):
+    """The fields of a Scryfall card object the importer reads: a one-faced card's own face
+    fields, and the card's. ``all_parts`` stays undecoded JSON until a meld card needs it."""
+
+    object: Any = None
+    id: Any = None
+    layout: Any = None
+    keywords: Any = None
+    card_faces: list[ScryfallFace] | None = None
+    all_parts: msgspec.Raw = msgspec.Raw()
+
+
+_FACE_FIELDS: Final = ScryfallFace.__struct_fields__
+_CARD_FIELDS: Final = ScryfallCard.__struct_fields__
+#: Where one card object ends and the next begins in a bulk file (Scryfall writes ``object``
+#: first; a card face's is ``card_face``): a run cut there is almost never inside a card.
+CARD_BOUNDARY: Final = re.compile(rb'\}\s*,\s*\{\s*"object"\s*:\s*"card"\s*[,}]')
+
+
+def as_card(obj: Any) -> Any:
+    """A card object as a :class:`ScryfallCard` (a dict's known fields, its face objects as
+    :class:`ScryfallFace`), unchecked; anything else as it is (:func:`convert` refuses it)."""
+    if not isinstance(obj, dict):
+        return obj
+    fields = {k: obj[k] for k in _CARD_FIELDS if k in obj}
+    faces = fields.get("card_faces")
+    if isinstance(faces, list):
+        fields["card_faces"] = [
+            ScryfallFace(**{k: f[k] for k in _FACE_FIELDS if k in f}) if isinstance(f, dict) else f
+            for f in faces
+        ]
+    return ScryfallCard(**fields)
+
+
+@lru_cache(maxsize=4096)  # type lines repeat: "Creature — Human Wizard"
 def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """``(supertypes, types, subtypes)`` of a type line such as
     ``Legendary Creature — Human Wizard`` (``Token`` is dropped: the layout says it)."""
@@ -72,15 +126,41 @@ def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...],
     return supertypes, types, tuple(tail.split())
 
 
-def _mentions(text: str, keyword: str) -> bool:
+#: The non-ASCII characters ``re.IGNORECASE`` matches to ASCII letters (İ ı ſ K).
+_FOLD_TO_ASCII: Final = "\u0130\u0131\u017f\u212a"
+
+
+def _mentions(text: str, keyword: str, folded: bytes | None = None) -> bool:
     """Whether ``text`` uses ``keyword`` as a word or phrase, inflected or not ("fights",
-    "transformed"), but not inside another word ("Flash" in "Flashback", "Ward" in "toward")."""
-    return _keyword_pattern(keyword).search(text) is not None
+    "transformed"), but not inside another word ("Flash" in "Flashback", "Ward" in "toward").
+
+    ``folded`` is :func:`_ascii_folded` ``(text)``: the pattern is then tried only where the
+    keyword's letters are (a search from every position is slow), with the same answer."""
+    pattern, needle = _keyword_pattern(keyword)
+    if folded is None or needle is None:
+        return pattern.search(text) is not None
+    at = folded.find(needle)
+    while at >= 0:
+        if pattern.match(text, at):
+            return True
+        at = folded.find(needle, at + 1)
+    return False
+
+
+def _ascii_folded(text: str) -> bytes | None:
+    """``text`` lower-cased, one byte a character (non-ASCII ones as ``?``): where an ASCII
+    keyword can match it ignoring case; None when a character ignoring case turns ASCII."""
+    if not text.isascii() and any(c in text for c in _FOLD_TO_ASCII):
+        return None
+    return text.encode("ascii", "replace").lower()
 
 
 @cache
-def _keyword_pattern(keyword: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|d|ed|ing)?(?![\w-])", re.I)
+def _keyword_pattern(keyword: str) -> tuple[re.Pattern[str], bytes | None]:
+    """The pattern of a keyword in use, and (if ASCII) the keyword as :func:`_ascii_folded`
+    text has it."""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|d|ed|ing)?(?![\w-])", re.I)
+    return pattern, keyword.lower().encode() if keyword.isascii() else None
 
 
 def face_keywords(texts: list[str], keywords: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -90,33 +170,45 @@ def face_keywords(texts: list[str], keywords: tuple[str, ...]) -> list[tuple[str
     if len(texts) <= 1:
         return [keywords] * len(texts)
     out: list[list[str]] = [[] for _ in texts]
+    folded = [(text, _ascii_folded(text)) for text in texts]
     for keyword in keywords:
-        users = [i for i, text in enumerate(texts) if _mentions(text, keyword)] or [0]
-        for i in users:
-            out[i].append(keyword)
+        used = False
+        for i, (text, f) in enumerate(folded):
+            if _mentions(text, keyword, f):
+                out[i].append(keyword)
+                used = True
+        if not used:
+            out[0].append(keyword)
     return [tuple(k) for k in out]
 
 
 def _face(
-    data: dict[str, Any],
+    data: Any,
     keywords: tuple[str, ...],
-    where: str,
+    index: int | None,
     fallback_colors: tuple[str, ...] = (),
 ) -> Face:
-    if not isinstance(data, dict):
-        raise BadRecord(where, f"expected a card face object, got {quote(data)}")
-    where = f"{where}." if where else ""
-    name = str_or_none(data.get("name"), f"{where}name")
+    """The face ``card_faces[index]`` (the card itself when ``index`` is None)."""
+    if not isinstance(data, ScryfallFace):
+        raise BadRecord(f"card_faces[{index}]", f"expected a card face object, got {quote(data)}")
+    try:
+        return _face_fields(data, keywords, fallback_colors)
+    except BadRecord as exc:  # the key named within the face: card_faces[1].power
+        if index is None:
+            raise
+        raise BadRecord(f"card_faces[{index}].{exc.key}", exc.message) from None
+
+
+def _face_fields(data: ScryfallFace, keywords: tuple[str, ...], fallback: tuple[str, ...]) -> Face:
+    name = str_or_none(data.name, "name")
     if name is None:
-        raise BadRecord(f"{where}name", "a face needs a name")
-    supertypes, types, subtypes = parse_type_line(
-        str_or_none(data.get("type_line"), f"{where}type_line")
-    )
-    text = str_or_none(data.get("oracle_text"), f"{where}oracle_text") or ""
-    cost = str_or_none(data.get("mana_cost"), f"{where}mana_cost")
-    colors = str_list(data.get("color_indicator"), f"{where}color_indicator")
+        raise BadRecord("name", "a face needs a name")
+    supertypes, types, subtypes = parse_type_line(str_or_none(data.type_line, "type_line"))
+    text = str_or_none(data.oracle_text, "oracle_text") or ""
+    cost = str_or_none(data.mana_cost, "mana_cost")
+    colors = str_list(data.color_indicator, "color_indicator")
     if not colors and cost is None:
-        colors = str_list(data.get("colors"), f"{where}colors") or fallback_colors
+        colors = str_list(data.colors, "colors") or fallback
     return Face(
         name=name,
         cost=cost,
@@ -126,25 +218,31 @@ def _face(
         colors=colors,
         abilities=keywords,
         text=text,
-        power=stat(data.get("power"), f"{where}power"),
-        toughness=stat(data.get("toughness"), f"{where}toughness"),
-        loyalty=stat(data.get("loyalty"), f"{where}loyalty"),
-        defense=stat(data.get("defense"), f"{where}defense"),
+        power=stat(data.power, "power"),
+        toughness=stat(data.toughness, "toughness"),
+        loyalty=stat(data.loyalty, "loyalty"),
+        defense=stat(data.defense, "defense"),
     )
 
 
 def record_id(obj: Any) -> str:
     """How a card object is named in messages: ``id`` (and name when it has one)."""
-    if not isinstance(obj, dict):
+    if isinstance(obj, dict):
+        ident, name = obj.get("id"), obj.get("name")
+    elif isinstance(obj, ScryfallCard):
+        ident, name = obj.id, obj.name
+    else:
         return "?"
-    ident = obj.get("id") if isinstance(obj.get("id"), str) else "?"
-    name = obj.get("name")
+    ident = ident if isinstance(ident, str) else "?"
     return f"{ident} ({name})" if isinstance(name, str) else str(ident)
 
 
-def _melds_from(obj: dict[str, Any], name: str) -> tuple[str, ...]:
+def _melds_from(obj: ScryfallCard, name: str) -> tuple[str, ...]:
     """A meld result's two parts (from ``all_parts``); ``()`` for a meld part."""
-    parts = obj.get("all_parts") or []
+    parts: Any = obj.all_parts
+    if isinstance(parts, msgspec.Raw):  # read from a file: decoded only now, for a meld card
+        parts = msgspec.json.decode(parts) if parts else None
+    parts = parts or []
     if not isinstance(parts, list):
         raise BadRecord("all_parts", "expected a list")
     result = [
@@ -177,73 +275,86 @@ def _one_oracle_card(raw_faces: Any) -> bool:
     """Whether a reversible card's sides are one Oracle card (the same ``oracle_id``)."""
     if not isinstance(raw_faces, list):
         return False
-    ids = {f.get("oracle_id") if isinstance(f, dict) else None for f in raw_faces}
+    ids = {f.oracle_id if isinstance(f, ScryfallFace) else None for f in raw_faces}
     return len(ids) == 1 and isinstance(next(iter(ids)), str)
 
 
-def convert(obj: Any) -> tuple[Record, str | None]:
-    """One Scryfall card object as a :class:`Record`, and a warning (or ``None``).
-
-    Raises :class:`BadRecord` for an object that can't be a card.
-    """
-    if not isinstance(obj, dict):
-        raise BadRecord("", f"expected a card object, got {type(obj).__name__}")
-    if obj.get("object") != "card":
-        raise BadRecord("object", f"not a Scryfall card object: {quote(obj.get('object'))}")
-    name = str_or_none(obj.get("name"), "name")
-    if name is None:
-        raise BadRecord("name", "a card needs a name")
-    raw_layout = obj.get("layout")
+def _layout(raw_layout: Any, has_faces: bool) -> tuple[str, str | None]:
+    """The obverse layout of a Scryfall layout, and a warning for one obverse doesn't have."""
     if raw_layout is None:
         raise BadRecord("layout", "missing (every Scryfall card object has one)")
     if not isinstance(raw_layout, str):
         raise BadRecord("layout", f"expected a string, got {quote(raw_layout)}")
-    keywords = str_list(obj.get("keywords"), "keywords")
-    raw_faces = obj.get("card_faces")
-    warning = None
     if raw_layout in DIRECT:
-        layout = raw_layout
-    elif raw_layout in ALIASES:
-        layout = ALIASES[raw_layout]
-    else:
-        layout = "normal"
-        warning = (
-            f"layout {quote(raw_layout)} is not an obverse layout; imported as its faces"
-            f" ({'normal' if not raw_faces else 'reversible_card'})"
-        )
-    colors = str_list(obj.get("colors"), "colors")
-    if raw_faces is not None:
-        if not isinstance(raw_faces, list) or not raw_faces:
-            raise BadRecord("card_faces", "expected a non-empty list of faces")
-        texts = [str(f.get("oracle_text") or "") if isinstance(f, dict) else "" for f in raw_faces]
-        shares = face_keywords(texts, keywords)
-        faces = tuple(
-            _face(f, shares[i], f"card_faces[{i}]", colors) for i, f in enumerate(raw_faces)
-        )
-        if len(faces) == 1:
-            layout = "normal" if layout not in ("token", "meld") else layout
-        elif layout == "normal":
-            layout = "reversible_card" if warning else "normal"
-        if layout == "normal" and len(faces) > 1:
-            raise BadRecord("card_faces", f"a {raw_layout} card has one face, got {len(faces)}")
-    else:
-        faces = (_face(obj, keywords, "", colors),)
+        return raw_layout, None
+    if raw_layout in ALIASES:
+        return ALIASES[raw_layout], None
+    warning = (
+        f"layout {quote(raw_layout)} is not an obverse layout; imported as its faces"
+        f" ({'reversible_card' if has_faces else 'normal'})"
+    )
+    return "normal", warning
+
+
+def _faces(
+    obj: ScryfallCard, layout: str, warning: str | None, keywords: tuple[str, ...]
+) -> tuple[str, tuple[Face, ...]]:
+    """The card's faces (its ``card_faces``, or the card itself) and its layout as they say."""
+    raw_layout, raw_faces = obj.layout, obj.card_faces
+    colors = str_list(obj.colors, "colors")
+    if raw_faces is None:
         if layout not in ("normal", "token", "meld", "prototype"):
             raise BadRecord("card_faces", f"a {raw_layout} card needs card_faces")
+        return layout, (_face(obj, keywords, None, colors),)
+    if not isinstance(raw_faces, list) or not raw_faces:
+        raise BadRecord("card_faces", "expected a non-empty list of faces")
+    if len(raw_faces) == 1:
+        shares = [keywords]
+    else:
+        texts = [str(f.oracle_text or "") if isinstance(f, ScryfallFace) else "" for f in raw_faces]
+        shares = face_keywords(texts, keywords)
+    faces = tuple([_face(f, shares[i], i, colors) for i, f in enumerate(raw_faces)])
+    if len(faces) == 1:
+        layout = "normal" if layout not in ("token", "meld") else layout
+    elif layout == "normal":
+        layout = "reversible_card" if warning else "normal"
+    if layout == "normal" and len(faces) > 1:
+        raise BadRecord("card_faces", f"a {raw_layout} card has one face, got {len(faces)}")
+    return layout, faces
+
+
+def convert(obj: Any) -> tuple[Record, str | None]:
+    """One Scryfall card object (a dict, or a :class:`ScryfallCard` as read from a file) as a
+    :class:`Record`, and a warning (or ``None``).
+
+    Raises :class:`BadRecord` for an object that can't be a card.
+    """
+    obj = as_card(obj)
+    if not isinstance(obj, ScryfallCard):
+        raise BadRecord("", f"expected a card object, got {type(obj).__name__}")
+    if obj.object != "card":
+        raise BadRecord("object", f"not a Scryfall card object: {quote(obj.object)}")
+    name = str_or_none(obj.name, "name")
+    if name is None:
+        raise BadRecord("name", "a card needs a name")
+    raw_faces = obj.card_faces
+    layout, warning = _layout(obj.layout, bool(raw_faces))
+    keywords = str_list(obj.keywords, "keywords")
+    layout, faces = _faces(obj, layout, warning, keywords)
     if layout == "prototype":
         faces = _prototype_faces(faces)
-    if raw_layout == "reversible_card" and _one_oracle_card(raw_faces):
+    if obj.layout == "reversible_card" and _one_oracle_card(raw_faces):
         # Both sides are the same Oracle card: whichever side is chosen, it is that card.
         layout, faces = "normal", faces[:1]
     melds_from = _melds_from(obj, name) if layout == "meld" else ()
-    oracle = obj.get("oracle_id")
-    if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], dict):
-        oracle = raw_faces[0].get("oracle_id")
+    oracle = obj.oracle_id
+    if not isinstance(oracle, str) and raw_faces and isinstance(raw_faces[0], ScryfallFace):
+        oracle = raw_faces[0].oracle_id
     key = f"oracle:{oracle}" if isinstance(oracle, str) and oracle else f"name:{name}"
     if layout == "reversible_card":
         key = f"name:{name}"
     card = CardDef(name=name, layout=layout, faces=faces, melds_from=melds_from)
-    ident = obj.get("id")
+    ident = obj.id
     return Record(key=key, card=card, sources=(ident,) if isinstance(ident, str) else ()), warning
 
 
@@ -261,8 +372,10 @@ def read(
     """The cards of a Scryfall file (a JSON array, a list page ``{"data": [...]}`` or one card
     object), streamed; bad records are reported and skipped."""
     p = str(path)
-    for obj in read_json_file(path, report, progress):
-        layout = obj.get("layout") if isinstance(obj, dict) else None
+    boundaries = (CARD_BOUNDARY, OBJECT_BOUNDARY)
+    for item in read_records(path, report, ScryfallCard, progress, boundaries):
+        obj = as_card(item)
+        layout = obj.layout if isinstance(obj, ScryfallCard) else None
         if isinstance(layout, str) and layout in NOT_CARDS:  # reported, not imported
             report(Problem(p, record_id(obj), "layout", NOT_CARDS[layout], warning=True))
             continue
@@ -271,7 +384,7 @@ def read(
         except BadRecord as exc:
             report(Problem(p, record_id(obj), exc.key, exc.message))
             continue
-        check_vocabulary("mtg", p, record_id(obj), record.card)
+        check_vocabulary("mtg", p, partial(record_id, obj), record.card)
         if warning:
             report(Problem(p, record_id(obj), "layout", warning, warning=True))
         yield record
