@@ -67,6 +67,7 @@ from obverse.web.table import (
     TableError,
     build_step,
     card_builtins,
+    legal_body,
     ruleset_info,
     seat_error,
     try_step,
@@ -473,9 +474,7 @@ class Api:
         """The actions offered to the seat."""
         game, seat = self.sandbox.seat(request.path_params["token"])
         table = self.sandbox.table(game)
-        body = table.seen(
-            "legal", seat, lambda: msgspec.json.encode({"actions": table.legal_actions(seat)})
-        )
+        body = table.seen("legal", seat, lambda: legal_body(table, seat))
         return Response(body, media_type="application/json")
 
     async def events(self, request: Request) -> Response:

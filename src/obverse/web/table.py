@@ -145,6 +145,8 @@ class Table:
         self.legal_cache = LegalCache()
         #: Offers without names, per action (shared the same way).
         self.offer_templates: dict[v.Action, Any] = {}
+        #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
+        self.offer_bytes: dict[str, dict[tuple[Any, ...], bytes]] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -620,9 +622,14 @@ def _main_field(cls: type[v.Action]) -> str | None:
     return cls.subject or (cls.refs[0] if cls.refs else None)
 
 
+#: Each action class's main field (see :func:`_main_field`), found once per class.
+_MAIN: dict[type[v.Action], str | None] = {}
+
+
 def _first_object(action: Any) -> int | None:
     """The id of the object an action is mainly about, if any."""
-    main = _main_field(type(action))
+    cls = type(action)
+    main = _MAIN[cls] if cls in _MAIN else _MAIN.setdefault(cls, _main_field(cls))
     ids = getattr(action, main) if main else None
     first = ids[0] if isinstance(ids, tuple) else ids
     return first if isinstance(first, int) else None
@@ -634,19 +641,18 @@ def _seat_legal(
     """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
     seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
     state = table.state
-    policy: dict[int, bool] = {}  # the seat policy's answer per object, asked once
+    policy: dict[int | None, bool] = {None: True}  # the seat policy's answer per object
 
     def allowed(action: v.Action) -> bool:
-        first = _first_object(action) if player is not None else None
-        if first is None:
-            return True
+        first = _first_object(action)
         ok = policy.get(first)
         if ok is None:
-            obj = state.objects.get(first)
+            obj = state.objects.get(first)  # type: ignore[arg-type]
             ok = policy[first] = obj is None or may_act_on(table, seat, obj)
         return ok
 
-    for legal in engine_legal_actions(state, player, where=allowed, cache=table.legal_cache):
+    where = allowed if player is not None else None
+    for legal in engine_legal_actions(state, player, where=where, cache=table.legal_cache):
         yield legal.action, legal.rulings
 
 
@@ -672,31 +678,70 @@ def _template(templates: dict[v.Action, _Template], action: v.Action) -> _Templa
     return found
 
 
+def _offer(
+    templates: dict[v.Action, _Template],
+    action: v.Action,
+    rulings: tuple[Ruling, ...],
+    names: Mapping[int, str],
+) -> dict[str, Any]:
+    """One offer as the seat gets it: its objects by the seat's names, the rule allowing it."""
+    verb, main, fields, refs = _template(templates, action)
+    data = dict(fields)
+    for key in refs:
+        value = data[key]
+        data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
+    obj = data.pop(main, None) if main else None
+    if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
+        obj, data["with"] = obj[0], obj[1]
+    rule = rulings[0].rule if rulings else ""
+    return {"verb": verb, "object": obj, "args": data, "rule": rule}
+
+
+def _seat_names(table: Table, seat: str) -> tuple[str | None, dict[int, str]] | None:
+    """The player ``seat`` acts as (``None``: the judge) and its name of each object, or
+    ``None`` for a seat that can't act (a spectator)."""
+    if seat == JUDGE:
+        return None, {o.id: table.label_of(o) or "" for o in table.state.objects.values()}
+    if seat in table.state.players:
+        return seat, {o.id: h for h, o in table.handles(seat).items()}
+    return None
+
+
 def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     """What the kernel lets ``seat`` do now, with the seat's own handles for objects and
     the rule that allows each (:func:`obverse.engine.legal_actions`)."""
-    if seat == JUDGE:
-        player = None
-        names = {o.id: table.label_of(o) or "" for o in table.state.objects.values()}
-    elif seat in table.state.players:
-        player = seat
-        names = {o.id: h for h, o in table.handles(seat).items()}
-    else:
+    found = _seat_names(table, seat)
+    if found is None:
         return []
-    offered: list[dict[str, Any]] = []
+    player, names = found
     templates = table.offer_templates
+    return [_offer(templates, a, r, names) for a, r in _seat_legal(table, seat, player)]
+
+
+def legal_body(table: Table, seat: str) -> bytes:
+    """``{"actions": legal_actions(table, seat)}`` as JSON. Each offer's bytes are kept for
+    the seat (and only for it) across the game's tables, keyed by the action, the names its
+    objects have and the rule: after a change only new offers are built and encoded."""
+    found = _seat_names(table, seat)
+    if found is None:
+        return b'{"actions":[]}'
+    player, names = found
+    kept = table.offer_bytes.setdefault(seat, {})
+    if len(kept) > 50_000:  # bounded: a long game's old offers go
+        kept.clear()
+    templates, encode = table.offer_templates, msgspec.json.encode
+    parts: list[bytes] = []
     for action, rulings in _seat_legal(table, seat, player):
-        verb, main, fields, refs = _template(templates, action)
-        data = dict(fields)
-        for key in refs:
-            value = data[key]
-            data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
-        obj = data.pop(main, None) if main else None
-        if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
-            obj, data["with"] = obj[0], obj[1]
-        rule = rulings[0].rule if rulings else ""
-        offered.append({"verb": verb, "object": obj, "args": data, "rule": rule})
-    return offered
+        key = (
+            action,
+            rulings[0].rule if rulings else "",
+            *map(names.__getitem__, action.object_ids()),
+        )
+        part = kept.get(key)
+        if part is None:
+            part = kept[key] = encode(_offer(templates, action, rulings, names))
+        parts.append(part)
+    return b'{"actions":[' + b",".join(parts) + b"]}"
 
 
 def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:
@@ -770,6 +815,7 @@ __all__ = [
     "check_references",
     "entry_key",
     "legal_actions",
+    "legal_body",
     "ruleset_info",
     "scenario_data",
     "seat_error",
