@@ -398,6 +398,9 @@ class LegalCache:
         #: (traced map index, key or _ALL) -> the entries that read it.
         self._readers: dict[tuple[int, Any], set[Any]] = {}
         self._indexed = 0
+        #: Per actor: action -> the rulings offered (``None``: not offered), while both
+        #: entries it was found from are kept (one lookup per candidate on a later state).
+        self._offers: dict[str | None, dict[Any, tuple[Ruling, ...] | None]] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
@@ -410,6 +413,7 @@ class LegalCache:
         if whole != self._whole or len(self._entries) > _MAX_ENTRIES:
             self._entries.clear()
             self._readers.clear()
+            self._offers.clear()
             self._indexed = 0
         elif maps != self._maps:
             self._forget_changed(self._maps, maps)
@@ -429,10 +433,16 @@ class LegalCache:
             stale.append((i, _ALL))
             stale += [(i, k) for k, val in b.items() if a.get(k, _ALL) is not val]
             stale += [(i, k) for k in a if k not in b]
-        readers, entries = self._readers, self._entries
+        readers, entries, offers = self._readers, self._entries, self._offers
         for dep in stale:
             for key in readers.pop(dep, ()):
-                entries.pop(key, None)
+                if entries.pop(key, None) is None:
+                    continue
+                if isinstance(key, tuple):  # an actor check: that actor's offer goes
+                    offers.get(key[0], {}).pop(key[1], None)
+                else:
+                    for kept in offers.values():
+                        kept.pop(key, None)
 
     def _keep(self, key: Any, deps: tuple[Dependency, ...], value: Any) -> None:
         """Store an entry and index it by what it read."""
@@ -473,33 +483,45 @@ class _Session:
         self, cache: LegalCache, state: GameState, actor: str | None, maps: tuple[Any, ...]
     ) -> None:
         self.cache, self.state, self.actor, self.maps = cache, state, actor, maps
+        self.memo = cache._offers.setdefault(actor, {})
 
     def offered(self, action: v.Action) -> tuple[Ruling, ...] | None:
         """The rulings of ``action`` when the actor may take it now (result ``done``),
         else ``None``; reused or tried."""
-        entries = self.cache._entries
         try:
-            entry = entries.get(action)
+            memo = self.memo.get(action, _ALL)
         except TypeError:  # an unhashable action: tried every time
             found = _try(self.state, action, self.actor)
             return found[1] if found is not None and found[0] == DONE else None
+        if memo is not _ALL:
+            self.cache.reused += 1
+            return memo  # type: ignore[no-any-return]
+        rulings, keys = self._offered(action)
+        entries = self.cache._entries
+        if all(k in entries for k in keys):
+            self.memo[action] = rulings  # the entries it came from are kept: so is it
+        return rulings
+
+    def _offered(self, action: v.Action) -> tuple[tuple[Ruling, ...] | None, tuple[Any, ...]]:
+        """The rulings (``None``: not offered) and the keys of the entries they came from."""
+        entries = self.cache._entries
+        entry = entries.get(action)
         if entry is None:
             self.cache.tried += 1
             found = self._traced(action, lambda st: _try(st, action, None))
         else:
             self.cache.reused += 1
             found = entry[1]
-        if found is None or found[0] != DONE:
-            return None
         actor = self.actor
-        if actor is None:
-            return found[1]  # type: ignore[no-any-return]
+        if found is None or found[0] != DONE or actor is None:
+            return (found[1] if found is not None and found[0] == DONE else None), (action,)
         key = (actor, action)
         check = entries.get(key)
-        refused = (
-            self._traced(key, lambda st: _refuses(st, action, actor)) if check is None else check[1]
-        )
-        return None if refused else found[1]
+        if check is None:
+            refused = self._traced(key, lambda st: _refuses(st, action, actor))
+        else:
+            refused = check[1]
+        return (None if refused else found[1]), (action, key)
 
     def _traced(self, key: Any, run: Callable[[GameState], Any]) -> Any:
         """``run`` on a copy of the state that notes what it reads; kept under ``key``

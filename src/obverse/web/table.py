@@ -146,7 +146,7 @@ class Table:
         #: Offers without names, per action (shared the same way).
         self.offer_templates: dict[v.Action, Any] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
-        self.offer_bytes: dict[str, dict[tuple[Any, ...], bytes]] = {}
+        self.offer_bytes: dict[str, dict[v.Action, tuple[Any, ...]]] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -721,25 +721,27 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
 def legal_body(table: Table, seat: str) -> bytes:
     """``{"actions": legal_actions(table, seat)}`` as JSON. Each offer's bytes are kept for
     the seat (and only for it) across the game's tables, keyed by the action, the names its
-    objects have and the rule: after a change only new offers are built and encoded."""
-    found = _seat_names(table, seat)
-    if found is None:
+    objects have now and the rule: after a change only new offers are built and encoded."""
+    seat_names = _seat_names(table, seat)
+    if seat_names is None:
         return b'{"actions":[]}'
-    player, names = found
+    player, names = seat_names
     kept = table.offer_bytes.setdefault(seat, {})
     if len(kept) > 50_000:  # bounded: a long game's old offers go
         kept.clear()
-    templates, encode = table.offer_templates, msgspec.json.encode
+    templates, encode, name = table.offer_templates, msgspec.json.encode, names.__getitem__
     parts: list[bytes] = []
     for action, rulings in _seat_legal(table, seat, player):
-        key = (
-            action,
-            rulings[0].rule if rulings else "",
-            *map(names.__getitem__, action.object_ids()),
-        )
-        part = kept.get(key)
-        if part is None:
-            part = kept[key] = encode(_offer(templates, action, rulings, names))
+        rule = rulings[0].rule if rulings else ""
+        found = kept.get(action)
+        if found is not None:
+            ids, was_rule, was_names, part = found
+            if was_rule == rule and tuple(map(name, ids)) == was_names:
+                parts.append(part)
+                continue
+        ids = action.object_ids()
+        part = encode(_offer(templates, action, rulings, names))
+        kept[action] = (ids, rule, tuple(map(name, ids)), part)
         parts.append(part)
     return b'{"actions":[' + b",".join(parts) + b"]}"
 
