@@ -262,12 +262,16 @@ class _TracedMap:
     A map a procedure derives by ``set``/``delete`` is traced too; any read of it notes the
     original's entry at that key (the derived value comes from it and from the procedure's
     own values, which come from earlier reads), so what a trial decided is a function of
-    the notes."""
+    the notes. A key the procedure itself set or deleted on the way holds only its own
+    value, so reading it there notes nothing (a new object's id is no dependency)."""
 
-    __slots__ = ("_base", "_index", "_map", "_reads")
+    __slots__ = ("_base", "_index", "_map", "_reads", "_written")
 
-    def __init__(self, m: Any, base: Any, index: int, reads: _Reads) -> None:
+    def __init__(
+        self, m: Any, base: Any, index: int, reads: _Reads, written: frozenset[Any] = frozenset()
+    ) -> None:
         self._map, self._base, self._index, self._reads = m, base, index, reads
+        self._written = written
 
     def _note(self, key: Any) -> None:
         base = self._base
@@ -276,6 +280,8 @@ class _TracedMap:
     def _noted(self, key: Any) -> None:
         # The object table is never read by the core edits (they only set and delete), so
         # only the other maps pay for asking who reads.
+        if key in self._written:
+            return
         if self._index == 0 or sys._getframe(2).f_code not in _EDITS:
             self._note(key)
 
@@ -319,10 +325,12 @@ class _TracedMap:
     __hash__ = None  # type: ignore[assignment]
 
     def set(self, key: Any, value: Any) -> _TracedMap:
-        return _TracedMap(self._map.set(key, value), self._base, self._index, self._reads)
+        m = self._map.set(key, value)
+        return _TracedMap(m, self._base, self._index, self._reads, self._written | {key})
 
     def delete(self, key: Any) -> _TracedMap:
-        return _TracedMap(self._map.delete(key), self._base, self._index, self._reads)
+        m = self._map.delete(key)
+        return _TracedMap(m, self._base, self._index, self._reads, self._written | {key})
 
     def __getattr__(self, name: str) -> Any:
         self._reads.untrusted = True  # e.g. mutate(): not followed, so not cached
