@@ -145,6 +145,9 @@ class Table:
         self.legal_cache = LegalCache()
         #: Offers without names, per action (shared the same way).
         self.offer_templates: dict[v.Action, Any] = {}
+        #: Per (state, seat): the names it can't identify and can (see :meth:`hidden_names`;
+        #: shared the same way).
+        self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
         self.offer_bytes: dict[str, dict[v.Action, tuple[Any, ...]]] = {}
         actors = [a for _, a in rec.steps]
@@ -332,7 +335,7 @@ class Table:
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
         layout, faces = self.rs.printed_faces(self.state, obj)
-        return {"layout": layout, "printed": [msgspec.to_builtins(f) for f in faces]}
+        return {"layout": layout, "printed": _faces_builtins(faces)}
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
@@ -395,20 +398,37 @@ class Table:
 
     def hidden_names(self, seat: str, states: Iterable[GameState]) -> set[str]:
         """Names of cards the seat can't identify in any of ``states`` and sees nowhere."""
-        v = self.viewer(seat)
         hidden: set[str] = set()
         shown: set[str] = set()
         for st in states:
-            for o in st.objects.values():
-                card = st.card_def(o)
-                names = {
-                    card.name,
-                    *card.face_names,
-                    *(c.name for c in o.copies if c.name),
-                    *(f.name for c in o.copies for f in c.faces if f.name),
-                }
-                (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+            state_hidden, state_shown = self._names_of(st, seat)
+            hidden |= state_hidden
+            shown |= state_shown
         return {n for n in hidden - shown if n}
+
+    def _names_of(self, st: GameState, seat: str) -> tuple[set[str], set[str]]:
+        """The names of the cards ``seat`` can't identify in ``st``, and of those it can
+        (once per state and seat: a step's state is the next step's state before)."""
+        kept = self._state_names
+        found = kept.get((id(st), seat))
+        if found is not None and found[0] is st:
+            return found[1], found[2]
+        v = self.viewer(seat)
+        hidden: set[str] = set()
+        shown: set[str] = set()
+        for o in st.objects.values():
+            card = st.card_def(o)
+            names = {
+                card.name,
+                *card.face_names,
+                *(c.name for c in o.copies if c.name),
+                *(f.name for c in o.copies for f in c.faces if f.name),
+            }
+            (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+        if len(kept) > 1024:  # bounded: only the newest states are asked again
+            kept.clear()
+        kept[(id(st), seat)] = (st, hidden, shown)  # the state kept: its id stays its own
+        return hidden, shown
 
     def scrub(self, text: str, secret: Iterable[str]) -> str:
         """``text`` with every secret name and every label replaced."""
@@ -472,6 +492,20 @@ class Table:
             key = entry["key"] = entry_key(key, entry)
             log.append(entry)
         return list(log)
+
+
+#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
+_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def _faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
+    """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
+    found = _FACES.get(id(faces))
+    if found is None or found[0] is not faces:
+        if len(_FACES) > 4096:
+            _FACES.clear()
+        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
+    return list(found[1])
 
 
 def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
