@@ -339,6 +339,8 @@ async def measure(
         "server_cpu_share": round(mixed.server_cpu / mixed.seconds, 2) if mixed.seconds else 0,
         # Server CPU per request: what a request costs whatever else runs on the machine.
         "server_cpu_ms_per_request": per_request(mixed),
+        # What that CPU figure allows one quiet core (no queueing, no client): an upper bound.
+        "requests_per_cpu_s": per_cpu_second(mixed),
         "floor_server_cpu_ms_per_request": per_request(floor),
         "kinds": dict(mixed.kinds),
         "statuses": {str(k): v for k, v in sorted(mixed.statuses.items())},
@@ -352,6 +354,13 @@ def per_request(load: Load) -> float | None:
     if not load.latencies or not load.server_cpu:
         return None
     return round(load.server_cpu / len(load.latencies) * 1000, 3)
+
+
+def per_cpu_second(load: Load) -> float | None:
+    """Requests the server answered per second of its own CPU (``None`` without /proc)."""
+    if not load.latencies or not load.server_cpu:
+        return None
+    return round(len(load.latencies) / load.server_cpu, 1)
 
 
 def summary(runs: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
@@ -386,6 +395,7 @@ def summary(runs: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, A
                     "p99_ms",
                     "floor_requests_per_s",
                     "server_cpu_ms_per_request",
+                    "requests_per_cpu_s",
                     "server_cpu_share",
                 )
             }
@@ -434,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
             f"p99 ms {out['spread']['p99_ms']}; CPU share: server "
             f"{out['server_cpu_share']}, client {out['client_cpu_share']}; server CPU per "
             f"request {out['server_cpu_ms_per_request']} ms (floor "
-            f"{out['floor_server_cpu_ms_per_request']} ms)"
+            f"{out['floor_server_cpu_ms_per_request']} ms), "
+            f"{out['requests_per_cpu_s']} requests per server CPU second"
         )
         print(f"kinds {out['kinds']}; statuses {out['statuses']}; errors {out['errors']}")
     return 0 if not any(r["timed_out"] for r in runs) else 1

@@ -165,6 +165,24 @@ def test_the_cache_reuses_what_a_change_did_not_touch() -> None:
     assert 0 < again < len(after) / 2
 
 
+def test_a_new_object_is_no_dependency_of_other_candidates() -> None:
+    """A move makes a new object (a new id): candidates on the other objects read their
+    own objects, not the id the trial's move would have used, so they are reused; every
+    seat's list equals the uncached one, and a trial made for the judge serves a player."""
+    game = Game("mtg")
+    cards = [game.add(n, zone="battlefield") for n in ("Clone", "Serra Angel", "Elite Vanguard")]
+    cards += [game.add(n, zone="hand", owner="bob") for n in ("Air Elemental", "Clone")]
+    cache = LegalCache()
+    judge = legal_actions(game.state, None, cache=cache)
+    tried = cache.tried
+    assert legal_actions(game.state, "alice", cache=cache) == legal_actions(game.state, "alice")
+    assert cache.tried == tried  # the judge's trials served alice's list
+    game.move(cards[2], "graveyard")
+    for actor in (None, "alice", "bob"):
+        assert legal_actions(game.state, actor, cache=cache) == legal_actions(game.state, actor)
+    assert 0 < cache.tried - tried < len(judge) / 3
+
+
 def test_legal_actions_respect_the_rules() -> None:
     game = Game("mtg")
     fire = game.add("Fire // Ice", zone="hand")

@@ -10,8 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
+
 from obverse.web.store import JUDGE, GameRecord, Store
-from obverse.web.table import Request, Table, build_step, legal_actions
+from obverse.web.table import Request, Table, build_step, legal_actions, legal_body
 
 CARDS = ("Delver of Secrets", "Elite Vanguard", "Fire // Ice", "Clone", "Serra Angel")
 
@@ -90,3 +92,29 @@ def test_an_appended_event_survives_the_process_crashing(tmp_path: Path) -> None
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.close()
+
+
+def test_kept_offer_bodies_equal_fresh_ones_along_a_game() -> None:
+    """The encoded offers a seat keeps across tables (and the legal cache the tables share)
+    give, after every step by any seat, exactly the offers a freshly replayed table lists;
+    each seat's body names objects only by that seat's own handles."""
+    rng = random.Random(11)
+    table = Table(record())
+    seats = ("alice", "bob", JUDGE)
+    for _ in range(10):
+        for seat in (*seats, "spectator"):
+            body = msgspec.json.decode(legal_body(table, seat))
+            fresh = Table(table.rec)
+            assert body == {"actions": legal_actions(fresh, seat)}
+            if seat in ("alice", "bob"):
+                own = set(table.handles(seat))
+                named = {o["object"] for o in body["actions"] if o["object"] is not None}
+                assert named <= own
+        seat = rng.choice(seats)
+        offers = [o for o in legal_actions(table, seat) if o["verb"] != "end_turn"]
+        if not offers:
+            continue
+        pick = rng.choice(offers)
+        step = build_step(table, seat, Request(pick["verb"], pick["object"], pick["args"]))
+        table = table.append(step, seat)
+        assert table.broken is None

@@ -187,16 +187,22 @@ def legal_actions(
     same list, found in a fraction of the time after a small change (see
     :class:`LegalCache`)."""
     rs = ruleset_of(state)
-    tried = cache.session(state, player) if cache is not None else None
     out: list[Legal] = []
+    if cache is not None:
+        session = cache.session(state, player)
+        for action in rs.candidates(state, player):
+            if where is not None and not where(action):
+                continue  # the caller's own filter (e.g. a sandbox's seat policy), asked first
+            rulings = session.offered(action)
+            if rulings is not None:
+                out.append(Legal(action, rulings))
+        return out
     for action in rs.candidates(state, player):
         if where is not None and not where(action):
-            continue  # the caller's own filter (e.g. a sandbox's seat policy), asked first
-        found = tried.outcome(action) if tried is not None else _try(state, action, player)
+            continue
+        found = _try(state, action, player)
         if found is not None and found[0] == DONE:
             out.append(Legal(action, found[1]))
-    if tried is not None:
-        tried.close()
     return out
 
 
@@ -256,12 +262,16 @@ class _TracedMap:
     A map a procedure derives by ``set``/``delete`` is traced too; any read of it notes the
     original's entry at that key (the derived value comes from it and from the procedure's
     own values, which come from earlier reads), so what a trial decided is a function of
-    the notes."""
+    the notes. A key the procedure itself set or deleted on the way holds only its own
+    value, so reading it there notes nothing (a new object's id is no dependency)."""
 
-    __slots__ = ("_base", "_index", "_map", "_reads")
+    __slots__ = ("_base", "_index", "_map", "_reads", "_written")
 
-    def __init__(self, m: Any, base: Any, index: int, reads: _Reads) -> None:
+    def __init__(
+        self, m: Any, base: Any, index: int, reads: _Reads, written: frozenset[Any] = frozenset()
+    ) -> None:
         self._map, self._base, self._index, self._reads = m, base, index, reads
+        self._written = written
 
     def _note(self, key: Any) -> None:
         base = self._base
@@ -270,6 +280,8 @@ class _TracedMap:
     def _noted(self, key: Any) -> None:
         # The object table is never read by the core edits (they only set and delete), so
         # only the other maps pay for asking who reads.
+        if key in self._written:
+            return
         if self._index == 0 or sys._getframe(2).f_code not in _EDITS:
             self._note(key)
 
@@ -313,10 +325,12 @@ class _TracedMap:
     __hash__ = None  # type: ignore[assignment]
 
     def set(self, key: Any, value: Any) -> _TracedMap:
-        return _TracedMap(self._map.set(key, value), self._base, self._index, self._reads)
+        m = self._map.set(key, value)
+        return _TracedMap(m, self._base, self._index, self._reads, self._written | {key})
 
     def delete(self, key: Any) -> _TracedMap:
-        return _TracedMap(self._map.delete(key), self._base, self._index, self._reads)
+        m = self._map.delete(key)
+        return _TracedMap(m, self._base, self._index, self._reads, self._written | {key})
 
     def __getattr__(self, name: str) -> Any:
         self._reads.untrusted = True  # e.g. mutate(): not followed, so not cached
@@ -369,84 +383,167 @@ def _traced(value: tuple[Any, ...], index: int, reads: _Reads) -> _TracedTuple:
 class LegalCache:
     """What :func:`legal_actions` learnt of one game, for its later states.
 
-    Each candidate is tried on a copy of the state whose object, zone and card tables note
-    every entry the kernel reads (the core edits' own reads excepted: they only build the
-    next state). A later state reuses the candidate's result and rulings when the actor and
-    every other field of the state are the same (the effects, knowledge, turn ...: any
-    change there tries everything again) and each noted entry is the very same value;
-    otherwise the candidate is tried again. Only the numbering fields (clock, next object
-    id) are assumed never to decide an outcome. Not shared between threads."""
+    Each candidate is tried once without an actor, on a copy of the state whose object,
+    zone and card tables note every entry the kernel reads (the core edits' own reads
+    excepted: they only build the next state); for a player, the kernel's actor check
+    (:func:`check_actor`) is traced the same way. The two together are the player's outcome:
+    :func:`apply` with an actor refuses exactly what the actor check refuses, and otherwise
+    runs as without one. So the trial a judge's list made serves every player's.
+
+    Every entry is indexed by what it read. On a new state the cache compares it with the
+    last one it saw: any change of the other fields (effects, the turn, the cards ...)
+    forgets everything; otherwise only the entries that read a changed entry (or a whole
+    map or tuple that changed) are forgotten and tried again. Only the numbering fields
+    (clock, next object id) are assumed never to decide an outcome. Not shared between
+    threads."""
 
     def __init__(self) -> None:
-        self._by_actor: dict[str | None, tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+        self._whole: tuple[Any, ...] | None = None
+        self._maps: tuple[Any, ...] = ()
+        #: action -> its outcome without an actor; (actor, action) -> the actor check's
+        #: refusal (``True``: refused). Each with the dependencies it read.
+        self._entries: dict[Any, tuple[tuple[Dependency, ...], Any]] = {}
+        #: (traced map index, key or _ALL) -> the entries that read it.
+        self._readers: dict[tuple[int, Any], set[Any]] = {}
+        self._indexed = 0
+        #: Per actor: action -> the rulings offered (``None``: not offered), while both
+        #: entries it was found from are kept (one lookup per candidate on a later state).
+        self._offers: dict[str | None, dict[Any, tuple[Ruling, ...] | None]] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
 
     def session(self, state: GameState, actor: str | None) -> _Session:
-        """The lookups of one :func:`legal_actions` call."""
+        """The lookups of one :func:`legal_actions` call (entries the state made stale are
+        forgotten first)."""
         whole = tuple(getattr(state, f) for f in _WHOLE)
-        kept = self._by_actor.get(actor)
-        old = kept[1] if kept is not None and kept[0] == whole else {}
-        return _Session(self, state, actor, whole, old)
+        maps = tuple(getattr(state, f) for f in (*_TRACED, *_TUPLES))
+        if whole != self._whole or len(self._entries) > _MAX_ENTRIES:
+            self._entries.clear()
+            self._readers.clear()
+            self._offers.clear()
+            self._indexed = 0
+        elif maps != self._maps:
+            self._forget_changed(self._maps, maps)
+        self._whole, self._maps = whole, maps
+        return _Session(self, state, actor, maps)
+
+    def _forget_changed(self, old: tuple[Any, ...], new: tuple[Any, ...]) -> None:
+        """Forget the entries that read what differs between two states' maps."""
+        stale: list[tuple[int, Any]] = []
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a is b:
+                continue
+            if i >= len(_TRACED):  # a tuple: its readers depend on an equal one
+                if a != b:
+                    stale.append((i, _ALL))
+                continue
+            stale.append((i, _ALL))
+            stale += [(i, k) for k, val in b.items() if a.get(k, _ALL) is not val]
+            stale += [(i, k) for k in a if k not in b]
+        readers, entries, offers = self._readers, self._entries, self._offers
+        for dep in stale:
+            for key in readers.pop(dep, ()):
+                if entries.pop(key, None) is None:
+                    continue
+                if isinstance(key, tuple):  # an actor check: that actor's offer goes
+                    offers.get(key[0], {}).pop(key[1], None)
+                else:
+                    for kept in offers.values():
+                        kept.pop(key, None)
+
+    def _keep(self, key: Any, deps: tuple[Dependency, ...], value: Any) -> None:
+        """Store an entry and index it by what it read."""
+        self._entries[key] = (deps, value)
+        readers = self._readers
+        for i, k, _ in deps:
+            readers.setdefault((i, k), set()).add(key)
+        self._indexed += len(deps)
+        if self._indexed > 16 * len(self._entries) + 100_000:
+            self._reindex()
+
+    def _reindex(self) -> None:
+        """Rebuild the index from the entries (drops references to replaced entries)."""
+        self._readers = {}
+        self._indexed = 0
+        for key, (deps, _) in self._entries.items():
+            for i, k, _ in deps:
+                self._readers.setdefault((i, k), set()).add(key)
+            self._indexed += len(deps)
+
+
+#: Entries a cache holds at most (a long game's forgotten candidates go all at once).
+_MAX_ENTRIES = 200_000
+
+
+def _refuses(state: GameState, action: v.Action, actor: str) -> bool:
+    """Whether the kernel's actor check refuses ``actor`` taking ``action``."""
+    try:
+        return check_actor(state, action, actor) is not None
+    except ObverseError:
+        return True
 
 
 class _Session:
-    """One call's use of a :class:`LegalCache`: the outcomes it found or tried become the
-    actor's entries when it closes (entries of candidates no longer offered are dropped)."""
+    """One :func:`legal_actions` call's use of a :class:`LegalCache`."""
 
     def __init__(
-        self,
-        cache: LegalCache,
-        state: GameState,
-        actor: str | None,
-        whole: tuple[Any, ...],
-        old: dict[Any, Any],
+        self, cache: LegalCache, state: GameState, actor: str | None, maps: tuple[Any, ...]
     ) -> None:
-        self.cache, self.state, self.actor = cache, state, actor
-        self.whole, self.old = whole, old
-        self.new: dict[Any, Any] = {}
-        self.maps = tuple(getattr(state, f) for f in (*_TRACED, *_TUPLES))
+        self.cache, self.state, self.actor, self.maps = cache, state, actor, maps
+        self.memo = cache._offers.setdefault(actor, {})
 
-    def outcome(self, action: v.Action) -> tuple[str, tuple[Ruling, ...]] | None:
-        """The result and rulings of ``action`` now, reused or tried."""
+    def offered(self, action: v.Action) -> tuple[Ruling, ...] | None:
+        """The rulings of ``action`` when the actor may take it now (result ``done``),
+        else ``None``; reused or tried."""
         try:
-            entry = self.old.get(action)
+            memo = self.memo.get(action, _ALL)
         except TypeError:  # an unhashable action: tried every time
-            return _try(self.state, action, self.actor)
-        if entry is not None and self._holds(entry[0]):
+            found = _try(self.state, action, self.actor)
+            return found[1] if found is not None and found[0] == DONE else None
+        if memo is not _ALL:
             self.cache.reused += 1
-            self.new[action] = entry
-            return entry[1]  # type: ignore[no-any-return]
-        found, reads = self._trial(action)
-        self.cache.tried += 1
-        if not reads.untrusted:
-            deps = tuple((i, k, val) for (i, k), val in reads.seen.items())
-            self.new[action] = (deps, found)
-        return found
+            return memo  # type: ignore[no-any-return]
+        rulings, keys = self._offered(action)
+        entries = self.cache._entries
+        if all(k in entries for k in keys):
+            self.memo[action] = rulings  # the entries it came from are kept: so is it
+        return rulings
 
-    def _holds(self, deps: tuple[Dependency, ...]) -> bool:
-        maps = self.maps
-        for i, key, value in deps:
-            m = maps[i]
-            if key is _ALL:
-                if m is not value and (i < len(_TRACED) or m != value):
-                    return False  # a whole map: the same one; a tuple: an equal one
-            elif m.get(key) is not value:
-                return False
-        return True
+    def _offered(self, action: v.Action) -> tuple[tuple[Ruling, ...] | None, tuple[Any, ...]]:
+        """The rulings (``None``: not offered) and the keys of the entries they came from."""
+        entries = self.cache._entries
+        entry = entries.get(action)
+        if entry is None:
+            self.cache.tried += 1
+            found = self._traced(action, lambda st: _try(st, action, None))
+        else:
+            self.cache.reused += 1
+            found = entry[1]
+        actor = self.actor
+        if found is None or found[0] != DONE or actor is None:
+            return (found[1] if found is not None and found[0] == DONE else None), (action,)
+        key = (actor, action)
+        check = entries.get(key)
+        if check is None:
+            refused = self._traced(key, lambda st: _refuses(st, action, actor))
+        else:
+            refused = check[1]
+        return (None if refused else found[1]), (action, key)
 
-    def _trial(self, action: v.Action) -> tuple[tuple[str, tuple[Ruling, ...]] | None, _Reads]:
+    def _traced(self, key: Any, run: Callable[[GameState], Any]) -> Any:
+        """``run`` on a copy of the state that notes what it reads; kept under ``key``
+        unless a read could not be followed."""
         reads = _Reads()
         fields: dict[str, Any] = {}
         for i, f in enumerate((*_TRACED, *_TUPLES)):
             m = self.maps[i]
             fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
-        return _try(msgspec.structs.replace(self.state, **fields), action, self.actor), reads
-
-    def close(self) -> None:
-        """Keep this call's outcomes for the next state."""
-        self.cache._by_actor[self.actor] = (self.whole, self.new)
+        value = run(msgspec.structs.replace(self.state, **fields))
+        if not reads.untrusted:
+            deps = tuple((i, k, val) for (i, k), val in reads.seen.items())
+            self.cache._keep(key, deps, value)
+        return value
 
 
 class _EmptyCatalog:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import secrets
@@ -66,6 +67,7 @@ from obverse.web.table import (
     TableError,
     build_step,
     card_builtins,
+    legal_body,
     ruleset_info,
     seat_error,
     try_step,
@@ -98,7 +100,7 @@ class Sandbox:
         self.db_path = db_path
         self._db: Any = None
         self._names: dict[str, list[str]] = {}
-        self._tables: OrderedDict[tuple[str, int], Table] = OrderedDict()
+        self._tables: OrderedDict[str, Table] = OrderedDict()
         self._seats: OrderedDict[str, tuple[str, str]] = OrderedDict()
         #: One event per game with a stream waiting on it, set (and dropped) on a change.
         self._changes: dict[str, asyncio.Event] = {}
@@ -151,20 +153,19 @@ class Sandbox:
     # --- tables -----------------------------------------------------------------------------
 
     def table(self, game: str) -> Table:
-        """The game replayed (cached per version: only a version this process has not
-        built, such as after a restart or an undo, is loaded and replayed whole)."""
+        """The game replayed (the newest version this process built is kept per game: only
+        a version it has not built, such as after a restart or an undo, is loaded and
+        replayed whole)."""
         version = self.store.version(game)
-        cached = self._tables.get((game, version))
-        if cached is not None:
-            self._tables.move_to_end((game, version))
+        cached = self._tables.get(game)
+        if cached is not None and cached.rec.version == version:
+            self._tables.move_to_end(game)
             return cached
         rec = self.store.load(game)
         if rec is None:
             raise TableError(404, "no such table")
-        key = (game, rec.version)
-        cached = self._tables.get(key)
-        if cached is not None:
-            self._tables.move_to_end(key)
+        if cached is not None and cached.rec.version == rec.version:
+            self._tables.move_to_end(game)
             return cached
         try:
             table = Table(rec, self.lookup(get_ruleset(rec.ruleset).game))
@@ -173,8 +174,11 @@ class Sandbox:
         return self.remember(game, table)
 
     def remember(self, game: str, table: Table) -> Table:
-        """Cache a replayed table under its version."""
-        self._tables[(game, table.rec.version)] = table
+        """Cache a replayed table as its game's current one. Older versions are dropped: no
+        request asks for them, and what they keep (views, bodies) would only weigh on the
+        garbage collector."""
+        self._tables[game] = table
+        self._tables.move_to_end(game)
         while len(self._tables) > 64:
             self._tables.popitem(last=False)
         return table
@@ -470,9 +474,7 @@ class Api:
         """The actions offered to the seat."""
         game, seat = self.sandbox.seat(request.path_params["token"])
         table = self.sandbox.table(game)
-        body = table.seen(
-            "legal", seat, lambda: msgspec.json.encode({"actions": table.legal_actions(seat)})
-        )
+        body = table.seen("legal", seat, lambda: legal_body(table, seat))
         return Response(body, media_type="application/json")
 
     async def events(self, request: Request) -> Response:
@@ -721,6 +723,21 @@ def card_db_path(db: str | None) -> str | None:
     return str(found) if found.is_file() else None
 
 
+#: The collector's thresholds while serving: a request allocates thousands of short-lived
+#: containers (trial states, response parts), so the default 700 runs the young collection
+#: thousands of times a second and promotes enough to trigger full collections, each a
+#: pause of tens of milliseconds (most of the p99). Young objects still go young.
+GC_THRESHOLDS = (10_000, 20, 100)
+
+
+def tune_gc() -> None:
+    """Set the collector for serving: what is loaded at startup (modules, bundled cards) is
+    frozen out of every collection, and the thresholds are :data:`GC_THRESHOLDS`."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -737,6 +754,7 @@ def serve(
         print(f"obverse serve: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     sandbox: Sandbox = app.state.sandbox
+    tune_gc()
 
     class Server(uvicorn.Server):
         """Ends the event streams first, so shutting down waits for none of them."""

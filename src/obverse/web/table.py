@@ -145,6 +145,11 @@ class Table:
         self.legal_cache = LegalCache()
         #: Offers without names, per action (shared the same way).
         self.offer_templates: dict[v.Action, Any] = {}
+        #: Per (state, seat): the names it can't identify and can (see :meth:`hidden_names`;
+        #: shared the same way).
+        self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
+        #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
+        self.offer_bytes: dict[str, dict[v.Action, tuple[Any, ...]]] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -330,7 +335,7 @@ class Table:
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
         layout, faces = self.rs.printed_faces(self.state, obj)
-        return {"layout": layout, "printed": [msgspec.to_builtins(f) for f in faces]}
+        return {"layout": layout, "printed": _faces_builtins(faces)}
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
@@ -393,20 +398,37 @@ class Table:
 
     def hidden_names(self, seat: str, states: Iterable[GameState]) -> set[str]:
         """Names of cards the seat can't identify in any of ``states`` and sees nowhere."""
-        v = self.viewer(seat)
         hidden: set[str] = set()
         shown: set[str] = set()
         for st in states:
-            for o in st.objects.values():
-                card = st.card_def(o)
-                names = {
-                    card.name,
-                    *card.face_names,
-                    *(c.name for c in o.copies if c.name),
-                    *(f.name for c in o.copies for f in c.faces if f.name),
-                }
-                (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+            state_hidden, state_shown = self._names_of(st, seat)
+            hidden |= state_hidden
+            shown |= state_shown
         return {n for n in hidden - shown if n}
+
+    def _names_of(self, st: GameState, seat: str) -> tuple[set[str], set[str]]:
+        """The names of the cards ``seat`` can't identify in ``st``, and of those it can
+        (once per state and seat: a step's state is the next step's state before)."""
+        kept = self._state_names
+        found = kept.get((id(st), seat))
+        if found is not None and found[0] is st:
+            return found[1], found[2]
+        v = self.viewer(seat)
+        hidden: set[str] = set()
+        shown: set[str] = set()
+        for o in st.objects.values():
+            card = st.card_def(o)
+            names = {
+                card.name,
+                *card.face_names,
+                *(c.name for c in o.copies if c.name),
+                *(f.name for c in o.copies for f in c.faces if f.name),
+            }
+            (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+        if len(kept) > 1024:  # bounded: only the newest states are asked again
+            kept.clear()
+        kept[(id(st), seat)] = (st, hidden, shown)  # the state kept: its id stays its own
+        return hidden, shown
 
     def scrub(self, text: str, secret: Iterable[str]) -> str:
         """``text`` with every secret name and every label replaced."""
@@ -470,6 +492,20 @@ class Table:
             key = entry["key"] = entry_key(key, entry)
             log.append(entry)
         return list(log)
+
+
+#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
+_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def _faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
+    """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
+    found = _FACES.get(id(faces))
+    if found is None or found[0] is not faces:
+        if len(_FACES) > 4096:
+            _FACES.clear()
+        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
+    return list(found[1])
 
 
 def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
@@ -620,9 +656,14 @@ def _main_field(cls: type[v.Action]) -> str | None:
     return cls.subject or (cls.refs[0] if cls.refs else None)
 
 
+#: Each action class's main field (see :func:`_main_field`), found once per class.
+_MAIN: dict[type[v.Action], str | None] = {}
+
+
 def _first_object(action: Any) -> int | None:
     """The id of the object an action is mainly about, if any."""
-    main = _main_field(type(action))
+    cls = type(action)
+    main = _MAIN[cls] if cls in _MAIN else _MAIN.setdefault(cls, _main_field(cls))
     ids = getattr(action, main) if main else None
     first = ids[0] if isinstance(ids, tuple) else ids
     return first if isinstance(first, int) else None
@@ -634,19 +675,18 @@ def _seat_legal(
     """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
     seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
     state = table.state
-    policy: dict[int, bool] = {}  # the seat policy's answer per object, asked once
+    policy: dict[int | None, bool] = {None: True}  # the seat policy's answer per object
 
     def allowed(action: v.Action) -> bool:
-        first = _first_object(action) if player is not None else None
-        if first is None:
-            return True
+        first = _first_object(action)
         ok = policy.get(first)
         if ok is None:
-            obj = state.objects.get(first)
+            obj = state.objects.get(first)  # type: ignore[arg-type]
             ok = policy[first] = obj is None or may_act_on(table, seat, obj)
         return ok
 
-    for legal in engine_legal_actions(state, player, where=allowed, cache=table.legal_cache):
+    where = allowed if player is not None else None
+    for legal in engine_legal_actions(state, player, where=where, cache=table.legal_cache):
         yield legal.action, legal.rulings
 
 
@@ -672,31 +712,72 @@ def _template(templates: dict[v.Action, _Template], action: v.Action) -> _Templa
     return found
 
 
+def _offer(
+    templates: dict[v.Action, _Template],
+    action: v.Action,
+    rulings: tuple[Ruling, ...],
+    names: Mapping[int, str],
+) -> dict[str, Any]:
+    """One offer as the seat gets it: its objects by the seat's names, the rule allowing it."""
+    verb, main, fields, refs = _template(templates, action)
+    data = dict(fields)
+    for key in refs:
+        value = data[key]
+        data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
+    obj = data.pop(main, None) if main else None
+    if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
+        obj, data["with"] = obj[0], obj[1]
+    rule = rulings[0].rule if rulings else ""
+    return {"verb": verb, "object": obj, "args": data, "rule": rule}
+
+
+def _seat_names(table: Table, seat: str) -> tuple[str | None, dict[int, str]] | None:
+    """The player ``seat`` acts as (``None``: the judge) and its name of each object, or
+    ``None`` for a seat that can't act (a spectator)."""
+    if seat == JUDGE:
+        return None, {o.id: table.label_of(o) or "" for o in table.state.objects.values()}
+    if seat in table.state.players:
+        return seat, {o.id: h for h, o in table.handles(seat).items()}
+    return None
+
+
 def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     """What the kernel lets ``seat`` do now, with the seat's own handles for objects and
     the rule that allows each (:func:`obverse.engine.legal_actions`)."""
-    if seat == JUDGE:
-        player = None
-        names = {o.id: table.label_of(o) or "" for o in table.state.objects.values()}
-    elif seat in table.state.players:
-        player = seat
-        names = {o.id: h for h, o in table.handles(seat).items()}
-    else:
+    found = _seat_names(table, seat)
+    if found is None:
         return []
-    offered: list[dict[str, Any]] = []
+    player, names = found
     templates = table.offer_templates
+    return [_offer(templates, a, r, names) for a, r in _seat_legal(table, seat, player)]
+
+
+def legal_body(table: Table, seat: str) -> bytes:
+    """``{"actions": legal_actions(table, seat)}`` as JSON. Each offer's bytes are kept for
+    the seat (and only for it) across the game's tables, keyed by the action, the names its
+    objects have now and the rule: after a change only new offers are built and encoded."""
+    seat_names = _seat_names(table, seat)
+    if seat_names is None:
+        return b'{"actions":[]}'
+    player, names = seat_names
+    kept = table.offer_bytes.setdefault(seat, {})
+    if len(kept) > 50_000:  # bounded: a long game's old offers go
+        kept.clear()
+    templates, encode, name = table.offer_templates, msgspec.json.encode, names.__getitem__
+    parts: list[bytes] = []
     for action, rulings in _seat_legal(table, seat, player):
-        verb, main, fields, refs = _template(templates, action)
-        data = dict(fields)
-        for key in refs:
-            value = data[key]
-            data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
-        obj = data.pop(main, None) if main else None
-        if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
-            obj, data["with"] = obj[0], obj[1]
         rule = rulings[0].rule if rulings else ""
-        offered.append({"verb": verb, "object": obj, "args": data, "rule": rule})
-    return offered
+        found = kept.get(action)
+        if found is not None:
+            ids, was_rule, was_names, part = found
+            if was_rule == rule and tuple(map(name, ids)) == was_names:
+                parts.append(part)
+                continue
+        ids = action.object_ids()
+        part = encode(_offer(templates, action, rulings, names))
+        kept[action] = (ids, rule, tuple(map(name, ids)), part)
+        parts.append(part)
+    return b'{"actions":[' + b",".join(parts) + b"]}"
 
 
 def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:
@@ -770,6 +851,7 @@ __all__ = [
     "check_references",
     "entry_key",
     "legal_actions",
+    "legal_body",
     "ruleset_info",
     "scenario_data",
     "seat_error",
