@@ -71,6 +71,8 @@ class Load:
 
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
+    #: Each request's latency by its kind (which requests make the tail).
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
     statuses: Counter[int] = field(default_factory=Counter)
     kinds: Counter[str] = field(default_factory=Counter)
     errors: int = 0
@@ -254,6 +256,7 @@ async def client(port: int, token: str, count: int, load: Load, seed: int, mixed
             await conn.close()
             continue
         load.latencies.append(clock() - t0)
+        load.by_kind.setdefault(kind, []).append(load.latencies[-1])
         load.kinds[kind] += 1
         load.statuses[status] += 1
         if status == 200 and kind == "legal":
@@ -343,10 +346,15 @@ async def measure(
         "requests_per_cpu_s": per_cpu_second(mixed),
         "floor_server_cpu_ms_per_request": per_request(floor),
         "kinds": dict(mixed.kinds),
+        "p99_ms_by_kind": {k: round(_p99(v), 2) for k, v in sorted(mixed.by_kind.items())},
         "statuses": {str(k): v for k, v in sorted(mixed.statuses.items())},
         "met_rate": rate >= GOAL_RATE and not timed_out,
         "met_p99": p99 <= GOAL_P99_MS and not timed_out,
     }
+
+
+def _p99(latencies: list[float]) -> float:
+    return Load(latencies=latencies).percentile(99)
 
 
 def per_request(load: Load) -> float | None:
@@ -447,7 +455,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{out['floor_server_cpu_ms_per_request']} ms), "
             f"{out['requests_per_cpu_s']} requests per server CPU second"
         )
-        print(f"kinds {out['kinds']}; statuses {out['statuses']}; errors {out['errors']}")
+        print(f"kinds {out['kinds']}; p99 ms by kind {out['p99_ms_by_kind']}")
+        print(f"statuses {out['statuses']}; errors {out['errors']}")
     return 0 if not any(r["timed_out"] for r in runs) else 1
 
 
