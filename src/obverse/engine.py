@@ -68,10 +68,23 @@ def apply(
     refusal = check(state, action, actor, rs)
     if refusal is not None:
         return refusal
-    procedure: Callable[..., Outcome] = getattr(rs, action.verb)
-    if type(action).uses_catalog:
+    cls = type(action)
+    procedure: Callable[..., Outcome] = getattr(rs, v.verb_of(cls))
+    if cls.uses_catalog:
         return procedure(state, action, catalog or _EmptyCatalog())
     return procedure(state, action)
+
+
+#: Each ruleset class's vocabulary as a set (membership is asked once per action).
+_VOCABULARY: dict[type[Ruleset], frozenset[type[v.Action]]] = {}
+
+
+def _speaks(rs: Ruleset, cls: type[v.Action]) -> bool:
+    """Whether ``cls`` is an action of ``rs``'s vocabulary."""
+    known = _VOCABULARY.get(type(rs))
+    if known is None:
+        known = _VOCABULARY[type(rs)] = frozenset(rs.vocabulary())
+    return cls in known
 
 
 def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> v.Action:
@@ -79,7 +92,7 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
     the zones are the game's (canonical names). Raises :class:`InputError` otherwise."""
     rs = rs or ruleset_of(state)
     cls = type(action)
-    if cls not in rs.vocabulary():
+    if not _speaks(rs, cls):
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise InputError(
             "", action.verb, f"not an action of {rs.name}{suggest(action.verb, verbs)}"
@@ -97,8 +110,9 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
             raise InputError(
                 "", name, f"unknown zone {quote(zone)} for {rs.name}{suggest(zone, rs.zones)}"
             )
-        if rs.canonical_zone(zone) != zone:
-            changes[name] = rs.canonical_zone(zone)
+        canonical = rs.canonical_zone(zone)
+        if canonical != zone:
+            changes[name] = canonical
     return msgspec.structs.replace(action, **changes) if changes else action
 
 
@@ -121,11 +135,14 @@ def check(
         if refusal is not None:
             return refusal
     subject = type(action).subject
-    if subject is not None and action.verb not in rs.checks_forbid:
+    if subject is None or not state.effects:  # only an effect forbids
+        return None
+    verb = v.verb_of(type(action))
+    if verb not in rs.checks_forbid:
         obj = state.objects[getattr(action, subject)]
-        if rs.is_forbidden(state, obj, action.verb):
-            result = ILLEGAL if action.verb in _REFUSED_AS_ILLEGAL else NOTHING
-            reason = f"an effect says it can't {action.verb.replace('_', ' ')}"
+        if rs.is_forbidden(state, obj, verb):
+            result = ILLEGAL if verb in _REFUSED_AS_ILLEGAL else NOTHING
+            reason = f"an effect says it can't {verb.replace('_', ' ')}"
             return Outcome(state, result, (rs.ruling(rs.forbid_rule, reason),))
     return None
 
@@ -231,7 +248,14 @@ _WHOLE = tuple(
 #: write at a key derives from the value read at that same key), so it is no dependency.
 _EDITS = frozenset(
     f.__code__
-    for f in (core.place, core.remove, core.update, core.replace_object, core.shuffle_zone)
+    for f in (
+        core.place,
+        core.remove,
+        core.relocate,
+        core.update,
+        core.replace_object,
+        core.shuffle_zone,
+    )
 )
 #: The key standing for a read of a whole map (its length, keys or items).
 _ALL: Any = object()

@@ -430,6 +430,43 @@ def remove(state: GameState, obj: GameObject, key: str) -> GameState:
     )
 
 
+def relocate(
+    state: GameState,
+    old: GameObject,
+    old_key: str,
+    new: GameObject,
+    new_key: str,
+    position: str | None = None,
+) -> GameState:
+    """:func:`remove` ``old`` from zone ``old_key``, then :func:`place` ``new`` (the object it
+    became: the same id or a new one) into ``new_key``, as one edit (a move is the hottest
+    pair of edits)."""
+    zones = state.zones
+    contents = zones[old_key].without(old.id)
+    if old_key == new_key:
+        zones = zones.set(new_key, contents.put(new.id, bottom=position == "bottom"))
+    else:
+        # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
+        zones = (
+            zones.set(old_key, contents) if contents or contents.shuffles else zones.delete(old_key)
+        )
+        target = zones.get(new_key, EMPTY_ZONE).put(new.id, bottom=position == "bottom")
+        zones = zones.set(new_key, target)
+    card_object = state.card_object
+    for card in old.cards:
+        if card not in new.cards and card_object.get(card) == old.id:
+            card_object = card_object.delete(card)
+    for card in new.cards:
+        card_object = card_object.set(card, new.id)
+    return _replace(
+        state,
+        zones=zones,
+        objects=state.objects.delete(old.id).set(new.id, new),
+        card_object=card_object,
+        trail=Trail(Trail(state.trail, old.id), new.id),
+    )
+
+
 def update(state: GameState, obj: GameObject) -> GameState:
     """Replace an object in place (same id, same zone position)."""
     return _replace(state, objects=state.objects.set(obj.id, obj), trail=Trail(state.trail, obj.id))

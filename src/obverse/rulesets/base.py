@@ -83,6 +83,14 @@ class Ruleset(Hooks):
         """Take ``obj`` out of its zone and the object table."""
         return core.remove(state, obj, self.zone_key(obj.zone, obj.owner))
 
+    def relocate(
+        self, state: GameState, old: GameObject, new: GameObject, position: str | None = None
+    ) -> GameState:
+        """:meth:`remove` ``old`` and :meth:`place` ``new``, the object it became, as one edit."""
+        old_key = self.zone_key(old.zone, old.owner)
+        new_key = self.zone_key(new.zone, new.owner)
+        return core.relocate(state, old, old_key, new, new_key, position)
+
     # --- checks the kernel makes before any procedure ---------------------------------------
 
     def is_forbidden(self, state: GameState, obj: GameObject, action: str) -> bool:
@@ -216,17 +224,17 @@ class Ruleset(Hooks):
         fd, why = self.face_down_on_move(state, obj, dest, face_down)
         is_new, why2 = self.is_new_object(state, obj, dest)
         rulings += (*why, *why2)
-        events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, dest),)
-        state = self.remove(state, obj)
+        events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
         if obj.meld is not None and not self.is_in_play(dest):
-            return Outcome(self._unmeld(state, obj, dest, fd, position), DONE, rulings, events)
+            state = self._unmeld(self.remove(state, obj), obj, dest, fd, position)
+            return Outcome(state, DONE, rulings, events)
         ceases, why = self.token_ceases(state, obj, dest)
         if ceases:
-            state = core.forget(state, obj.id)
-            gone = Event("cease", obj.id, obj.card)
+            state = core.forget(self.remove(state, obj), obj.id)
+            gone = Event("cease", obj.id, obj.cards[0])
             return Outcome(state, DONE, (*rulings, *why), (*events, gone))
         new, state = self._moved(state, obj, dest, new_face, fd, is_new, face_down, controller)
-        state = self.after_move(self.place(state, new, position), obj, new)
+        state = self.after_move(self.relocate(state, obj, new, position), obj, new)
         return Outcome(state, DONE, rulings, events)
 
     def _moved(

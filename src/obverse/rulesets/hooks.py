@@ -7,8 +7,9 @@ every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -29,6 +30,15 @@ replace = msgspec.structs.replace
 Rulings = tuple[Ruling, ...]
 #: How a query sees an object: its characteristics as the query evaluates them.
 Sight = Callable[[GameState, GameObject], Characteristics]
+
+
+#: How many distinct rulings (per ruleset, rule and reason) are kept built.
+_RULINGS_KEPT: Final = 8192
+
+
+def _ruling(self: Hooks, rule: str, reason: str) -> Ruling:
+    """A ruling citing ``rule`` (an id in this version's numbering)."""
+    return Ruling(rule=rule, game=self.game, version=self.version or "current", reason=reason)
 
 
 class Hooks:
@@ -66,9 +76,9 @@ class Hooks:
 
     # --- rulings ----------------------------------------------------------------------------
 
-    def ruling(self, rule: str, reason: str) -> Ruling:
-        """A ruling citing ``rule`` (an id in this version's numbering)."""
-        return Ruling(rule=rule, game=self.game, version=self.version or "current", reason=reason)
+    #: A ruling citing ``rule`` (an id in this version's numbering): built once per ruleset,
+    #: rule and reason (rulings are immutable), so a hot procedure doesn't rebuild its own.
+    ruling = functools.lru_cache(maxsize=_RULINGS_KEPT)(_ruling)
 
     @property
     def name(self) -> str:
@@ -185,7 +195,8 @@ class Hooks:
         return Decided(True)
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
-        """Whether ``obj`` moving to ``zone`` ceases to exist: a token leaving the play zone."""
+        """Whether ``obj`` moving to ``zone`` ceases to exist: a token leaving the play zone
+        (``state`` is the state before the move, as for the other move hooks)."""
         return Decided(obj.token and not self.is_in_play(zone))
 
     def face_on_move(

@@ -5,6 +5,7 @@ cards. :class:`obverse.rulesets.mtg.Magic` builds moving, casting, meld and flip
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar, Final
 
 import msgspec
@@ -27,6 +28,15 @@ FACE_DOWN: Final = Face(types=("Creature",), power=2, toughness=2)
 def is_permanent_face(face: Face) -> bool:
     """A face whose card type makes a permanent."""
     return bool(PERMANENT_TYPES.intersection(face.types))
+
+
+#: How many distinct one-ruling tuples (per ruleset, topic and reason) are kept built.
+_RULINGS_KEPT: Final = 8192
+
+
+def _rule(self: MagicFaces, topic: str, reason: str) -> Rulings:
+    """A one-ruling tuple for a topic, in this version's numbering."""
+    return (self.ruling(self.rule_ids[topic], reason),)
 
 
 class MagicFaces(Ruleset):
@@ -57,9 +67,9 @@ class MagicFaces(Ruleset):
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.NEWEST
     forbid_rule: ClassVar[str] = "101.2"
 
-    def rule(self, topic: str, reason: str) -> Rulings:
-        """A one-ruling tuple for a topic, in this version's numbering."""
-        return (self.ruling(self.rule_ids[topic], reason),)
+    #: A one-ruling tuple for a topic, in this version's numbering (built once per ruleset,
+    #: topic and reason, as :meth:`ruling`).
+    rule = functools.lru_cache(maxsize=_RULINGS_KEPT)(_rule)
 
     def ruling_list(self, *items: tuple[str, str]) -> Rulings:
         """Rulings for several ``(topic, reason)`` pairs."""
