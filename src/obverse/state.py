@@ -322,7 +322,7 @@ class GameState(msgspec.Struct, frozen=True):
 
     def card_def(self, obj: GameObject) -> CardDef:
         """The printed card representing ``obj`` (the meld result for a melded permanent)."""
-        return obj.meld if obj.meld is not None else self.cards[obj.card].card
+        return obj.meld if obj.meld is not None else self.cards[obj.cards[0]].card
 
     def zone_key(self, zone: str, owner: str | None) -> str:
         """The key of a zone: ``owner:zone`` for owned zones, ``zone`` for shared ones."""

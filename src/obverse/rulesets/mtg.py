@@ -28,7 +28,7 @@ from obverse.rulesets.mtg_faces import (
     is_permanent_face,
 )
 from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
-from obverse.rulings import DONE, NOTHING, Decided, Outcome
+from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
 
 __all__ = [
@@ -186,7 +186,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                     "instant or sorcery: it goes to its owner's graveyard instead",
                 ),
             )
-        return Decided(zone, ())
+        return PLAIN[zone]
 
     def face_on_move(
         self,
@@ -198,7 +198,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     ) -> Decided[str | None]:
         card = state.card_def(obj)
         if zone == "stack" and face is not None:
-            return Decided(face, ())
+            return PLAIN[face]
         if zone != "battlefield":
             if obj.face in ("back", "left", "right") and len(card.faces) > 1:
                 topic, what = _OFF_THE_STACK.get(card.layout, _OFF_THE_STACK["transform"])
@@ -206,7 +206,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                     self.default_face(card, zone),
                     self.rule(topic, f"in the {zone} it has only its {what}"),
                 )
-            return Decided(self.default_face(card, zone), ())
+            return PLAIN[self.default_face(card, zone)]
         if obj.zone == "stack" and face is not None:
             return Decided(
                 face,
@@ -229,7 +229,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             return Decided(
                 "front", self.rule("enter_front", "it enters the battlefield front face up")
             )
-        return Decided(self.default_face(card, zone), ())
+        return PLAIN[self.default_face(card, zone)]
 
     def _enter_transformed(self, card: CardDef) -> Decided[str | None]:
         """712.14: put onto the battlefield transformed, a DFC that can transform enters back
@@ -291,15 +291,15 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                         "has the face-down characteristics and stays hidden",
                     ),
                 )
-            return Decided(True, ())
+            return YES
         if (
             face_down is None
             and obj.face_down
             and obj.zone in ("battlefield", "stack")
             and zone in ("battlefield", "stack")
         ):
-            return Decided(True, ())
-        return Decided(False, ())
+            return YES
+        return NO
 
     def _leaving(self, obj: GameObject, zone: str) -> Rulings:
         """What leaving its zone does to ``obj`` besides making a new object."""
@@ -325,7 +325,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """111.7: a token that leaves the battlefield ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
-            return Decided(False)
+            return NO
         return Decided(
             True, (self.ruling("111.7", "a token that leaves the battlefield ceases to exist"),)
         )
@@ -442,7 +442,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             return Decided(
                 True, self.rule("cast_front", "a double-faced card is cast front face up")
             )
-        return Decided(True)
+        return YES
 
     def _play_land(
         self, obj: GameObject, card: CardDef, the_face: Face, chosen: str, action: str
