@@ -158,7 +158,9 @@ class Zone:
             rank, lo, hi = self.hi + 1, self.lo, self.hi + 1
         else:
             rank, lo, hi = self.lo - 1, self.lo - 1, self.hi
-        return Zone(self.by_rank.set(rank, oid), self.rank_of.set(oid, rank), lo, hi, self.shuffles)
+        return _zone(
+            self.by_rank.set(rank, oid), self.rank_of.set(oid, rank), lo, hi, self.shuffles
+        )
 
     def without(self, oid: int) -> Zone:
         """The zone without ``oid`` (KeyError if it isn't there)."""
@@ -177,13 +179,13 @@ class Zone:
             hi -= 1
             while hi not in by_rank:
                 hi -= 1
-        return Zone(by_rank, self.rank_of.delete(oid), lo, hi, self.shuffles)
+        return _zone(by_rank, self.rank_of.delete(oid), lo, hi, self.shuffles)
 
     def swap(self, old: int, new: int) -> Zone:
         """The zone with ``new`` in ``old``'s place."""
         rank = self.rank_of[old]
         rank_of = self.rank_of.delete(old).set(new, rank)
-        return Zone(self.by_rank.set(rank, new), rank_of, self.lo, self.hi, self.shuffles)
+        return _zone(self.by_rank.set(rank, new), rank_of, self.lo, self.hi, self.shuffles)
 
     def shuffled(self, order: Iterable[int]) -> Zone:
         """The zone holding ``order`` (top first), one shuffle later."""
@@ -236,6 +238,17 @@ class Zone:
 
 
 EMPTY_ZONE: Final = Zone(immutables.Map(), immutables.Map())
+_new: Final = object.__new__
+
+
+def _zone(
+    by_rank: immutables.Map[int, int], rank_of: immutables.Map[int, int], lo: int, hi: int, n: int
+) -> Zone:
+    """``Zone(by_rank, rank_of, lo, hi, n)`` without the class call (every zone edit makes one;
+    calling a class with an ``__init__`` costs twice as much)."""
+    z = _new(Zone)
+    z.by_rank, z.rank_of, z.lo, z.hi, z.shuffles, z._ids = by_rank, rank_of, lo, hi, n, None
+    return z
 
 
 class Trail:
@@ -280,6 +293,13 @@ class Trail:
 
 
 _ROOT: Final = Trail()
+
+
+def _trail(prev: Trail, oid: int) -> Trail:
+    """``Trail(prev, oid)`` without the class call (each core edit makes one or two)."""
+    t = _new(Trail)
+    t.prev, t.oid, t.depth = prev, oid, prev.depth + 1
+    return t
 
 
 class GameState(msgspec.Struct, frozen=True):
@@ -407,7 +427,7 @@ def place(state: GameState, obj: GameObject, key: str, position: str | None = No
         zones=state.zones.set(key, contents),
         objects=state.objects.set(obj.id, obj),
         card_object=card_object,
-        trail=Trail(state.trail, obj.id),
+        trail=_trail(state.trail, obj.id),
     )
 
 
@@ -426,7 +446,7 @@ def remove(state: GameState, obj: GameObject, key: str) -> GameState:
         zones=zones,
         objects=state.objects.delete(obj.id),
         card_object=card_object,
-        trail=Trail(state.trail, obj.id),
+        trail=_trail(state.trail, obj.id),
     )
 
 
@@ -447,9 +467,8 @@ def relocate(
         zones = zones.set(new_key, contents.put(new.id, bottom=position == "bottom"))
     else:
         # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
-        zones = (
-            zones.set(old_key, contents) if contents or contents.shuffles else zones.delete(old_key)
-        )
+        keep = contents.rank_of or contents.shuffles
+        zones = zones.set(old_key, contents) if keep else zones.delete(old_key)
         target = zones.get(new_key, EMPTY_ZONE).put(new.id, bottom=position == "bottom")
         zones = zones.set(new_key, target)
     card_object = state.card_object
@@ -463,13 +482,15 @@ def relocate(
         zones=zones,
         objects=state.objects.delete(old.id).set(new.id, new),
         card_object=card_object,
-        trail=Trail(Trail(state.trail, old.id), new.id),
+        trail=_trail(_trail(state.trail, old.id), new.id),
     )
 
 
 def update(state: GameState, obj: GameObject) -> GameState:
     """Replace an object in place (same id, same zone position)."""
-    return _replace(state, objects=state.objects.set(obj.id, obj), trail=Trail(state.trail, obj.id))
+    return _replace(
+        state, objects=state.objects.set(obj.id, obj), trail=_trail(state.trail, obj.id)
+    )
 
 
 def replace_object(state: GameState, old: GameObject, new: GameObject) -> GameState:
@@ -483,7 +504,7 @@ def replace_object(state: GameState, old: GameObject, new: GameObject) -> GameSt
         zones=state.zones.set(key, state.zones[key].swap(old.id, new.id)),
         objects=state.objects.delete(old.id).set(new.id, new),
         card_object=card_object,
-        trail=Trail(Trail(state.trail, old.id), new.id),
+        trail=_trail(_trail(state.trail, old.id), new.id),
     )
 
 

@@ -250,6 +250,8 @@ class Ruleset(Hooks):
     ) -> tuple[GameObject, GameState]:
         """The object as it arrives in ``dest`` (a new object, or the same one)."""
         ts = state.clock + 1
+        if not self.is_in_play(dest) and dest != self.stack_zone:
+            controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
             state = core.forget(state, obj.id)
             oid = state.next_id
@@ -277,8 +279,6 @@ class Ruleset(Hooks):
                 controller=controller or obj.controller,
                 timestamp=ts,
             )
-        if not self.is_in_play(dest) and dest != self.stack_zone:
-            new = replace(new, controller=new.owner)
         shown = (
             face_down is False
             and not fd

@@ -8,6 +8,7 @@ resolving, naming, meld, flip and visibility.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
@@ -89,6 +90,28 @@ class Meld(v.Action, frozen=True, tag="meld"):
     objects: tuple[int, int]
 
 
+def _decide_new_object(
+    self: MagicFaceDown, was: str, zone: str, face_down: bool, flipped: bool, melded: bool
+) -> Decided[bool]:
+    """400.7: moving from ``was`` to ``zone`` makes a new object; what leaving does to an
+    object that was face down, flipped or melded."""
+    out = self.rule(
+        "new_object",
+        f"moving from {was} to {zone} makes a new object with no memory of the old one",
+    )
+    if face_down and was in ("battlefield", "stack") and zone not in ("battlefield", "stack"):
+        out += self.rule("face_down_reveal", "a face-down permanent or spell leaving is revealed")
+    if flipped and was == "battlefield":
+        out += self.rule(
+            "flip_one_way", "a flipped permanent that leaves retains no memory of being flipped"
+        )
+    if melded and zone != "battlefield":
+        out += self.rule(
+            "meld_leaves", "one permanent leaves; its two cards each move, front face up"
+        )
+    return Decided(True, out)
+
+
 class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
@@ -153,17 +176,10 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """400.7: a new object with no memory of the old one; leaving, a face-down object is
         revealed (708.9), a flipped one forgets it was flipped, a melded one splits."""
-        return Decided(
-            True,
-            (
-                *self.rule(
-                    "new_object",
-                    f"moving from {obj.zone} to {zone} makes a new object "
-                    "with no memory of the old one",
-                ),
-                *self._leaving(obj, zone),
-            ),
-        )
+        return self._new_object(obj.zone, zone, obj.face_down, obj.flipped, obj.meld is not None)
+
+    #: :meth:`is_new_object` by what it depends on, decided once per ruleset and kind of move.
+    _new_object = functools.lru_cache(maxsize=1024)(_decide_new_object)
 
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
@@ -300,27 +316,6 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         ):
             return YES
         return NO
-
-    def _leaving(self, obj: GameObject, zone: str) -> Rulings:
-        """What leaving its zone does to ``obj`` besides making a new object."""
-        out: Rulings = ()
-        if (
-            obj.face_down
-            and obj.zone in ("battlefield", "stack")
-            and zone not in ("battlefield", "stack")
-        ):
-            out += self.rule(
-                "face_down_reveal", "a face-down permanent or spell leaving is revealed"
-            )
-        if obj.flipped and obj.zone == "battlefield":
-            out += self.rule(
-                "flip_one_way", "a flipped permanent that leaves retains no memory of being flipped"
-            )
-        if obj.meld is not None and zone != "battlefield":
-            out += self.rule(
-                "meld_leaves", "one permanent leaves; its two cards each move, front face up"
-            )
-        return out
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """111.7: a token that leaves the battlefield ceases to exist."""
