@@ -63,13 +63,13 @@ def apply(
     rules themselves, a judge or a test). Queries answer in ``Outcome.answer``.
 
     Raises :class:`InputError` for names that don't exist (verb, zone, player, object)."""
-    rs = ruleset_of(state)
+    rs = get_ruleset(state.ruleset)
     action = normalize(state, action, rs)
     refusal = check(state, action, actor, rs)
     if refusal is not None:
         return refusal
     cls = type(action)
-    procedure: Callable[..., Outcome] = getattr(rs, v.verb_of(cls))
+    procedure: Callable[..., Outcome] = getattr(rs, v.VERBS[cls])
     if cls.uses_catalog:
         return procedure(state, action, catalog or _EmptyCatalog())
     return procedure(state, action)
@@ -79,12 +79,10 @@ def apply(
 _VOCABULARY: dict[type[Ruleset], frozenset[type[v.Action]]] = {}
 
 
-def _speaks(rs: Ruleset, cls: type[v.Action]) -> bool:
-    """Whether ``cls`` is an action of ``rs``'s vocabulary."""
-    known = _VOCABULARY.get(type(rs))
-    if known is None:
-        known = _VOCABULARY[type(rs)] = frozenset(rs.vocabulary())
-    return cls in known
+def _vocabulary(rs: Ruleset) -> frozenset[type[v.Action]]:
+    """``rs``'s vocabulary as a set."""
+    known = _VOCABULARY[type(rs)] = frozenset(rs.vocabulary())
+    return known
 
 
 def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> v.Action:
@@ -92,7 +90,7 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
     the zones are the game's (canonical names). Raises :class:`InputError` otherwise."""
     rs = rs or ruleset_of(state)
     cls = type(action)
-    if not _speaks(rs, cls):
+    if cls not in (_VOCABULARY.get(type(rs)) or _vocabulary(rs)):
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise InputError(
             "", action.verb, f"not an action of {rs.name}{suggest(action.verb, verbs)}"
@@ -103,17 +101,32 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
             if p is not None and p not in state.players:
                 hint = suggest(str(p), state.players)
                 raise InputError("", name, f"unknown player {quote(p)}{hint}")
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] | None = None
+    zones = _ZONE_NAMES.get(type(rs)) or _ZONE_NAMES.setdefault(type(rs), {})
     for name in cls.zone_fields:
         zone = getattr(action, name)
-        if not rs.is_zone(zone):
-            raise InputError(
-                "", name, f"unknown zone {quote(zone)} for {rs.name}{suggest(zone, rs.zones)}"
-            )
-        canonical = rs.canonical_zone(zone)
+        canonical = zones.get(zone)
+        if canonical is None:
+            canonical = _zone_name(rs, name, zone, zones)
         if canonical != zone:
+            changes = changes or {}
             changes[name] = canonical
     return msgspec.structs.replace(action, **changes) if changes else action
+
+
+#: Per ruleset class, each zone name it accepts and its canonical name (a pure function of
+#: the class: found once, not twice per action).
+_ZONE_NAMES: dict[type[Ruleset], dict[str, str]] = {}
+
+
+def _zone_name(rs: Ruleset, field: str, zone: str, known: dict[str, str]) -> str:
+    """The canonical name of ``zone`` (kept in ``known``); :class:`InputError` naming
+    ``field`` if it isn't one of ``rs``'s zones."""
+    if not rs.is_zone(zone):
+        hint = suggest(zone, rs.zones)
+        raise InputError("", field, f"unknown zone {quote(zone)} for {rs.name}{hint}")
+    known[zone] = canonical = rs.canonical_zone(zone)
+    return canonical
 
 
 def check(
@@ -137,7 +150,7 @@ def check(
     subject = type(action).subject
     if subject is None or not state.effects:  # only an effect forbids
         return None
-    verb = v.verb_of(type(action))
+    verb = v.VERBS[type(action)]
     if verb not in rs.checks_forbid:
         obj = state.objects[getattr(action, subject)]
         if rs.is_forbidden(state, obj, verb):

@@ -48,7 +48,7 @@ class Action(
     @property
     def verb(self) -> str:
         """The action's name (its tag), e.g. ``"move"``."""
-        return _VERBS[type(self)]
+        return VERBS[type(self)]
 
     def object_ids(self) -> tuple[int, ...]:
         """Every object id the action names, in field order."""
@@ -75,12 +75,13 @@ class _Verbs(dict[type, str]):
         return verb
 
 
-_VERBS: Final = _Verbs()
+#: ``VERBS[cls]``: the verb of an action class.
+VERBS: Final = _Verbs()
 
 
 def verb_of(cls: type[Action]) -> str:
     """The verb (tag) of an action class."""
-    return _VERBS[cls]
+    return VERBS[cls]
 
 
 # --- the shared verbs --------------------------------------------------------------------
@@ -324,6 +325,7 @@ SHARED: tuple[type[Action], ...] = (
 
 __all__ = [
     "SHARED",
+    "VERBS",
     "Action",
     "AddCounters",
     "ApplyEffect",

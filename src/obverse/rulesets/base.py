@@ -183,7 +183,8 @@ class Ruleset(Hooks):
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """Move an object to a zone (dies, bounce, exile, blink ...). The ruleset decides the
         destination really reached, the face, the facing and whether it is a new object."""
-        self.check_kind(a.as_)
+        if a.as_ is not None:  # no kind: nothing to check
+            self.check_kind(a.as_)
         return self.move_object(
             state,
             a.object,
@@ -223,7 +224,7 @@ class Ruleset(Hooks):
             return Outcome(state, NOTHING, rulings)
         fd, why = self.face_down_on_move(state, obj, dest, face_down)
         is_new, why2 = self.is_new_object(state, obj, dest)
-        rulings += (*why, *why2)
+        rulings += why + why2
         events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
         if obj.meld is not None and not self.is_in_play(dest):
             state = self._unmeld(self.remove(state, obj), obj, dest, fd, position)

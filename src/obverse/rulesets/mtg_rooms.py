@@ -187,10 +187,10 @@ class MagicLayouts(MagicFaces):
     def move(self, state: GameState, a: v.Move) -> Outcome:
         obj = state.objects[a.object]
         out = super().move(state, a)
-        if out.result != DONE or not self.has("room") or obj.face_down:
+        if out.result != DONE or obj.face_down:
             return out
         layout, faces = self.printed_faces(state, obj)
-        if not is_room(layout, faces):
+        if not (is_room(layout, faces) and self.has("room")):
             return out
         extra: Rulings = ()
         if obj.zone == "battlefield" and obj.unlocked and a.to != obj.zone:
