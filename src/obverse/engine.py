@@ -101,6 +101,8 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
             if p is not None and p not in state.players:
                 hint = suggest(str(p), state.players)
                 raise InputError("", name, f"unknown player {quote(p)}{hint}")
+    if not cls.zone_fields:
+        return action
     changes: dict[str, Any] | None = None
     zones = _ZONE_NAMES.get(type(rs)) or _ZONE_NAMES.setdefault(type(rs), {})
     for name in cls.zone_fields:

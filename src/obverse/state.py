@@ -462,12 +462,14 @@ def relocate(
     )
 
 
-def update(state: GameState, obj: GameObject) -> GameState:
-    """Replace an object in place (same id, same zone position)."""
+def update(state: GameState, obj: GameObject, clock: int | None = None) -> GameState:
+    """Replace an object in place (same id, same zone position); ``clock``: the state's new
+    clock too, in the same edit (an object stamped with the next timestamp)."""
     return _replace(
         state,
         objects=state.objects.set(obj.id, obj),
         trail=Trail(state.trail, obj.id, state.trail.depth + 1),
+        clock=state.clock if clock is None else clock,
     )
 
 

@@ -365,11 +365,11 @@ class Ruleset(Hooks):
         ok, rulings = self.can_transform(state, obj)
         if not ok:
             return Outcome(state, NOTHING, rulings)
-        state, ts = core.tick(state)
+        ts = state.clock + 1  # the clock ticks: the object gets the new timestamp
         new_face = "front" if obj.face == "back" else "back"
-        state = core.update(state, replace(obj, face=new_face, timestamp=ts))
+        state = core.update(state, replace(obj, face=new_face, timestamp=ts), clock=ts)
         return Outcome(
-            state, DONE, rulings, (Event("transform", obj.id, obj.card, obj.controller),)
+            state, DONE, rulings, (Event("transform", obj.id, obj.cards[0], obj.controller),)
         )
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
