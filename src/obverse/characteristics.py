@@ -109,7 +109,7 @@ def characteristics(
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
     chars = apply_effects(state, o, base_characteristics(state, o, rs), rs)
-    if rs.cacheable_characteristics and rs.name == state.ruleset:
+    if rs.cacheable_characteristics and rs.aliases[0] == state.ruleset:  # rs.name, inlined
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars, state.designations)
@@ -137,18 +137,9 @@ _SHAPE_FIELDS: Final = tuple(
 )
 
 
-def _runs(idx: tuple[int, ...]) -> tuple[slice, ...]:
-    """Consecutive indices as slices (three slices of a tuple are cheaper than 13 items)."""
-    out: list[slice] = []
-    for i in idx:
-        if out and out[-1].stop == i:
-            out[-1] = slice(out[-1].start, i + 1)
-        else:
-            out.append(slice(i, i + 1))
-    return tuple(out)
-
-
-_shape_of: Final = operator.itemgetter(*_runs(_SHAPE_FIELDS))
+#: The status fields of an object, as one flat tuple (one allocation; hashed and compared
+#: flat when the shape is looked up).
+_shape_of: Final = operator.itemgetter(*_SHAPE_FIELDS)
 _astuple: Final = msgspec.structs.astuple
 #: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
 _BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
@@ -159,15 +150,14 @@ def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
     cards (the printed card by identity, see :func:`printed_cards`; the other fields by value) and
     its status fields and designations. Hashing it raises TypeError if a status field can't be
     hashed."""
-    cards = state.cards
-    if len(obj.cards) == 1:
-        pc = _astuple(cards[obj.cards[0]])
-        phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
-    else:
-        phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
     # A game may derive characteristics from a designation (FaB 8.1.11b: a demi-hero that
     # became its player's hero has the hero type), so the object's designations count too.
     marks = tuple(d[0] for d in state.designations if d[1] == obj.id) if state.designations else ()
+    cards = state.cards
+    if len(obj.cards) == 1:  # the common case, one level flatter (fewer tuples to build)
+        pc = _astuple(cards[obj.cards[0]])
+        return (id(pc[0]), pc[1:], id(obj.meld), _shape_of(_astuple(obj)), marks)
+    phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
     return (phys, id(obj.meld), _shape_of(_astuple(obj)), marks)
 
 
@@ -251,7 +241,8 @@ def apply_effects(
         chars = copy_exceptions(chars, obj.copies[-1].exceptions)  # layer 1 (707.9)
     effects = state.effects
     if effects:
-        named = _by_object(effects)
+        hit = _NAMED.get(id(effects))  # memoized per effects tuple (see _by_object)
+        named = hit[1] if hit is not None and hit[0] is effects else _by_object(effects)
         if named is not None:
             # Every effect names its objects: only this object's effects, already in layers
             # (each applies: it names this object, which is all applies_to asks of such one).
