@@ -6,7 +6,6 @@ go in; nothing derived is ever stored on an object (DESIGN.md).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -127,19 +126,11 @@ def clear_cache(shapes: bool = True) -> None:
 # Base characteristics (before effects) depend on the printed card(s) and the object's status,
 # not on its id: objects of the same shape (the same card, face, zone, status) share them, so
 # they are computed once per card definition and status, not once per object.
-#: GameObject fields that are part of the shape: every field but the id, the card ids (the
-#: physical cards stand for them), the timestamp (no characteristic depends on it) and the
-#: meld result (named by identity).
-_SHAPE_FIELDS: Final = tuple(
-    i
-    for i, f in enumerate(GameObject.__struct_fields__)
-    if f not in ("id", "cards", "timestamp", "meld")
-)
-
-
-#: The status fields of an object, as one flat tuple (one allocation; hashed and compared
-#: flat when the shape is looked up).
-_shape_of: Final = operator.itemgetter(*_SHAPE_FIELDS)
+#: The shape of an object's status is the object with every field blanked but the status
+#: ones: not the id; not the card ids (the physical cards stand for them); not the timestamp
+#: (no characteristic depends on it); not the meld result (named by identity). A struct built,
+#: hashed and compared in C; a new field is part of the shape by default.
+_replace: Final = msgspec.structs.replace
 _astuple: Final = msgspec.structs.astuple
 #: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
 _BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
@@ -156,9 +147,15 @@ def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
     cards = state.cards
     if len(obj.cards) == 1:  # the common case, one level flatter (fewer tuples to build)
         pc = _astuple(cards[obj.cards[0]])
-        return (id(pc[0]), pc[1:], id(obj.meld), _shape_of(_astuple(obj)), marks)
+        return (
+            id(pc[0]),
+            pc[1:],
+            id(obj.meld),
+            _replace(obj, id=0, cards=(), timestamp=0, meld=None),
+            marks,
+        )
     phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
-    return (phys, id(obj.meld), _shape_of(_astuple(obj)), marks)
+    return (phys, id(obj.meld), _replace(obj, id=0, cards=(), timestamp=0, meld=None), marks)
 
 
 def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:
