@@ -277,9 +277,11 @@ def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
     return buckets
 
 
+#: Power and toughness changes to add (``None``: no whole number added to that one).
+_PTSums = tuple[int | None, int | None]
 #: Per object id: (layer index, the layer's effects in timestamp order, and when they only
 #: add whole numbers to power and toughness, those sums).
-_Named = dict[int, list[tuple[int, list[Effect], dict[str, int] | None]]]
+_Named = dict[int, list[tuple[int, list[Effect], _PTSums | None]]]
 _NAMED: dict[int, tuple[tuple[Effect, ...], _Named | None]] = {}
 
 
@@ -312,7 +314,7 @@ def _by_object(effects: tuple[Effect, ...]) -> _Named | None:
 _PT: Final = ("power", "toughness")
 
 
-def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> dict[str, int] | None:
+def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> _PTSums | None:
     """What :func:`_apply_layer` does with ``effects`` in ``layer`` when each of their changes
     there adds a number to power or toughness: the sums (a non-number is skipped there too);
     otherwise None."""
@@ -325,20 +327,25 @@ def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> dict[str, int] | 
                 return None
             if type(value) is int:
                 sums[key] = sums.get(key, 0) + value
-    return sums
+    return sums.get("power"), sums.get("toughness")
 
 
-def _add_pt(chars: Characteristics, sums: dict[str, int]) -> Characteristics:
+def _add_pt(chars: Characteristics, sums: _PTSums) -> Characteristics:
     """Power and toughness plus ``sums``, where they are numbers (as :func:`_apply_layer`)."""
     p = chars.props
-    changes = {}
-    for key, add in sums.items():
-        base = getattr(p, key)
-        if type(base) is int:
-            changes[key] = base + add
-    if not changes:
+    dp, dt = sums
+    power, toughness = p.power, p.toughness
+    add_p = dp is not None and type(power) is int
+    add_t = dt is not None and type(toughness) is int
+    if add_p and add_t:  # the usual +N/+N
+        props = _replace(p, power=power + dp, toughness=toughness + dt)  # type: ignore[operator]
+    elif add_p:
+        props = _replace(p, power=power + dp)  # type: ignore[operator]
+    elif add_t:
+        props = _replace(p, toughness=toughness + dt)  # type: ignore[operator]
+    else:
         return chars
-    return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))
+    return _replace(chars, props=props)
 
 
 def _apply_layer(
