@@ -254,7 +254,8 @@ class Ruleset(Hooks):
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
-            state = core.forget(state, obj.id)
+            if state.effects or state.knowledge or state.designations:  # else nothing to forget
+                state = core.forget(state, obj.id)
             oid = state.next_id
             state = replace(state, clock=ts, next_id=oid + 1)
             new = GameObject(

@@ -186,14 +186,10 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     ) -> Decided[str]:
         """712.13a: a resolving spell that would enter transformed with an instant or sorcery
         back face goes to its owner's graveyard instead."""
+        if not (transformed and obj.zone == "stack" and zone == "battlefield"):
+            return PLAIN[zone]
         card = state.card_def(obj)
-        if (
-            transformed
-            and obj.zone == "stack"
-            and zone == "battlefield"
-            and self.is_double_faced(card)
-            and SPELL_ONLY.intersection(card.faces[1].types)
-        ):
+        if self.is_double_faced(card) and SPELL_ONLY.intersection(card.faces[1].types):
             return Decided(
                 "graveyard",
                 self.rule(
