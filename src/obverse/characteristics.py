@@ -6,7 +6,6 @@ go in; nothing derived is ever stored on an object (DESIGN.md).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -109,7 +108,7 @@ def characteristics(
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
     chars = apply_effects(state, o, base_characteristics(state, o, rs), rs)
-    if rs.cacheable_characteristics and rs.name == state.ruleset:
+    if rs.cacheable_characteristics and rs.aliases[0] == state.ruleset:  # rs.name, inlined
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars, state.designations)
@@ -127,28 +126,11 @@ def clear_cache(shapes: bool = True) -> None:
 # Base characteristics (before effects) depend on the printed card(s) and the object's status,
 # not on its id: objects of the same shape (the same card, face, zone, status) share them, so
 # they are computed once per card definition and status, not once per object.
-#: GameObject fields that are part of the shape: every field but the id, the card ids (the
-#: physical cards stand for them), the timestamp (no characteristic depends on it) and the
-#: meld result (named by identity).
-_SHAPE_FIELDS: Final = tuple(
-    i
-    for i, f in enumerate(GameObject.__struct_fields__)
-    if f not in ("id", "cards", "timestamp", "meld")
-)
-
-
-def _runs(idx: tuple[int, ...]) -> tuple[slice, ...]:
-    """Consecutive indices as slices (three slices of a tuple are cheaper than 13 items)."""
-    out: list[slice] = []
-    for i in idx:
-        if out and out[-1].stop == i:
-            out[-1] = slice(out[-1].start, i + 1)
-        else:
-            out.append(slice(i, i + 1))
-    return tuple(out)
-
-
-_shape_of: Final = operator.itemgetter(*_runs(_SHAPE_FIELDS))
+#: The shape of an object's status is the object with every field blanked but the status
+#: ones: not the id; not the card ids (the physical cards stand for them); not the timestamp
+#: (no characteristic depends on it); not the meld result (named by identity). A struct built,
+#: hashed and compared in C; a new field is part of the shape by default.
+_replace: Final = msgspec.structs.replace
 _astuple: Final = msgspec.structs.astuple
 #: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
 _BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
@@ -159,16 +141,21 @@ def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
     cards (the printed card by identity, see :func:`printed_cards`; the other fields by value) and
     its status fields and designations. Hashing it raises TypeError if a status field can't be
     hashed."""
-    cards = state.cards
-    if len(obj.cards) == 1:
-        pc = _astuple(cards[obj.cards[0]])
-        phys: tuple[Any, ...] = (id(pc[0]), pc[1:])
-    else:
-        phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
     # A game may derive characteristics from a designation (FaB 8.1.11b: a demi-hero that
     # became its player's hero has the hero type), so the object's designations count too.
     marks = tuple(d[0] for d in state.designations if d[1] == obj.id) if state.designations else ()
-    return (phys, id(obj.meld), _shape_of(_astuple(obj)), marks)
+    cards = state.cards
+    if len(obj.cards) == 1:  # the common case, one level flatter (fewer tuples to build)
+        pc = _astuple(cards[obj.cards[0]])
+        return (
+            id(pc[0]),
+            pc[1:],
+            id(obj.meld),
+            _replace(obj, id=0, cards=(), timestamp=0, meld=None),
+            marks,
+        )
+    phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
+    return (phys, id(obj.meld), _replace(obj, id=0, cards=(), timestamp=0, meld=None), marks)
 
 
 def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:
@@ -251,7 +238,8 @@ def apply_effects(
         chars = copy_exceptions(chars, obj.copies[-1].exceptions)  # layer 1 (707.9)
     effects = state.effects
     if effects:
-        named = _by_object(effects)
+        hit = _NAMED.get(id(effects))  # memoized per effects tuple (see _by_object)
+        named = hit[1] if hit is not None and hit[0] is effects else _by_object(effects)
         if named is not None:
             # Every effect names its objects: only this object's effects, already in layers
             # (each applies: it names this object, which is all applies_to asks of such one).
@@ -289,9 +277,11 @@ def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
     return buckets
 
 
+#: Power and toughness changes to add (``None``: no whole number added to that one).
+_PTSums = tuple[int | None, int | None]
 #: Per object id: (layer index, the layer's effects in timestamp order, and when they only
 #: add whole numbers to power and toughness, those sums).
-_Named = dict[int, list[tuple[int, list[Effect], dict[str, int] | None]]]
+_Named = dict[int, list[tuple[int, list[Effect], _PTSums | None]]]
 _NAMED: dict[int, tuple[tuple[Effect, ...], _Named | None]] = {}
 
 
@@ -324,7 +314,7 @@ def _by_object(effects: tuple[Effect, ...]) -> _Named | None:
 _PT: Final = ("power", "toughness")
 
 
-def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> dict[str, int] | None:
+def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> _PTSums | None:
     """What :func:`_apply_layer` does with ``effects`` in ``layer`` when each of their changes
     there adds a number to power or toughness: the sums (a non-number is skipped there too);
     otherwise None."""
@@ -337,20 +327,25 @@ def _pt_sums(effects: list[Effect], layer: tuple[str, ...]) -> dict[str, int] | 
                 return None
             if type(value) is int:
                 sums[key] = sums.get(key, 0) + value
-    return sums
+    return sums.get("power"), sums.get("toughness")
 
 
-def _add_pt(chars: Characteristics, sums: dict[str, int]) -> Characteristics:
+def _add_pt(chars: Characteristics, sums: _PTSums) -> Characteristics:
     """Power and toughness plus ``sums``, where they are numbers (as :func:`_apply_layer`)."""
     p = chars.props
-    changes = {}
-    for key, add in sums.items():
-        base = getattr(p, key)
-        if type(base) is int:
-            changes[key] = base + add
-    if not changes:
+    dp, dt = sums
+    power, toughness = p.power, p.toughness
+    add_p = dp is not None and type(power) is int
+    add_t = dt is not None and type(toughness) is int
+    if add_p and add_t:  # the usual +N/+N
+        props = _replace(p, power=power + dp, toughness=toughness + dt)  # type: ignore[operator]
+    elif add_p:
+        props = _replace(p, power=power + dp)  # type: ignore[operator]
+    elif add_t:
+        props = _replace(p, toughness=toughness + dt)  # type: ignore[operator]
+    else:
         return chars
-    return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))
+    return _replace(chars, props=props)
 
 
 def _apply_layer(

@@ -63,15 +63,26 @@ def apply(
     rules themselves, a judge or a test). Queries answer in ``Outcome.answer``.
 
     Raises :class:`InputError` for names that don't exist (verb, zone, player, object)."""
-    rs = ruleset_of(state)
+    rs = get_ruleset(state.ruleset)
     action = normalize(state, action, rs)
     refusal = check(state, action, actor, rs)
     if refusal is not None:
         return refusal
-    procedure: Callable[..., Outcome] = getattr(rs, action.verb)
-    if type(action).uses_catalog:
+    cls = type(action)
+    procedure: Callable[..., Outcome] = getattr(rs, v.VERBS[cls])
+    if cls.uses_catalog:
         return procedure(state, action, catalog or _EmptyCatalog())
     return procedure(state, action)
+
+
+#: Each ruleset class's vocabulary as a set (membership is asked once per action).
+_VOCABULARY: dict[type[Ruleset], frozenset[type[v.Action]]] = {}
+
+
+def _vocabulary(rs: Ruleset) -> frozenset[type[v.Action]]:
+    """``rs``'s vocabulary as a set."""
+    known = _VOCABULARY[type(rs)] = frozenset(rs.vocabulary())
+    return known
 
 
 def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> v.Action:
@@ -79,7 +90,7 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
     the zones are the game's (canonical names). Raises :class:`InputError` otherwise."""
     rs = rs or ruleset_of(state)
     cls = type(action)
-    if cls not in rs.vocabulary():
+    if cls not in (_VOCABULARY.get(type(rs)) or _vocabulary(rs)):
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise InputError(
             "", action.verb, f"not an action of {rs.name}{suggest(action.verb, verbs)}"
@@ -90,16 +101,34 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
             if p is not None and p not in state.players:
                 hint = suggest(str(p), state.players)
                 raise InputError("", name, f"unknown player {quote(p)}{hint}")
-    changes: dict[str, Any] = {}
+    if not cls.zone_fields:
+        return action
+    changes: dict[str, Any] | None = None
+    zones = _ZONE_NAMES.get(type(rs)) or _ZONE_NAMES.setdefault(type(rs), {})
     for name in cls.zone_fields:
         zone = getattr(action, name)
-        if not rs.is_zone(zone):
-            raise InputError(
-                "", name, f"unknown zone {quote(zone)} for {rs.name}{suggest(zone, rs.zones)}"
-            )
-        if rs.canonical_zone(zone) != zone:
-            changes[name] = rs.canonical_zone(zone)
+        canonical = zones.get(zone)
+        if canonical is None:
+            canonical = _zone_name(rs, name, zone, zones)
+        if canonical != zone:
+            changes = changes or {}
+            changes[name] = canonical
     return msgspec.structs.replace(action, **changes) if changes else action
+
+
+#: Per ruleset class, each zone name it accepts and its canonical name (a pure function of
+#: the class: found once, not twice per action).
+_ZONE_NAMES: dict[type[Ruleset], dict[str, str]] = {}
+
+
+def _zone_name(rs: Ruleset, field: str, zone: str, known: dict[str, str]) -> str:
+    """The canonical name of ``zone`` (kept in ``known``); :class:`InputError` naming
+    ``field`` if it isn't one of ``rs``'s zones."""
+    if not rs.is_zone(zone):
+        hint = suggest(zone, rs.zones)
+        raise InputError("", field, f"unknown zone {quote(zone)} for {rs.name}{hint}")
+    known[zone] = canonical = rs.canonical_zone(zone)
+    return canonical
 
 
 def check(
@@ -121,11 +150,14 @@ def check(
         if refusal is not None:
             return refusal
     subject = type(action).subject
-    if subject is not None and action.verb not in rs.checks_forbid:
+    if subject is None or not state.effects:  # only an effect forbids
+        return None
+    verb = v.VERBS[type(action)]
+    if verb not in rs.checks_forbid:
         obj = state.objects[getattr(action, subject)]
-        if rs.is_forbidden(state, obj, action.verb):
-            result = ILLEGAL if action.verb in _REFUSED_AS_ILLEGAL else NOTHING
-            reason = f"an effect says it can't {action.verb.replace('_', ' ')}"
+        if rs.is_forbidden(state, obj, verb):
+            result = ILLEGAL if verb in _REFUSED_AS_ILLEGAL else NOTHING
+            reason = f"an effect says it can't {verb.replace('_', ' ')}"
             return Outcome(state, result, (rs.ruling(rs.forbid_rule, reason),))
     return None
 
@@ -237,7 +269,14 @@ _WHOLE = tuple(
 #: write at a key derives from the value read at that same key), so it is no dependency.
 _EDITS = frozenset(
     f.__code__
-    for f in (core.place, core.remove, core.update, core.replace_object, core.shuffle_zone)
+    for f in (
+        core.place,
+        core.remove,
+        core.relocate,
+        core.update,
+        core.replace_object,
+        core.shuffle_zone,
+    )
 )
 #: The key standing for a read of a whole map (its length, keys or items).
 _ALL: Any = object()

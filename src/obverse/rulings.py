@@ -36,6 +36,25 @@ class Decided(NamedTuple, Generic[T]):
     rulings: tuple[Ruling, ...] = ()
 
 
+#: Decisions with no rulings behind them, built once: a NamedTuple is slow to build, and the
+#: hooks a move calls answer with these most of the time.
+YES: Final[Decided[bool]] = Decided(True)
+NO: Final[Decided[bool]] = Decided(False)
+
+
+class _Plain(dict[Any, "Decided[Any]"]):
+    """A decision with no rulings per value, built on first use."""
+
+    def __missing__(self, value: Any) -> Decided[Any]:
+        found = self[value] = Decided(value)
+        return found
+
+
+#: ``PLAIN[value]`` is ``Decided(value)``, built once per value: for the zone and face names
+#: (a few strings) the move hooks decide with no rule to cite.
+PLAIN: Final = _Plain()
+
+
 class Event(msgspec.Struct, frozen=True):
     """Something that happened, for logs and replay: ``kind`` and its public details."""
 

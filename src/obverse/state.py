@@ -110,7 +110,7 @@ class Knowledge(msgspec.Struct, frozen=True):
     since: int = 0
 
 
-class Zone:
+class Zone(msgspec.Struct, eq=False, gc=False):
     """A zone's contents: a persistent ordered set of object ids (top first).
 
     Each id has an integer rank (smaller is nearer the top) held in two hash-array-mapped
@@ -118,25 +118,20 @@ class Zone:
     structure with the previous state instead of rebuilding a tuple. ``shuffles`` counts this
     zone's shuffles: handles of its objects change with it (and only with it).
     Equality is by order and shuffle count, so states built the same way compare equal.
+
+    A struct, not a plain class: every zone edit makes one, and a struct is built without a
+    Python ``__init__``. It holds only maps of numbers, so it is never part of a reference
+    cycle (``gc=False``). Treat it as immutable: only the ``ids()`` memo is ever set.
     """
 
-    __slots__ = ("_ids", "by_rank", "hi", "lo", "rank_of", "shuffles")
-
-    def __init__(
-        self,
-        by_rank: immutables.Map[int, int],
-        rank_of: immutables.Map[int, int],
-        lo: int = 0,
-        hi: int = -1,
-        shuffles: int = 0,
-    ) -> None:
-        self.by_rank = by_rank
-        self.rank_of = rank_of
-        #: The smallest and largest ranks in use (top and bottom): new tops go at lo - 1.
-        self.lo = lo
-        self.hi = hi
-        self.shuffles = shuffles
-        self._ids: tuple[int, ...] | None = None
+    by_rank: immutables.Map[int, int]
+    rank_of: immutables.Map[int, int]
+    #: The smallest and largest ranks in use (top and bottom): new tops go at lo - 1.
+    lo: int = 0
+    hi: int = -1
+    shuffles: int = 0
+    #: ``ids()``, found once per zone value.
+    _ids: tuple[int, ...] | None = None
 
     @classmethod
     def of(cls, ids: Iterable[int], shuffles: int = 0) -> Zone:
@@ -238,17 +233,18 @@ class Zone:
 EMPTY_ZONE: Final = Zone(immutables.Map(), immutables.Map())
 
 
-class Trail:
+class Trail(msgspec.Struct, eq=False, frozen=True):
     """Which objects changed, newest first: a persistent list the core edits extend, so a view
     can find what changed since an earlier state in O(changes). Bookkeeping, not game state:
-    any two trails compare equal and it isn't serialized."""
+    any two trails compare equal and it isn't serialized.
 
-    __slots__ = ("depth", "oid", "prev")
+    A struct (each core edit makes one or two, built without a Python ``__init__``), tracked
+    by the garbage collector so freeing a long trail doesn't recurse through it. ``depth``
+    is ``prev.depth + 1`` (0 at the root)."""
 
-    def __init__(self, prev: Trail | None = None, oid: int = 0) -> None:
-        self.prev: Trail | None = prev
-        self.oid: int = oid
-        self.depth: int = 0 if prev is None else prev.depth + 1
+    prev: Trail | None = None
+    oid: int = 0
+    depth: int = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Trail)
@@ -322,7 +318,7 @@ class GameState(msgspec.Struct, frozen=True):
 
     def card_def(self, obj: GameObject) -> CardDef:
         """The printed card representing ``obj`` (the meld result for a melded permanent)."""
-        return obj.meld if obj.meld is not None else self.cards[obj.card].card
+        return obj.meld if obj.meld is not None else self.cards[obj.cards[0]].card
 
     def zone_key(self, zone: str, owner: str | None) -> str:
         """The key of a zone: ``owner:zone`` for owned zones, ``zone`` for shared ones."""
@@ -407,7 +403,7 @@ def place(state: GameState, obj: GameObject, key: str, position: str | None = No
         zones=state.zones.set(key, contents),
         objects=state.objects.set(obj.id, obj),
         card_object=card_object,
-        trail=Trail(state.trail, obj.id),
+        trail=Trail(state.trail, obj.id, state.trail.depth + 1),
     )
 
 
@@ -415,7 +411,7 @@ def remove(state: GameState, obj: GameObject, key: str) -> GameState:
     """Take ``obj`` out of zone ``key`` and the object table (its cards keep no object)."""
     contents = state.zones[key].without(obj.id)
     # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
-    keep = contents or contents.shuffles
+    keep = contents.rank_of or contents.shuffles
     zones = state.zones.set(key, contents) if keep else state.zones.delete(key)
     card_object = state.card_object
     for card in obj.cards:
@@ -426,19 +422,61 @@ def remove(state: GameState, obj: GameObject, key: str) -> GameState:
         zones=zones,
         objects=state.objects.delete(obj.id),
         card_object=card_object,
-        trail=Trail(state.trail, obj.id),
+        trail=Trail(state.trail, obj.id, state.trail.depth + 1),
     )
 
 
-def update(state: GameState, obj: GameObject) -> GameState:
-    """Replace an object in place (same id, same zone position)."""
-    return _replace(state, objects=state.objects.set(obj.id, obj), trail=Trail(state.trail, obj.id))
+def relocate(
+    state: GameState,
+    old: GameObject,
+    old_key: str,
+    new: GameObject,
+    new_key: str,
+    position: str | None = None,
+) -> GameState:
+    """:func:`remove` ``old`` from zone ``old_key``, then :func:`place` ``new`` (the object it
+    became: the same id or a new one) into ``new_key``, as one edit (a move is the hottest
+    pair of edits)."""
+    zones = state.zones
+    contents = zones[old_key].without(old.id)
+    if old_key == new_key:
+        zones = zones.set(new_key, contents.put(new.id, bottom=position == "bottom"))
+    else:
+        # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
+        keep = contents.rank_of or contents.shuffles
+        zones = zones.set(old_key, contents) if keep else zones.delete(old_key)
+        target = zones.get(new_key, EMPTY_ZONE).put(new.id, bottom=position == "bottom")
+        zones = zones.set(new_key, target)
+    card_object, trail = state.card_object, state.trail
+    for card in old.cards:
+        if card not in new.cards and card_object.get(card) == old.id:
+            card_object = card_object.delete(card)
+    for card in new.cards:
+        card_object = card_object.set(card, new.id)
+    return _replace(
+        state,
+        zones=zones,
+        objects=state.objects.delete(old.id).set(new.id, new),
+        card_object=card_object,
+        trail=Trail(Trail(trail, old.id, trail.depth + 1), new.id, trail.depth + 2),
+    )
+
+
+def update(state: GameState, obj: GameObject, clock: int | None = None) -> GameState:
+    """Replace an object in place (same id, same zone position); ``clock``: the state's new
+    clock too, in the same edit (an object stamped with the next timestamp)."""
+    return _replace(
+        state,
+        objects=state.objects.set(obj.id, obj),
+        trail=Trail(state.trail, obj.id, state.trail.depth + 1),
+        clock=state.clock if clock is None else clock,
+    )
 
 
 def replace_object(state: GameState, old: GameObject, new: GameObject) -> GameState:
     """Put ``new`` (a new id) where ``old`` is, in the same zone position; ``old`` is gone."""
     key = state.zone_key_of(old)
-    card_object = state.card_object
+    card_object, trail = state.card_object, state.trail
     for card in new.cards:
         card_object = card_object.set(card, new.id)
     return _replace(
@@ -446,7 +484,7 @@ def replace_object(state: GameState, old: GameObject, new: GameObject) -> GameSt
         zones=state.zones.set(key, state.zones[key].swap(old.id, new.id)),
         objects=state.objects.delete(old.id).set(new.id, new),
         card_object=card_object,
-        trail=Trail(Trail(state.trail, old.id), new.id),
+        trail=Trail(Trail(trail, old.id, trail.depth + 1), new.id, trail.depth + 2),
     )
 
 

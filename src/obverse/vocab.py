@@ -14,7 +14,7 @@ Move(object=3, to='graveyard', face=None, face_down=None, transformed=None, posi
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 import msgspec
 
@@ -48,10 +48,15 @@ class Action(
     @property
     def verb(self) -> str:
         """The action's name (its tag), e.g. ``"move"``."""
-        return str(self.__struct_config__.tag)
+        return VERBS[type(self)]
 
     def object_ids(self) -> tuple[int, ...]:
         """Every object id the action names, in field order."""
+        refs = self.refs
+        if len(refs) == 1:  # the common case: one field naming one object
+            value = getattr(self, refs[0])
+            if type(value) is int:
+                return (value,)
         out: list[int] = []
         for name in self.refs:
             value = getattr(self, name)
@@ -61,9 +66,22 @@ class Action(
         return tuple(out)
 
 
+class _Verbs(dict[type, str]):
+    """Verb per action class, found once: ``__struct_config__`` builds a new object on every
+    access, and the kernel asks an action's verb several times per action."""
+
+    def __missing__(self, cls: type) -> str:
+        verb = self[cls] = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
+        return verb
+
+
+#: ``VERBS[cls]``: the verb of an action class.
+VERBS: Final = _Verbs()
+
+
 def verb_of(cls: type[Action]) -> str:
     """The verb (tag) of an action class."""
-    return str(cls.__struct_config__.tag)
+    return VERBS[cls]
 
 
 # --- the shared verbs --------------------------------------------------------------------
@@ -307,6 +325,7 @@ SHARED: tuple[type[Action], ...] = (
 
 __all__ = [
     "SHARED",
+    "VERBS",
     "Action",
     "AddCounters",
     "ApplyEffect",

@@ -84,6 +84,14 @@ class Ruleset(Offers):
         """Take ``obj`` out of its zone and the object table."""
         return core.remove(state, obj, self.zone_key(obj.zone, obj.owner))
 
+    def relocate(
+        self, state: GameState, old: GameObject, new: GameObject, position: str | None = None
+    ) -> GameState:
+        """:meth:`remove` ``old`` and :meth:`place` ``new``, the object it became, as one edit."""
+        old_key = self.zone_key(old.zone, old.owner)
+        new_key = self.zone_key(new.zone, new.owner)
+        return core.relocate(state, old, old_key, new, new_key, position)
+
     # --- checks the kernel makes before any procedure ---------------------------------------
 
     def is_forbidden(self, state: GameState, obj: GameObject, action: str) -> bool:
@@ -177,7 +185,8 @@ class Ruleset(Offers):
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """Move an object to a zone (dies, bounce, exile, blink ...). The ruleset decides the
         destination really reached, the face, the facing and whether it is a new object."""
-        self.check_kind(a.as_)
+        if a.as_ is not None:  # no kind: nothing to check
+            self.check_kind(a.as_)
         return self.move_object(
             state,
             a.object,
@@ -217,18 +226,18 @@ class Ruleset(Offers):
             return Outcome(state, NOTHING, rulings)
         fd, why = self.face_down_on_move(state, obj, dest, face_down)
         is_new, why2 = self.is_new_object(state, obj, dest)
-        rulings += (*why, *why2)
-        events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, dest),)
-        state = self.remove(state, obj)
+        rulings += why + why2
+        events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
         if obj.meld is not None and not self.is_in_play(dest):
-            return Outcome(self._unmeld(state, obj, dest, fd, position), DONE, rulings, events)
+            state = self._unmeld(self.remove(state, obj), obj, dest, fd, position)
+            return Outcome(state, DONE, rulings, events)
         ceases, why = self.token_ceases(state, obj, dest)
         if ceases:
-            state = core.forget(state, obj.id)
-            gone = Event("cease", obj.id, obj.card)
+            state = core.forget(self.remove(state, obj), obj.id)
+            gone = Event("cease", obj.id, obj.cards[0])
             return Outcome(state, DONE, (*rulings, *why), (*events, gone))
         new, state = self._moved(state, obj, dest, new_face, fd, is_new, face_down, controller)
-        state = self.after_move(self.place(state, new, position), obj, new)
+        state = self.after_move(self.relocate(state, obj, new, position), obj, new)
         return Outcome(state, DONE, rulings, events)
 
     def _moved(
@@ -244,8 +253,11 @@ class Ruleset(Offers):
     ) -> tuple[GameObject, GameState]:
         """The object as it arrives in ``dest`` (a new object, or the same one)."""
         ts = state.clock + 1
+        if not self.is_in_play(dest) and dest != self.stack_zone:
+            controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
-            state = core.forget(state, obj.id)
+            if state.effects or state.knowledge or state.designations:  # else nothing to forget
+                state = core.forget(state, obj.id)
             oid = state.next_id
             state = replace(state, clock=ts, next_id=oid + 1)
             new = GameObject(
@@ -271,8 +283,6 @@ class Ruleset(Offers):
                 controller=controller or obj.controller,
                 timestamp=ts,
             )
-        if not self.is_in_play(dest) and dest != self.stack_zone:
-            new = replace(new, controller=new.owner)
         shown = (
             face_down is False
             and not fd
@@ -358,11 +368,11 @@ class Ruleset(Offers):
         ok, rulings = self.can_transform(state, obj)
         if not ok:
             return Outcome(state, NOTHING, rulings)
-        state, ts = core.tick(state)
+        ts = state.clock + 1  # the clock ticks: the object gets the new timestamp
         new_face = "front" if obj.face == "back" else "back"
-        state = core.update(state, replace(obj, face=new_face, timestamp=ts))
+        state = core.update(state, replace(obj, face=new_face, timestamp=ts), clock=ts)
         return Outcome(
-            state, DONE, rulings, (Event("transform", obj.id, obj.card, obj.controller),)
+            state, DONE, rulings, (Event("transform", obj.id, obj.cards[0], obj.controller),)
         )
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:

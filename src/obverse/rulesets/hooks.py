@@ -7,8 +7,9 @@ every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -21,7 +22,7 @@ from obverse.characteristics import (
     characteristics,
     combine_faces,
 )
-from obverse.rulings import NOTHING, Decided, Outcome, Ruling
+from obverse.rulings import NO, NOTHING, PLAIN, YES, Decided, Outcome, Ruling
 from obverse.state import CopyValues, Effect, GameObject, GameState
 
 replace = msgspec.structs.replace
@@ -29,6 +30,24 @@ replace = msgspec.structs.replace
 Rulings = tuple[Ruling, ...]
 #: How a query sees an object: its characteristics as the query evaluates them.
 Sight = Callable[[GameState, GameObject], Characteristics]
+
+
+#: How many distinct rulings (per ruleset, rule and reason) are kept built.
+_RULINGS_KEPT: Final = 8192
+
+
+def _ruling(self: Hooks, rule: str, reason: str) -> Ruling:
+    """A ruling citing ``rule`` (an id in this version's numbering)."""
+    return Ruling(rule=rule, game=self.game, version=self.version or "current", reason=reason)
+
+
+#: How many zone keys (per ruleset, zone and owner) are kept found.
+_ZONE_KEYS_KEPT: Final = 4096
+
+
+def _zone_key(self: Hooks, zone: str, owner: str) -> str:
+    """The key of ``zone`` for an object owned by ``owner``."""
+    return zone if self.is_shared(zone) else f"{owner}:{zone}"
 
 
 class Hooks:
@@ -66,9 +85,9 @@ class Hooks:
 
     # --- rulings ----------------------------------------------------------------------------
 
-    def ruling(self, rule: str, reason: str) -> Ruling:
-        """A ruling citing ``rule`` (an id in this version's numbering)."""
-        return Ruling(rule=rule, game=self.game, version=self.version or "current", reason=reason)
+    #: A ruling citing ``rule`` (an id in this version's numbering): built once per ruleset,
+    #: rule and reason (rulings are immutable), so a hot procedure doesn't rebuild its own.
+    ruling = functools.lru_cache(maxsize=_RULINGS_KEPT)(_ruling)
 
     @property
     def name(self) -> str:
@@ -101,9 +120,9 @@ class Hooks:
         """Whether ``zone`` holds permanents."""
         return self.zone_matches(zone, self.play_zone)
 
-    def zone_key(self, zone: str, owner: str) -> str:
-        """The key of ``zone`` for an object owned by ``owner``."""
-        return zone if self.is_shared(zone) else f"{owner}:{zone}"
+    #: The key of ``zone`` for an object owned by ``owner`` (found once per ruleset, zone and
+    #: owner: every move asks it twice).
+    zone_key = functools.lru_cache(maxsize=_ZONE_KEYS_KEPT)(_zone_key)
 
     # --- cards and faces --------------------------------------------------------------------
 
@@ -177,16 +196,17 @@ class Hooks:
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
     ) -> Decided[str]:
         """The zone a move to ``zone`` really reaches (GA 4.2 regalia, MTG 712.13a)."""
-        return Decided(zone)
+        return PLAIN[zone]
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Whether moving ``obj`` to ``zone`` makes a new object (its rulings also say what
         leaving its zone does to it, e.g. a face-down permanent is revealed)."""
-        return Decided(True)
+        return YES
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
-        """Whether ``obj`` moving to ``zone`` ceases to exist: a token leaving the play zone."""
-        return Decided(obj.token and not self.is_in_play(zone))
+        """Whether ``obj`` moving to ``zone`` ceases to exist: a token leaving the play zone
+        (``state`` is the state before the move, as for the other move hooks)."""
+        return YES if obj.token and not self.is_in_play(zone) else NO
 
     def face_on_move(
         self,
@@ -199,19 +219,19 @@ class Hooks:
         """The face up after moving to ``zone``; ``None``: the card stays where it is."""
         card = state.card_def(obj)
         if face is not None and face in self.allowed_faces(card, zone):
-            return Decided(face)
-        return Decided(self.default_face(card, zone))
+            return PLAIN[face]
+        return PLAIN[self.default_face(card, zone)]
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
     ) -> Decided[bool]:
         """Whether the card is face down after moving to ``zone``."""
-        return Decided(bool(face_down))
+        return YES if face_down else NO
 
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """Whether a ``transform`` now would turn the object over (its rulings also say what
         a transform that happens does, e.g. it is not a new object)."""
-        return Decided(False)
+        return NO
 
     def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """Whether the object can be turned face down now."""
@@ -441,4 +461,4 @@ class Hooks:
         self, state: GameState, hero: GameObject, cards: list[CardDef]
     ) -> Decided[bool]:
         """FaB 1.1.3: whether the cards may be in the hero's card-pool."""
-        return Decided(True)
+        return YES

@@ -8,6 +8,7 @@ resolving, naming, meld, flip and visibility.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
@@ -28,7 +29,7 @@ from obverse.rulesets.mtg_faces import (
     is_permanent_face,
 )
 from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
-from obverse.rulings import DONE, NOTHING, Decided, Outcome
+from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
 
 __all__ = [
@@ -87,6 +88,28 @@ class Meld(v.Action, frozen=True, tag="meld"):
     creates = True
     uses_catalog = True
     objects: tuple[int, int]
+
+
+def _decide_new_object(
+    self: MagicFaceDown, was: str, zone: str, face_down: bool, flipped: bool, melded: bool
+) -> Decided[bool]:
+    """400.7: moving from ``was`` to ``zone`` makes a new object; what leaving does to an
+    object that was face down, flipped or melded."""
+    out = self.rule(
+        "new_object",
+        f"moving from {was} to {zone} makes a new object with no memory of the old one",
+    )
+    if face_down and was in ("battlefield", "stack") and zone not in ("battlefield", "stack"):
+        out += self.rule("face_down_reveal", "a face-down permanent or spell leaving is revealed")
+    if flipped and was == "battlefield":
+        out += self.rule(
+            "flip_one_way", "a flipped permanent that leaves retains no memory of being flipped"
+        )
+    if melded and zone != "battlefield":
+        out += self.rule(
+            "meld_leaves", "one permanent leaves; its two cards each move, front face up"
+        )
+    return Decided(True, out)
 
 
 class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
@@ -175,31 +198,20 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """400.7: a new object with no memory of the old one; leaving, a face-down object is
         revealed (708.9), a flipped one forgets it was flipped, a melded one splits."""
-        return Decided(
-            True,
-            (
-                *self.rule(
-                    "new_object",
-                    f"moving from {obj.zone} to {zone} makes a new object "
-                    "with no memory of the old one",
-                ),
-                *self._leaving(obj, zone),
-            ),
-        )
+        return self._new_object(obj.zone, zone, obj.face_down, obj.flipped, obj.meld is not None)
+
+    #: :meth:`is_new_object` by what it depends on, decided once per ruleset and kind of move.
+    _new_object = functools.lru_cache(maxsize=1024)(_decide_new_object)
 
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
     ) -> Decided[str]:
         """712.13a: a resolving spell that would enter transformed with an instant or sorcery
         back face goes to its owner's graveyard instead."""
+        if not (transformed and obj.zone == "stack" and zone == "battlefield"):
+            return PLAIN[zone]
         card = state.card_def(obj)
-        if (
-            transformed
-            and obj.zone == "stack"
-            and zone == "battlefield"
-            and self.is_double_faced(card)
-            and SPELL_ONLY.intersection(card.faces[1].types)
-        ):
+        if self.is_double_faced(card) and SPELL_ONLY.intersection(card.faces[1].types):
             return Decided(
                 "graveyard",
                 self.rule(
@@ -208,7 +220,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                     "instant or sorcery: it goes to its owner's graveyard instead",
                 ),
             )
-        return Decided(zone, ())
+        return PLAIN[zone]
 
     def face_on_move(
         self,
@@ -220,7 +232,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
     ) -> Decided[str | None]:
         card = state.card_def(obj)
         if zone == "stack" and face is not None:
-            return Decided(face, ())
+            return PLAIN[face]
         if zone != "battlefield":
             if obj.face in ("back", "left", "right") and len(card.faces) > 1:
                 topic, what = _OFF_THE_STACK.get(card.layout, _OFF_THE_STACK["transform"])
@@ -228,7 +240,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                     self.default_face(card, zone),
                     self.rule(topic, f"in the {zone} it has only its {what}"),
                 )
-            return Decided(self.default_face(card, zone), ())
+            return PLAIN[self.default_face(card, zone)]
         if obj.zone == "stack" and face is not None:
             return Decided(
                 face,
@@ -251,7 +263,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             return Decided(
                 "front", self.rule("enter_front", "it enters the battlefield front face up")
             )
-        return Decided(self.default_face(card, zone), ())
+        return PLAIN[self.default_face(card, zone)]
 
     def _enter_transformed(self, card: CardDef) -> Decided[str | None]:
         """712.14: put onto the battlefield transformed, a DFC that can transform enters back
@@ -313,41 +325,20 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                         "has the face-down characteristics and stays hidden",
                     ),
                 )
-            return Decided(True, ())
+            return YES
         if (
             face_down is None
             and obj.face_down
             and obj.zone in ("battlefield", "stack")
             and zone in ("battlefield", "stack")
         ):
-            return Decided(True, ())
-        return Decided(False, ())
-
-    def _leaving(self, obj: GameObject, zone: str) -> Rulings:
-        """What leaving its zone does to ``obj`` besides making a new object."""
-        out: Rulings = ()
-        if (
-            obj.face_down
-            and obj.zone in ("battlefield", "stack")
-            and zone not in ("battlefield", "stack")
-        ):
-            out += self.rule(
-                "face_down_reveal", "a face-down permanent or spell leaving is revealed"
-            )
-        if obj.flipped and obj.zone == "battlefield":
-            out += self.rule(
-                "flip_one_way", "a flipped permanent that leaves retains no memory of being flipped"
-            )
-        if obj.meld is not None and zone != "battlefield":
-            out += self.rule(
-                "meld_leaves", "one permanent leaves; its two cards each move, front face up"
-            )
-        return out
+            return YES
+        return NO
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """111.7: a token that leaves the battlefield ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
-            return Decided(False)
+            return NO
         return Decided(
             True, (self.ruling("111.7", "a token that leaves the battlefield ceases to exist"),)
         )
@@ -464,7 +455,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             return Decided(
                 True, self.rule("cast_front", "a double-faced card is cast front face up")
             )
-        return Decided(True)
+        return YES
 
     def _play_land(
         self, obj: GameObject, card: CardDef, the_face: Face, chosen: str, action: str

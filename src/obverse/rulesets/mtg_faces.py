@@ -5,6 +5,7 @@ cards. :class:`obverse.rulesets.mtg.Magic` builds moving, casting, meld and flip
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar, Final
 
 import msgspec
@@ -27,6 +28,19 @@ FACE_DOWN: Final = Face(types=("Creature",), power=2, toughness=2)
 def is_permanent_face(face: Face) -> bool:
     """A face whose card type makes a permanent."""
     return bool(PERMANENT_TYPES.intersection(face.types))
+
+
+#: :meth:`MagicFaces.can_transform`'s card part per (ruleset class, card id, face): the card
+#: (kept alive, so its id isn't reused while cached) and the decision.
+_TURNS: dict[tuple[type, int, str], tuple[CardDef, Decided[bool]]] = {}
+_TURNS_KEPT: Final = 10_000
+#: How many distinct one-ruling tuples (per ruleset, topic and reason) are kept built.
+_RULINGS_KEPT: Final = 8192
+
+
+def _rule(self: MagicFaces, topic: str, reason: str) -> Rulings:
+    """A one-ruling tuple for a topic, in this version's numbering."""
+    return (self.ruling(self.rule_ids[topic], reason),)
 
 
 class MagicFaces(Ruleset):
@@ -57,9 +71,9 @@ class MagicFaces(Ruleset):
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.NEWEST
     forbid_rule: ClassVar[str] = "101.2"
 
-    def rule(self, topic: str, reason: str) -> Rulings:
-        """A one-ruling tuple for a topic, in this version's numbering."""
-        return (self.ruling(self.rule_ids[topic], reason),)
+    #: A one-ruling tuple for a topic, in this version's numbering (built once per ruleset,
+    #: topic and reason, as :meth:`ruling`).
+    rule = functools.lru_cache(maxsize=_RULINGS_KEPT)(_rule)
 
     def ruling_list(self, *items: tuple[str, str]) -> Rulings:
         """Rulings for several ``(topic, reason)`` pairs."""
@@ -275,10 +289,23 @@ class MagicFaces(Ruleset):
     # --- transform (701.27, 712.9, 712.10, 712.15a) ------------------------------------------
 
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
-        blocked = self._transform_blocked(state, obj)
+        card = state.cards[obj.cards[0]].card
+        blocked = self._transform_blocked(obj, card)
         if blocked:
             return Decided(False, blocked)
-        card = state.cards[obj.card].card
+        key = (type(self), id(card), obj.face)
+        hit = _TURNS.get(key)
+        if hit is not None and hit[0] is card:  # the id is of the card the entry keeps alive
+            return hit[1]
+        turns = self._card_transforms(card, obj.face)
+        if len(_TURNS) > _TURNS_KEPT:
+            _TURNS.clear()
+        _TURNS[key] = (card, turns)
+        return turns
+
+    def _card_transforms(self, card: CardDef, face: str) -> Decided[bool]:
+        """What the card (its layout and faces) and the face up decide of a transform, once
+        nothing about the object itself blocks it (decided once per ruleset, card and face)."""
         if not self.is_double_faced(card):
             return Decided(
                 False,
@@ -297,7 +324,7 @@ class MagicFaces(Ruleset):
                     "who_transforms", f"{kind} can't transform under these rules; nothing happens"
                 ),
             )
-        target = card.faces[0] if obj.face == "back" else card.faces[1]
+        target = card.faces[0] if face == "back" else card.faces[1]
         if SPELL_ONLY.intersection(target.types):
             return Decided(
                 False,
@@ -323,16 +350,17 @@ class MagicFaces(Ruleset):
             ),
         )
 
-    def _transform_blocked(self, state: GameState, obj: GameObject) -> Rulings:
+    def _transform_blocked(self, obj: GameObject, card: CardDef) -> Rulings:
         """701.27, 708.8, 712.9: what keeps the object itself from transforming, whatever its
-        card: not a permanent, face down, or a meld card or melded permanent."""
+        card (``card``, the one representing it): not a permanent, face down, or a meld card or
+        melded permanent."""
         if obj.zone != "battlefield":
             return self.rule("transform", "only permanents transform; nothing happens")
         if obj.face_down:
             return self.rule(
                 "face_down_no_transform", "a face-down permanent can't transform; nothing happens"
             )
-        if obj.meld is not None or state.cards[obj.card].card.layout == "meld":
+        if obj.meld is not None or card.layout == "meld":
             return (
                 *self.rule(
                     "meld_no_transform",

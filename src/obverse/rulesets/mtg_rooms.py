@@ -187,18 +187,23 @@ class MagicLayouts(MagicFaces):
     def move(self, state: GameState, a: v.Move) -> Outcome:
         obj = state.objects[a.object]
         out = super().move(state, a)
-        if out.result != DONE or not self.has("room") or obj.face_down:
+        if out.result != DONE or obj.face_down:
+            return out
+        # A Room has something to say only leaving the battlefield unlocked or entering it.
+        leaves_unlocked = obj.zone == "battlefield" and bool(obj.unlocked) and a.to != obj.zone
+        may_enter = obj.zone != "battlefield"
+        if not (leaves_unlocked or may_enter):
             return out
         layout, faces = self.printed_faces(state, obj)
-        if not is_room(layout, faces):
+        if not (is_room(layout, faces) and self.has("room")):
             return out
         extra: Rulings = ()
-        if obj.zone == "battlefield" and obj.unlocked and a.to != obj.zone:
+        if leaves_unlocked:
             extra += self.rule(
                 "room_designation", "it leaves the battlefield: its unlocked designations end"
             )
-        now = out.state.object_of_card(obj.card)
-        if now is not None and now.zone == "battlefield" and obj.zone != "battlefield":
+        now = out.state.object_of_card(obj.card) if may_enter else None
+        if now is not None and now.zone == "battlefield":
             extra += self.rule(
                 "room_enters",
                 "put onto the battlefield without being cast, it enters with neither door "
