@@ -114,3 +114,30 @@ def test_power_and_toughness_effects_add_to_each_object_only() -> None:
     pb = characteristics(state, state.objects[ob.id]).props
     assert (pa.power, pa.toughness) == (5, 4)
     assert (pb.power, pb.toughness) == (2, 2)
+
+
+def test_objects_of_one_shape_share_only_the_effects_that_name_each() -> None:
+    # Two objects of one card and status: characteristics are shared per shape and the
+    # effects naming the object, so one's pump never reaches the other, in any order, and a
+    # filter effect (which may look at the id) is applied object by object.
+    rs = get_ruleset("mtg")
+    state = deal("mtg", [])
+    state, a = rs.add_card(state, ODD, "battlefield")
+    state, b = rs.add_card(state, ODD, "battlefield")
+    oa, ob = state.object_of_card(a), state.object_of_card(b)
+    assert oa is not None and ob is not None
+    pumped = apply(state, v.ApplyEffect(label="x", to=oa.id, modify={"power": 1})).state
+    for order in ((oa.id, ob.id), (ob.id, oa.id)):
+        clear_cache()
+        seen = {}
+        for oid in order:
+            for s in (state, pumped, state):
+                clear_cache(shapes=False)
+                seen[oid, s is pumped] = characteristics(s, s.objects[oid]).props.power
+        assert seen == {(oa.id, False): 2, (oa.id, True): 3, (ob.id, False): 2, (ob.id, True): 2}
+    both = apply(
+        pumped, v.ApplyEffect(label="y", to={"name": "Bear"}, modify={"toughness": 5})
+    ).state
+    clear_cache(shapes=False)
+    pa, pb = (characteristics(both, both.objects[o]).props for o in (oa.id, ob.id))
+    assert (pa.power, pa.toughness, pb.power, pb.toughness) == (3, 7, 2, 7)

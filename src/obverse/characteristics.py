@@ -107,7 +107,7 @@ def characteristics(
     ):
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
-    chars = apply_effects(state, o, base_characteristics(state, o, rs), rs)
+    chars = _shared(state, o, rs)
     if rs.cacheable_characteristics and rs.aliases[0] == state.ruleset:  # rs.name, inlined
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
@@ -121,6 +121,7 @@ def clear_cache(shapes: bool = True) -> None:
     _CACHE.clear()
     if shapes:
         _BASE.clear()
+        _APPLIED.clear()
 
 
 # Base characteristics (before effects) depend on the printed card(s) and the object's status,
@@ -180,6 +181,38 @@ def base_characteristics(state: GameState, obj: GameObject, rs: Ruleset) -> Char
     if len(_BASE) > _CACHE_LIMIT:
         _BASE.clear()
     _BASE[key] = (printed_cards(state, obj), chars)
+    return chars
+
+
+#: (ruleset class, shape key, this object's named effects) -> (those effects, kept alive and
+#: checked; the characteristics): objects of one shape under the same effects share them.
+_APPLIED: dict[tuple[Any, ...], tuple[Any, Characteristics]] = {}
+
+
+def _shared(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
+    """:func:`apply_effects` of :func:`base_characteristics`, shared per shape and effects.
+
+    When every effect names its objects (see :func:`_by_object`), what applies to ``obj`` is
+    its own entry of that table; the rest (copy exceptions, counters, status) is its shape:
+    so two objects of one shape under the same entry have the same characteristics, and a
+    fresh object of a known shape costs a shape key and a lookup. A filter effect may look
+    at the object's id, so then nothing is shared beyond the base."""
+    effects = state.effects
+    named = _by_object(effects) if effects else _NO_EFFECTS
+    if named is None or not rs.cacheable_characteristics:
+        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+    mine = named.get(obj.id)
+    try:
+        key = (type(rs), shape_key(state, obj), id(mine))
+        hit = _APPLIED.get(key)
+    except TypeError:  # an unhashable status field: no sharing
+        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+    if hit is not None and hit[0][0] is mine:  # the printed cards in the key are kept too
+        return hit[1]
+    chars = apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+    if len(_APPLIED) > _CACHE_LIMIT:
+        _APPLIED.clear()
+    _APPLIED[key] = ((mine, printed_cards(state, obj)), chars)
     return chars
 
 
@@ -283,6 +316,8 @@ _PTSums = tuple[int | None, int | None]
 #: add whole numbers to power and toughness, those sums).
 _Named = dict[int, list[tuple[int, list[Effect], _PTSums | None]]]
 _NAMED: dict[int, tuple[tuple[Effect, ...], _Named | None]] = {}
+#: No effects: no object has named ones.
+_NO_EFFECTS: Final[_Named] = {}
 
 
 def _by_object(effects: tuple[Effect, ...]) -> _Named | None:
