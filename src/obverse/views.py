@@ -11,11 +11,13 @@ from __future__ import annotations
 import bisect
 import hashlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
+from typing import Any, cast
 
 import immutables
+import msgspec
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import (
@@ -23,11 +25,10 @@ from obverse.characteristics import (
     apply_effects,
     characteristics,
     printed_cards,
-    shape_key,
 )
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
-from obverse.state import GameObject, GameState, Zone
+from obverse.state import GameObject, GameState, PhysicalCard, Zone
 
 _EMPTY = Face()
 
@@ -160,7 +161,7 @@ def clear_cache(shapes: bool = True) -> None:
 # the viewer sees of the object's shape: its status fields, its physical cards, the effects
 # and the ruleset, not its id. Objects of the same shape (four copies of a card on the
 # battlefield) share one body, so a first view computes characteristics once per shape.
-#: Shape key -> (the effects and the printed cards whose ids the key holds, kept alive; the
+#: Body key -> (the effects and the printed cards whose ids the key holds, kept alive; the
 #: body).
 _BODIES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
 _BODIES_LIMIT = 50_000
@@ -184,6 +185,83 @@ def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
     return out
 
 
+#: GameObject fields no body depends on (as in :func:`obverse.characteristics.shape_key`):
+#: the id, the card ids (the physical cards stand for them), the timestamp, and the meld
+#: result (named by identity).
+_NOT_SHAPE = ("id", "cards", "timestamp", "meld")
+_ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
+
+
+def _shape_function() -> _ShapeFn:
+    """The function giving what a body depends on of the object itself: what
+    :func:`obverse.characteristics.shape_key` names (the physical cards, the printed card and
+    the meld result by identity, the other fields of the object and of its physical cards,
+    and the designations ``marks``) in one flat tuple. It is written out from the structs'
+    fields, so a field added later counts too: reading each field by name is several times
+    cheaper than the generic ways (astuple and slicing, attrgetter, a struct copy)."""
+    status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in _NOT_SHAPE)
+    phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
+    source = (
+        "def shape(cards, o, marks):\n"
+        "    if len(o.cards) == 1:\n"
+        "        pc = cards[o.cards[0]]\n"
+        f"        return (id(pc.card), {phys}, id(o.meld), {status}, marks)\n"
+        f"    return (phys(cards, o), id(o.meld), {status}, marks)\n"
+    )
+    names: dict[str, Any] = {"phys": _physical}
+    exec(source, names)  # the text is made here from field names only
+    return cast(_ShapeFn, names["shape"])
+
+
+def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
+    """An object's physical cards (more than one: melded) as the shape names them."""
+    return tuple(
+        (id(p.card), *msgspec.structs.astuple(p)[1:]) for p in map(cards.__getitem__, obj.cards)
+    )
+
+
+_shape = _shape_function()
+
+
+def _marks_of(state: GameState, oid: int) -> tuple[str, ...]:
+    """The names of the designations on object ``oid`` (FaB 8.1.11b: they may change its
+    characteristics), in the state's order."""
+    return tuple(d[0] for d in state.designations if d[1] == oid) if state.designations else ()
+
+
+def _all_marks(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
+    """:func:`_marks_of` for every object at once."""
+    out: dict[int, tuple[str, ...]] = {}
+    for name, oid in designations:
+        out[oid] = (*out.get(oid, ()), name)
+    return out
+
+
+def _shared_body(
+    state: GameState,
+    viewer: str | None,
+    obj: GameObject,
+    rs: Ruleset,
+    visible: bool,
+    shape: tuple[Any, ...],
+) -> dict[str, Any]:
+    """The body of every object of ``shape`` (don't change it: copy it). Raises TypeError if
+    a status field can't be hashed."""
+    effects = state.effects
+    # A visible object's body is the same for every viewer; a hidden one's is the viewer's
+    # (public_characteristics takes the viewer).
+    key = (visible, None if visible else viewer, rs.name, id(effects), shape)
+    hit = _BODIES.get(key)
+    if hit is not None:
+        # The ids in the key are of objects the cached value keeps alive: no id reuse.
+        return hit[1]
+    body = _body(state, viewer, obj, rs, visible)
+    if len(_BODIES) > _BODIES_LIMIT:
+        _BODIES.clear()
+    _BODIES[key] = ((effects, printed_cards(state, obj)), body)
+    return body
+
+
 def _entry(
     state: GameState,
     viewer: str | None,
@@ -195,27 +273,14 @@ def _entry(
     if visible is None:
         visible = is_visible(state, viewer, obj, rs)
     effects = state.effects
+    entry = None
     if rs.cacheable_characteristics and not (effects and obj.id in _targeted(effects)):
-        # A visible object's body is the same for every viewer; a hidden one's is the
-        # viewer's (public_characteristics takes the viewer).
-        key = (visible, None if visible else viewer, rs.name, id(effects), shape_key(state, obj))
         try:
-            hit = _BODIES.get(key)
+            shape = _shape(state.cards, obj, _marks_of(state, obj.id))
+            entry = _shared_body(state, viewer, obj, rs, visible, shape).copy()
         except TypeError:  # an unhashable status field: no sharing
-            return {
-                **_body(state, viewer, obj, rs, visible),
-                "handle": handle(state, viewer, obj, shuffles),
-            }
-        if hit is not None:
-            # The ids in the key are of objects the cached value keeps alive: no id reuse.
-            entry = hit[1].copy()
-        else:
-            entry = _body(state, viewer, obj, rs, visible)
-            if len(_BODIES) > _BODIES_LIMIT:
-                _BODIES.clear()
-            _BODIES[key] = ((effects, printed_cards(state, obj)), entry)
-            entry = entry.copy()
-    else:
+            entry = None
+    if entry is None:
         entry = _body(state, viewer, obj, rs, visible)
     entry["handle"] = handle(state, viewer, obj, shuffles)
     return entry
@@ -351,12 +416,20 @@ def _top(
 def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
     slots: dict[int, _Slot] = {}
     parts = {}
+    marks = _all_marks(state.designations)
     for zkey, zone in state.zones.items():
-        pairs = _zone_entries(state, viewer, rs, zkey, zone, slots)
-        if pairs:
-            pairs.sort(key=lambda p: p[0])
-            parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
+        keys, entries = _zone_entries(state, viewer, rs, zkey, zone, slots, marks)
+        if entries:
+            parts[zkey] = _part(zkey, keys, entries)
     return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
+
+
+#: A row of a zone being built: its rank (ordered zones) or handle, its entry and its id.
+_Row = tuple[Any, dict[str, Any], int]
+#: What the objects of one shape share in a zone being built: the body, the group of rows it
+#: sorts in, and the text after the id in their handles.
+_Shared = tuple[dict[str, Any], list[_Row], bytes]
+_first = itemgetter(0)
 
 
 def _zone_entries(
@@ -366,45 +439,88 @@ def _zone_entries(
     zkey: str,
     zone: Zone,
     slots: dict[int, _Slot],
-) -> list[tuple[Any, dict[str, Any]]]:
-    """Every object of one zone as (sort key, entry), each also put in ``slots``:
-    :func:`_entry` and :func:`_sort_key` with what the objects share (the keyed hash, the
-    zone's shuffles, the effects' targets) looked up once."""
-    objects, effects, shuffles = state.objects, state.effects, zone.shuffles
-    ordered = zkey.rpartition(":")[2] in rs.ordered_zones
-    keyed = _keyed(state.secret, viewer)
+    marks: dict[int, tuple[str, ...]],
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Every object of one zone in view order, as sort keys and entries, each also put in
+    ``slots``: :func:`_entry` and :func:`_sort_key` with what the objects share looked up
+    once (the keyed hash, the zone's shuffles, the effects' targets) and, per shape, the body,
+    the group of rows that sort by the same visibility and name, and the handle's text after
+    the id."""
+    objects, cards, shuffles = state.objects, state.cards, zone.shuffles
+    new_hash = _keyed(state.secret, viewer).copy
     shared = rs.cacheable_characteristics
-    targeted = _targeted(effects) if effects else frozenset()
-    may_look, knows, name, effects_id = rs.may_look, rs.knows, rs.name, id(effects)
-    out = []
-    tails: dict[tuple[str, bool], bytes] = {}
+    targeted = _targeted(state.effects) if state.effects else frozenset()
+    may_look, knows = rs.may_look, rs.knows
+    ordered = zkey.rpartition(":")[2] in rs.ordered_zones
+    rows: list[_Row] = []  # an ordered zone's
+    groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
+    # Per visibility (False, True): shape -> (body, group, handle tail).
+    local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
         hit = None
         if shared and oid not in targeted:
-            key = (visible, None if visible else viewer, name, effects_id, shape_key(state, obj))
             try:
-                hit = _BODIES.get(key)
+                shape = _shape(cards, obj, marks.get(oid, ()))
+                hit = local[visible].get(shape)
+                if hit is None:
+                    body = _shared_body(state, viewer, obj, rs, visible, shape)
+                    tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
+                    group = groups.setdefault((not visible, body.get("name") or ""), [])
+                    hit = local[visible][shape] = (body, group, tail)
             except TypeError:  # an unhashable status field: no sharing
                 hit = None
         if hit is None:
             entry = _entry(state, viewer, obj, rs, shuffles, visible)
+            head = (not visible, entry.get("name") or "")
+            (rows if ordered else groups.setdefault(head, [])).append(
+                (rank if ordered else entry["handle"], entry, oid)
+            )
+            continue
+        # _handle, with the text after the id made once per shape (zone and facing).
+        h = new_hash()
+        h.update(b"%d%s" % (oid, hit[2]))
+        entry = hit[0].copy()
+        entry["handle"] = handle_ = "h" + h.hexdigest()
+        if ordered:
+            rows.append((rank, entry, oid))
         else:
-            entry = hit[1].copy()
-            # _handle, with the text after the id made once per zone and facing.
-            tail = tails.get((obj.zone, obj.face_down))
-            if tail is None:
-                tail = tails[(obj.zone, obj.face_down)] = (
-                    f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
-                )
-            h = keyed.copy()
-            h.update(b"%d%s" % (oid, tail))
-            entry["handle"] = "h" + h.hexdigest()
-        sort_key = (rank,) if ordered else (not visible, entry.get("name") or "", entry["handle"])
-        slots[oid] = (entry, sort_key, zkey)
-        out.append((sort_key, entry))
-    return out
+            hit[1].append((handle_, entry, oid))
+    return _in_order(zkey, rows, slots) if ordered else _grouped(zkey, groups, slots)
+
+
+def _in_order(
+    zkey: str, rows: list[_Row], slots: dict[int, _Slot]
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """An ordered zone's rows by rank (their sort keys, as :func:`_sort_key`'s)."""
+    rows.sort(key=_first)
+    keys, entries = [], []
+    for rank, entry, oid in rows:
+        key = (rank,)
+        keys.append(key)
+        entries.append(entry)
+        slots[oid] = (entry, key, zkey)
+    return keys, entries
+
+
+def _grouped(
+    zkey: str, groups: dict[tuple[bool, str], list[_Row]], slots: dict[int, _Slot]
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """An unordered zone's rows by :func:`_sort_key` (not visible, name, handle): the groups
+    of equal visibility and name in order, each by handle (strings compare fast; rows of a
+    group only ever compare by handle)."""
+    keys, entries = [], []
+    for head in sorted(groups):
+        hidden, name = head
+        rows = groups[head]
+        rows.sort(key=_first)
+        for handle_, entry, oid in rows:
+            key = (hidden, name, handle_)
+            keys.append(key)
+            entries.append(entry)
+            slots[oid] = (entry, key, zkey)
+    return keys, entries
 
 
 def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
