@@ -13,10 +13,10 @@ import hashlib
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import repeat
 from operator import itemgetter
 from typing import Any, cast
 
-import immutables
 import msgspec
 
 from obverse.cards import STAT_FIELDS, Face
@@ -351,9 +351,6 @@ def status_dict(state: GameState, obj: GameObject, rs: Ruleset) -> dict[str, Any
 
 # --- incremental views --------------------------------------------------------------------
 
-#: One object's entry, its sort key within its zone, and its zone key.
-_Slot = tuple[dict[str, Any], Any, str]
-
 
 @dataclass(frozen=True)
 class _Part:
@@ -367,11 +364,11 @@ class _Part:
 
 @dataclass(frozen=True)
 class Memo:
-    """A viewer's last view of a game, with what it takes to patch it."""
+    """A viewer's last view of a game, with what it takes to patch it (where an object's
+    entry is in it follows from ``state``: see :func:`_place`)."""
 
     state: GameState
     view: dict[str, Any]
-    slots: immutables.Map[int, _Slot]
     parts: dict[str, _Part]
 
 
@@ -386,11 +383,23 @@ def _sort_key(rs: Ruleset, zone_key: str, state: GameState, oid: int, e: dict[st
     return (not e["visible"], e.get("name") or "", e["handle"])
 
 
-def _slot(state: GameState, viewer: str | None, oid: int, rs: Ruleset) -> _Slot:
-    obj = state.objects[oid]
-    zkey = state.zone_key_of(obj)
-    entry = _entry(state, viewer, obj, rs, state.zones[zkey].shuffles)
-    return entry, _sort_key(rs, zkey, state, oid, entry), zkey
+def _place(
+    state: GameState, viewer: str | None, oid: int, rs: Ruleset
+) -> tuple[str, Any, dict[str, Any] | None] | None:
+    """Where object ``oid``'s entry goes in the view of ``state``: its zone key, its sort key
+    and (when the sort key needed it) its entry; None if no zone holds it."""
+    obj = state.objects.get(oid)
+    if obj is None:
+        return None
+    try:
+        zkey = state.zone_key_of(obj)
+    except KeyError:
+        return None
+    zone = state.zones[zkey]
+    if zkey.rpartition(":")[2] in rs.ordered_zones:
+        return zkey, (zone.rank_of[oid],), None
+    entry = _entry(state, viewer, obj, rs, zone.shuffles)
+    return zkey, (not entry["visible"], entry.get("name") or "", entry["handle"]), entry
 
 
 def _part(zone_key: str, keys: list[Any], entries: list[dict[str, Any]]) -> _Part:
@@ -414,22 +423,22 @@ def _top(
 
 
 def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
-    slots: dict[int, _Slot] = {}
     parts = {}
     marks = _all_marks(state.designations)
     for zkey, zone in state.zones.items():
-        keys, entries = _zone_entries(state, viewer, rs, zkey, zone, slots, marks)
+        keys, entries = _zone_entries(state, viewer, rs, zkey, zone, marks)
         if entries:
             parts[zkey] = _part(zkey, keys, entries)
-    return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
+    return Memo(state, _top(state, rs, viewer, parts), parts)
 
 
-#: A row of a zone being built: its rank (ordered zones) or handle, its entry and its id.
-_Row = tuple[Any, dict[str, Any], int]
+#: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
+_Row = tuple[Any, dict[str, Any]]
 #: What the objects of one shape share in a zone being built: the body, the group of rows it
 #: sorts in, and the text after the id in their handles.
 _Shared = tuple[dict[str, Any], list[_Row], bytes]
 _first = itemgetter(0)
+_second = itemgetter(1)
 
 
 def _zone_entries(
@@ -438,14 +447,12 @@ def _zone_entries(
     rs: Ruleset,
     zkey: str,
     zone: Zone,
-    slots: dict[int, _Slot],
     marks: dict[int, tuple[str, ...]],
 ) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Every object of one zone in view order, as sort keys and entries, each also put in
-    ``slots``: :func:`_entry` and :func:`_sort_key` with what the objects share looked up
-    once (the keyed hash, the zone's shuffles, the effects' targets) and, per shape, the body,
-    the group of rows that sort by the same visibility and name, and the handle's text after
-    the id."""
+    """Every object of one zone in view order, as sort keys and entries: :func:`_entry` and
+    the sort key of :func:`_place`, with what the objects share looked up once (the keyed
+    hash, the zone's shuffles, the effects' targets) and, per shape, the body, the group of
+    rows that sort by the same visibility and name, and the handle's text after the id."""
     objects, cards, shuffles = state.objects, state.cards, zone.shuffles
     new_hash = _keyed(state.secret, viewer).copy
     shared = rs.cacheable_characteristics
@@ -475,7 +482,7 @@ def _zone_entries(
             entry = _entry(state, viewer, obj, rs, shuffles, visible)
             head = (not visible, entry.get("name") or "")
             (rows if ordered else groups.setdefault(head, [])).append(
-                (rank if ordered else entry["handle"], entry, oid)
+                (rank if ordered else entry["handle"], entry)
             )
             continue
         # _handle, with the text after the id made once per shape (zone and facing).
@@ -484,42 +491,26 @@ def _zone_entries(
         entry = hit[0].copy()
         entry["handle"] = handle_ = "h" + h.hexdigest()
         if ordered:
-            rows.append((rank, entry, oid))
+            rows.append((rank, entry))
         else:
-            hit[1].append((handle_, entry, oid))
-    return _in_order(zkey, rows, slots) if ordered else _grouped(zkey, groups, slots)
+            hit[1].append((handle_, entry))
+    if ordered:
+        rows.sort(key=_first)
+        return list(zip(map(_first, rows))), list(map(_second, rows))  # keys (rank,)
+    return _grouped(groups)
 
 
-def _in_order(
-    zkey: str, rows: list[_Row], slots: dict[int, _Slot]
-) -> tuple[list[Any], list[dict[str, Any]]]:
-    """An ordered zone's rows by rank (their sort keys, as :func:`_sort_key`'s)."""
-    rows.sort(key=_first)
-    keys, entries = [], []
-    for rank, entry, oid in rows:
-        key = (rank,)
-        keys.append(key)
-        entries.append(entry)
-        slots[oid] = (entry, key, zkey)
-    return keys, entries
-
-
-def _grouped(
-    zkey: str, groups: dict[tuple[bool, str], list[_Row]], slots: dict[int, _Slot]
-) -> tuple[list[Any], list[dict[str, Any]]]:
-    """An unordered zone's rows by :func:`_sort_key` (not visible, name, handle): the groups
-    of equal visibility and name in order, each by handle (strings compare fast; rows of a
-    group only ever compare by handle)."""
-    keys, entries = [], []
+def _grouped(groups: dict[tuple[bool, str], list[_Row]]) -> tuple[list[Any], list[dict[str, Any]]]:
+    """An unordered zone's rows in the order of their sort keys (not visible, name, handle):
+    the groups of equal visibility and name in order, each by handle (strings compare fast;
+    rows of a group only ever compare by handle). Returns the sort keys and the entries."""
+    keys: list[Any] = []
+    entries: list[dict[str, Any]] = []
     for head in sorted(groups):
-        hidden, name = head
         rows = groups[head]
         rows.sort(key=_first)
-        for handle_, entry, oid in rows:
-            key = (hidden, name, handle_)
-            keys.append(key)
-            entries.append(entry)
-            slots[oid] = (entry, key, zkey)
+        keys += zip(repeat(head[0]), repeat(head[1]), map(_first, rows))
+        entries += map(_second, rows)
     return keys, entries
 
 
@@ -580,11 +571,12 @@ def _patch(
     rs: Ruleset,
     changed: set[int],
     owned: bool = False,
-) -> Memo:
-    """The memo with the ``changed`` objects' entries recomputed; ``owned``: no one else can
-    reach the memo's lists, so they are patched in place instead of copied."""
+) -> Memo | None:
+    """The memo with the ``changed`` objects' entries recomputed, or None if an old entry
+    isn't where the memo's state puts it (never expected: the caller rebuilds); ``owned``: no
+    one else can reach the memo's lists, so they are patched in place instead of copied."""
     if not changed:
-        return Memo(state, _top(state, rs, viewer, memo.parts), memo.slots, memo.parts)
+        return Memo(state, _top(state, rs, viewer, memo.parts), memo.parts)
     parts = dict(memo.parts)
     fresh: set[str] = set()
 
@@ -600,29 +592,31 @@ def _patch(
                 parts[zkey] = _Part(list(p.keys), list(p.entries), {})
         return parts[zkey]
 
-    slots = memo.slots.mutate()
     for oid in sorted(changed):
-        old = slots.get(oid)
+        old = _place(memo.state, viewer, oid, rs)
         if old is not None:
-            p = part(old[2])
+            p = part(old[0])
             i = bisect.bisect_left(p.keys, old[1])
+            if i == len(p.keys) or p.keys[i] != old[1]:
+                return None
             del p.keys[i], p.entries[i]
-            del slots[oid]
     for oid in sorted(changed):
-        if oid in state.objects:
-            slot = _slot(state, viewer, oid, rs)
-            p = part(slot[2])
-            i = bisect.bisect_left(p.keys, slot[1])
-            p.keys.insert(i, slot[1])
-            p.entries.insert(i, slot[0])
-            slots[oid] = slot
+        new = _place(state, viewer, oid, rs)
+        if new is not None:
+            zkey, key, entry = new
+            if entry is None:
+                entry = _entry(state, viewer, state.objects[oid], rs, state.zones[zkey].shuffles)
+            p = part(zkey)
+            i = bisect.bisect_left(p.keys, key)
+            p.keys.insert(i, key)
+            p.entries.insert(i, entry)
     for zkey in fresh:
         p = parts[zkey]
         if p.entries:
             parts[zkey] = _part(zkey, p.keys, p.entries)
         else:
             del parts[zkey]
-    return Memo(state, _top(state, rs, viewer, parts), slots.finish(), parts)
+    return Memo(state, _top(state, rs, viewer, parts), parts)
 
 
 def _refcounts(memo: Memo) -> list[int]:
@@ -648,7 +642,7 @@ def _baseline() -> list[int]:
     else, through the same calls as :func:`build` (measured, so the check holds whatever the
     interpreter's own references)."""
     parts = {"z": _part("z", [], [])}
-    memo = Memo(None, {"zones": [parts["z"].out]}, immutables.Map(), parts)  # type: ignore[arg-type]
+    memo = Memo(None, {"zones": [parts["z"].out]}, parts)  # type: ignore[arg-type]
     del parts
     return _refcounts(memo)
 
@@ -675,11 +669,11 @@ def build(state: GameState, viewer: str | None) -> Memo:
     changed = None if memo is None else _changed(memo.state, state)
     if changed:
         changed |= rs.view_dependents(state, changed)
-    if memo is None or changed is None:
-        memo = _full(state, viewer, rs)
-    else:
+    if memo is not None and changed is not None:
         owned = _unshared(_refcounts(memo))  # a statement of its own: no extra reference
         memo = _patch(memo, state, viewer, rs, changed, owned)
+    if memo is None or changed is None:
+        memo = _full(state, viewer, rs)
     if len(_MEMO) >= _MEMO_LIMIT and mkey not in _MEMO:
         _MEMO.clear()
     _MEMO[mkey] = memo
