@@ -469,7 +469,7 @@ def _zone_entries(
         hit = None
         if shared and oid not in targeted:
             try:
-                shape = _shape(cards, obj, marks.get(oid, ()))
+                shape = _shape(cards, obj, marks.get(oid, ()) if marks else ())
                 hit = local[visible].get(shape)
                 if hit is None:
                     body = _shared_body(state, viewer, obj, rs, visible, shape)
