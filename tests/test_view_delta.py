@@ -116,3 +116,24 @@ def test_views_handed_out_never_change_when_later_views_are_patched_in_place() -
         assert view(state, "alice") == fresh_view(state, "alice")
     assert whole == whole_copy
     assert objs is not None and objs == objs_copy
+
+
+def test_a_kept_view_without_the_changed_entry_is_rebuilt() -> None:
+    """A patch finds an old entry's place from the kept view's state; if the entry isn't
+    there (a kept view damaged by a caller editing it), the view is rebuilt, not mispatched."""
+    from obverse import actions
+    from obverse.bench import board
+
+    state = board(30, seed=3)
+    dfc = state.objects[state.zones["battlefield"][0]]
+    views.clear_cache(shapes=False)
+    kept = views.view(state, "bob")
+    zone = next(z for z in kept["zones"] if z["zone"] == "battlefield")
+    gone = views.handle(state, "bob", dfc)
+    memo = views._MEMO[(state.secret, state.ruleset, "bob")]
+    part = memo.parts["battlefield"]
+    i = next(i for i, e in enumerate(part.entries) if e["handle"] == gone)
+    del part.keys[i], part.entries[i]
+    assert all(e["handle"] != gone for e in zone["objects"])
+    after = actions.transform(state, dfc.id).state
+    assert views.view(after, "bob") == views.fresh_view(after, "bob")

@@ -176,3 +176,35 @@ def test_handles_in_a_view_are_the_handle_function_s() -> None:
         got = {e["handle"] for z in view(state, viewer)["zones"] for e in z["objects"]}
         assert got == {handle(state, viewer, o) for o in state.objects.values()}
         assert len(got) == len(state.objects)
+
+
+def test_a_view_shape_is_at_least_as_fine_as_the_characteristics_shape() -> None:
+    """View bodies are shared by objects of one shape (:func:`obverse.views._shape`): two
+    objects of one view shape must have one characteristics shape (else a shared body would
+    be stale), and every object field the characteristics shape counts must change the view
+    shape too (a field added to GameObject later counts without an edit)."""
+    import msgspec
+
+    from obverse.bench import board
+    from obverse.characteristics import shape_key
+    from obverse.state import GameObject
+    from obverse.views import _NOT_SHAPE, _shape
+
+    state = board(120, seed=4)
+    objs = list(state.objects.values())
+    by_view: dict[tuple[object, ...], tuple[object, ...]] = {}
+    for o in objs:
+        key = shape_key(state, o)
+        assert by_view.setdefault(_shape(state.cards, o, ()), key) == key
+    assert len(by_view) < len(objs)  # objects do share shapes
+    o = objs[0]
+    values: dict[str, object] = {"zone": "graveyard", "owner": "zed", "controller": "zed"}
+    values |= {"face": "back", "counters": (("x", 1),), "unlocked": ("left",)}
+    for f in GameObject.__struct_fields__:
+        if f in _NOT_SHAPE:
+            continue
+        old = getattr(o, f)
+        new = values.get(f, (not old) if isinstance(old, bool) else 7)
+        changed = msgspec.structs.replace(o, **{f: new})
+        assert _shape(state.cards, changed, ()) != _shape(state.cards, o, ()), f
+        assert shape_key(state, changed) != shape_key(state, o), f

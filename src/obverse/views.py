@@ -11,11 +11,13 @@ from __future__ import annotations
 import bisect
 import hashlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from itertools import repeat
+from operator import itemgetter
+from typing import Any, cast
 
-import immutables
+import msgspec
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import (
@@ -23,11 +25,10 @@ from obverse.characteristics import (
     apply_effects,
     characteristics,
     printed_cards,
-    shape_key,
 )
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
-from obverse.state import GameObject, GameState, Zone
+from obverse.state import GameObject, GameState, PhysicalCard, Zone
 
 _EMPTY = Face()
 
@@ -160,7 +161,7 @@ def clear_cache(shapes: bool = True) -> None:
 # the viewer sees of the object's shape: its status fields, its physical cards, the effects
 # and the ruleset, not its id. Objects of the same shape (four copies of a card on the
 # battlefield) share one body, so a first view computes characteristics once per shape.
-#: Shape key -> (the effects and the printed cards whose ids the key holds, kept alive; the
+#: Body key -> (the effects and the printed cards whose ids the key holds, kept alive; the
 #: body).
 _BODIES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
 _BODIES_LIMIT = 50_000
@@ -184,6 +185,83 @@ def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
     return out
 
 
+#: GameObject fields no body depends on (as in :func:`obverse.characteristics.shape_key`):
+#: the id, the card ids (the physical cards stand for them), the timestamp, and the meld
+#: result (named by identity).
+_NOT_SHAPE = ("id", "cards", "timestamp", "meld")
+_ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
+
+
+def _shape_function() -> _ShapeFn:
+    """The function giving what a body depends on of the object itself: what
+    :func:`obverse.characteristics.shape_key` names (the physical cards, the printed card and
+    the meld result by identity, the other fields of the object and of its physical cards,
+    and the designations ``marks``) in one flat tuple. It is written out from the structs'
+    fields, so a field added later counts too: reading each field by name is several times
+    cheaper than the generic ways (astuple and slicing, attrgetter, a struct copy)."""
+    status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in _NOT_SHAPE)
+    phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
+    source = (
+        "def shape(cards, o, marks):\n"
+        "    if len(o.cards) == 1:\n"
+        "        pc = cards[o.cards[0]]\n"
+        f"        return (id(pc.card), {phys}, id(o.meld), {status}, marks)\n"
+        f"    return (phys(cards, o), id(o.meld), {status}, marks)\n"
+    )
+    names: dict[str, Any] = {"phys": _physical}
+    exec(source, names)  # the text is made here from field names only
+    return cast(_ShapeFn, names["shape"])
+
+
+def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
+    """An object's physical cards (more than one: melded) as the shape names them."""
+    return tuple(
+        (id(p.card), *msgspec.structs.astuple(p)[1:]) for p in map(cards.__getitem__, obj.cards)
+    )
+
+
+_shape = _shape_function()
+
+
+def _marks_of(state: GameState, oid: int) -> tuple[str, ...]:
+    """The names of the designations on object ``oid`` (FaB 8.1.11b: they may change its
+    characteristics), in the state's order."""
+    return tuple(d[0] for d in state.designations if d[1] == oid) if state.designations else ()
+
+
+def _all_marks(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
+    """:func:`_marks_of` for every object at once."""
+    out: dict[int, tuple[str, ...]] = {}
+    for name, oid in designations:
+        out[oid] = (*out.get(oid, ()), name)
+    return out
+
+
+def _shared_body(
+    state: GameState,
+    viewer: str | None,
+    obj: GameObject,
+    rs: Ruleset,
+    visible: bool,
+    shape: tuple[Any, ...],
+) -> dict[str, Any]:
+    """The body of every object of ``shape`` (don't change it: copy it). Raises TypeError if
+    a status field can't be hashed."""
+    effects = state.effects
+    # A visible object's body is the same for every viewer; a hidden one's is the viewer's
+    # (public_characteristics takes the viewer).
+    key = (visible, None if visible else viewer, rs.name, id(effects), shape)
+    hit = _BODIES.get(key)
+    if hit is not None:
+        # The ids in the key are of objects the cached value keeps alive: no id reuse.
+        return hit[1]
+    body = _body(state, viewer, obj, rs, visible)
+    if len(_BODIES) > _BODIES_LIMIT:
+        _BODIES.clear()
+    _BODIES[key] = ((effects, printed_cards(state, obj)), body)
+    return body
+
+
 def _entry(
     state: GameState,
     viewer: str | None,
@@ -195,27 +273,14 @@ def _entry(
     if visible is None:
         visible = is_visible(state, viewer, obj, rs)
     effects = state.effects
+    entry = None
     if rs.cacheable_characteristics and not (effects and obj.id in _targeted(effects)):
-        # A visible object's body is the same for every viewer; a hidden one's is the
-        # viewer's (public_characteristics takes the viewer).
-        key = (visible, None if visible else viewer, rs.name, id(effects), shape_key(state, obj))
         try:
-            hit = _BODIES.get(key)
+            shape = _shape(state.cards, obj, _marks_of(state, obj.id))
+            entry = _shared_body(state, viewer, obj, rs, visible, shape).copy()
         except TypeError:  # an unhashable status field: no sharing
-            return {
-                **_body(state, viewer, obj, rs, visible),
-                "handle": handle(state, viewer, obj, shuffles),
-            }
-        if hit is not None:
-            # The ids in the key are of objects the cached value keeps alive: no id reuse.
-            entry = hit[1].copy()
-        else:
-            entry = _body(state, viewer, obj, rs, visible)
-            if len(_BODIES) > _BODIES_LIMIT:
-                _BODIES.clear()
-            _BODIES[key] = ((effects, printed_cards(state, obj)), entry)
-            entry = entry.copy()
-    else:
+            entry = None
+    if entry is None:
         entry = _body(state, viewer, obj, rs, visible)
     entry["handle"] = handle(state, viewer, obj, shuffles)
     return entry
@@ -286,9 +351,6 @@ def status_dict(state: GameState, obj: GameObject, rs: Ruleset) -> dict[str, Any
 
 # --- incremental views --------------------------------------------------------------------
 
-#: One object's entry, its sort key within its zone, and its zone key.
-_Slot = tuple[dict[str, Any], Any, str]
-
 
 @dataclass(frozen=True)
 class _Part:
@@ -302,11 +364,11 @@ class _Part:
 
 @dataclass(frozen=True)
 class Memo:
-    """A viewer's last view of a game, with what it takes to patch it."""
+    """A viewer's last view of a game, with what it takes to patch it (where an object's
+    entry is in it follows from ``state``: see :func:`_place`)."""
 
     state: GameState
     view: dict[str, Any]
-    slots: immutables.Map[int, _Slot]
     parts: dict[str, _Part]
 
 
@@ -321,11 +383,23 @@ def _sort_key(rs: Ruleset, zone_key: str, state: GameState, oid: int, e: dict[st
     return (not e["visible"], e.get("name") or "", e["handle"])
 
 
-def _slot(state: GameState, viewer: str | None, oid: int, rs: Ruleset) -> _Slot:
-    obj = state.objects[oid]
-    zkey = state.zone_key_of(obj)
-    entry = _entry(state, viewer, obj, rs, state.zones[zkey].shuffles)
-    return entry, _sort_key(rs, zkey, state, oid, entry), zkey
+def _place(
+    state: GameState, viewer: str | None, oid: int, rs: Ruleset
+) -> tuple[str, Any, dict[str, Any] | None] | None:
+    """Where object ``oid``'s entry goes in the view of ``state``: its zone key, its sort key
+    and (when the sort key needed it) its entry; None if no zone holds it."""
+    obj = state.objects.get(oid)
+    if obj is None:
+        return None
+    try:
+        zkey = state.zone_key_of(obj)
+    except KeyError:
+        return None
+    zone = state.zones[zkey]
+    if zkey.rpartition(":")[2] in rs.ordered_zones:
+        return zkey, (zone.rank_of[oid],), None
+    entry = _entry(state, viewer, obj, rs, zone.shuffles)
+    return zkey, (not entry["visible"], entry.get("name") or "", entry["handle"]), entry
 
 
 def _part(zone_key: str, keys: list[Any], entries: list[dict[str, Any]]) -> _Part:
@@ -349,14 +423,22 @@ def _top(
 
 
 def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
-    slots: dict[int, _Slot] = {}
     parts = {}
+    marks = _all_marks(state.designations)
     for zkey, zone in state.zones.items():
-        pairs = _zone_entries(state, viewer, rs, zkey, zone, slots)
-        if pairs:
-            pairs.sort(key=lambda p: p[0])
-            parts[zkey] = _part(zkey, [k for k, _ in pairs], [e for _, e in pairs])
-    return Memo(state, _top(state, rs, viewer, parts), immutables.Map(slots), parts)
+        keys, entries = _zone_entries(state, viewer, rs, zkey, zone, marks)
+        if entries:
+            parts[zkey] = _part(zkey, keys, entries)
+    return Memo(state, _top(state, rs, viewer, parts), parts)
+
+
+#: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
+_Row = tuple[Any, dict[str, Any]]
+#: What the objects of one shape share in a zone being built: the body, the group of rows it
+#: sorts in, and the text after the id in their handles.
+_Shared = tuple[dict[str, Any], list[_Row], bytes]
+_first = itemgetter(0)
+_second = itemgetter(1)
 
 
 def _zone_entries(
@@ -365,46 +447,71 @@ def _zone_entries(
     rs: Ruleset,
     zkey: str,
     zone: Zone,
-    slots: dict[int, _Slot],
-) -> list[tuple[Any, dict[str, Any]]]:
-    """Every object of one zone as (sort key, entry), each also put in ``slots``:
-    :func:`_entry` and :func:`_sort_key` with what the objects share (the keyed hash, the
-    zone's shuffles, the effects' targets) looked up once."""
-    objects, effects, shuffles = state.objects, state.effects, zone.shuffles
-    ordered = zkey.rpartition(":")[2] in rs.ordered_zones
-    keyed = _keyed(state.secret, viewer)
+    marks: dict[int, tuple[str, ...]],
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Every object of one zone in view order, as sort keys and entries: :func:`_entry` and
+    the sort key of :func:`_place`, with what the objects share looked up once (the keyed
+    hash, the zone's shuffles, the effects' targets) and, per shape, the body, the group of
+    rows that sort by the same visibility and name, and the handle's text after the id."""
+    objects, cards, shuffles = state.objects, state.cards, zone.shuffles
+    new_hash = _keyed(state.secret, viewer).copy
     shared = rs.cacheable_characteristics
-    targeted = _targeted(effects) if effects else frozenset()
-    may_look, knows, name, effects_id = rs.may_look, rs.knows, rs.name, id(effects)
-    out = []
-    tails: dict[tuple[str, bool], bytes] = {}
+    targeted = _targeted(state.effects) if state.effects else frozenset()
+    may_look, knows = rs.may_look, rs.knows
+    ordered = zkey.rpartition(":")[2] in rs.ordered_zones
+    rows: list[_Row] = []  # an ordered zone's
+    groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
+    # Per visibility (False, True): shape -> (body, group, handle tail).
+    local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
         hit = None
         if shared and oid not in targeted:
-            key = (visible, None if visible else viewer, name, effects_id, shape_key(state, obj))
             try:
-                hit = _BODIES.get(key)
+                shape = _shape(cards, obj, marks.get(oid, ()) if marks else ())
+                hit = local[visible].get(shape)
+                if hit is None:
+                    body = _shared_body(state, viewer, obj, rs, visible, shape)
+                    tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
+                    group = groups.setdefault((not visible, body.get("name") or ""), [])
+                    hit = local[visible][shape] = (body, group, tail)
             except TypeError:  # an unhashable status field: no sharing
                 hit = None
         if hit is None:
             entry = _entry(state, viewer, obj, rs, shuffles, visible)
+            head = (not visible, entry.get("name") or "")
+            (rows if ordered else groups.setdefault(head, [])).append(
+                (rank if ordered else entry["handle"], entry)
+            )
+            continue
+        # _handle, with the text after the id made once per shape (zone and facing).
+        h = new_hash()
+        h.update(b"%d%s" % (oid, hit[2]))
+        entry = hit[0].copy()
+        entry["handle"] = handle_ = "h" + h.hexdigest()
+        if ordered:
+            rows.append((rank, entry))
         else:
-            entry = hit[1].copy()
-            # _handle, with the text after the id made once per zone and facing.
-            tail = tails.get((obj.zone, obj.face_down))
-            if tail is None:
-                tail = tails[(obj.zone, obj.face_down)] = (
-                    f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
-                )
-            h = keyed.copy()
-            h.update(b"%d%s" % (oid, tail))
-            entry["handle"] = "h" + h.hexdigest()
-        sort_key = (rank,) if ordered else (not visible, entry.get("name") or "", entry["handle"])
-        slots[oid] = (entry, sort_key, zkey)
-        out.append((sort_key, entry))
-    return out
+            hit[1].append((handle_, entry))
+    if ordered:
+        rows.sort(key=_first)
+        return list(zip(map(_first, rows))), list(map(_second, rows))  # keys (rank,)
+    return _grouped(groups)
+
+
+def _grouped(groups: dict[tuple[bool, str], list[_Row]]) -> tuple[list[Any], list[dict[str, Any]]]:
+    """An unordered zone's rows in the order of their sort keys (not visible, name, handle):
+    the groups of equal visibility and name in order, each by handle (strings compare fast;
+    rows of a group only ever compare by handle). Returns the sort keys and the entries."""
+    keys: list[Any] = []
+    entries: list[dict[str, Any]] = []
+    for head in sorted(groups):
+        rows = groups[head]
+        rows.sort(key=_first)
+        keys += zip(repeat(head[0]), repeat(head[1]), map(_first, rows))
+        entries += map(_second, rows)
+    return keys, entries
 
 
 def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
@@ -464,11 +571,12 @@ def _patch(
     rs: Ruleset,
     changed: set[int],
     owned: bool = False,
-) -> Memo:
-    """The memo with the ``changed`` objects' entries recomputed; ``owned``: no one else can
-    reach the memo's lists, so they are patched in place instead of copied."""
+) -> Memo | None:
+    """The memo with the ``changed`` objects' entries recomputed, or None if an old entry
+    isn't where the memo's state puts it (never expected: the caller rebuilds); ``owned``: no
+    one else can reach the memo's lists, so they are patched in place instead of copied."""
     if not changed:
-        return Memo(state, _top(state, rs, viewer, memo.parts), memo.slots, memo.parts)
+        return Memo(state, _top(state, rs, viewer, memo.parts), memo.parts)
     parts = dict(memo.parts)
     fresh: set[str] = set()
 
@@ -484,29 +592,31 @@ def _patch(
                 parts[zkey] = _Part(list(p.keys), list(p.entries), {})
         return parts[zkey]
 
-    slots = memo.slots.mutate()
     for oid in sorted(changed):
-        old = slots.get(oid)
+        old = _place(memo.state, viewer, oid, rs)
         if old is not None:
-            p = part(old[2])
+            p = part(old[0])
             i = bisect.bisect_left(p.keys, old[1])
+            if i == len(p.keys) or p.keys[i] != old[1]:
+                return None
             del p.keys[i], p.entries[i]
-            del slots[oid]
     for oid in sorted(changed):
-        if oid in state.objects:
-            slot = _slot(state, viewer, oid, rs)
-            p = part(slot[2])
-            i = bisect.bisect_left(p.keys, slot[1])
-            p.keys.insert(i, slot[1])
-            p.entries.insert(i, slot[0])
-            slots[oid] = slot
+        new = _place(state, viewer, oid, rs)
+        if new is not None:
+            zkey, key, entry = new
+            if entry is None:
+                entry = _entry(state, viewer, state.objects[oid], rs, state.zones[zkey].shuffles)
+            p = part(zkey)
+            i = bisect.bisect_left(p.keys, key)
+            p.keys.insert(i, key)
+            p.entries.insert(i, entry)
     for zkey in fresh:
         p = parts[zkey]
         if p.entries:
             parts[zkey] = _part(zkey, p.keys, p.entries)
         else:
             del parts[zkey]
-    return Memo(state, _top(state, rs, viewer, parts), slots.finish(), parts)
+    return Memo(state, _top(state, rs, viewer, parts), parts)
 
 
 def _refcounts(memo: Memo) -> list[int]:
@@ -532,7 +642,7 @@ def _baseline() -> list[int]:
     else, through the same calls as :func:`build` (measured, so the check holds whatever the
     interpreter's own references)."""
     parts = {"z": _part("z", [], [])}
-    memo = Memo(None, {"zones": [parts["z"].out]}, immutables.Map(), parts)  # type: ignore[arg-type]
+    memo = Memo(None, {"zones": [parts["z"].out]}, parts)  # type: ignore[arg-type]
     del parts
     return _refcounts(memo)
 
@@ -559,11 +669,11 @@ def build(state: GameState, viewer: str | None) -> Memo:
     changed = None if memo is None else _changed(memo.state, state)
     if changed:
         changed |= rs.view_dependents(state, changed)
-    if memo is None or changed is None:
-        memo = _full(state, viewer, rs)
-    else:
+    if memo is not None and changed is not None:
         owned = _unshared(_refcounts(memo))  # a statement of its own: no extra reference
         memo = _patch(memo, state, viewer, rs, changed, owned)
+    if memo is None or changed is None:
+        memo = _full(state, viewer, rs)
     if len(_MEMO) >= _MEMO_LIMIT and mkey not in _MEMO:
         _MEMO.clear()
     _MEMO[mkey] = memo
