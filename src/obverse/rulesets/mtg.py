@@ -718,7 +718,8 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                 and obj.zone in ("battlefield", "stack")
                 and obj.controller == viewer
             )
-        if self.is_public(obj.zone):
+        # is_public(obj.zone), read in place: a view asks this of every object.
+        if obj.zone in self.public_zones:
             return True
         return viewer is not None and obj.zone == "hand" and obj.owner == viewer
 
