@@ -604,7 +604,9 @@ class Ruleset(Offers):
         ok, rulings = self.can_examine(state, a.player, obj)
         if not ok:
             return Outcome(state, ILLEGAL, rulings)
-        knows = any(k.player == a.player and k.obj == obj.id for k in state.knowledge)
+        knows = obj.id in map(core.KNOWN_OBJ, state.knowledge) and any(
+            k.player == a.player and k.obj == obj.id for k in state.knowledge
+        )
         if not knows and self.examine_records_knowledge:
             seen = Knowledge(
                 player=a.player,
@@ -623,10 +625,13 @@ class Ruleset(Offers):
         contents = list(state.zone_contents(key))
         random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
         ids = set(contents)
+        knowledge = state.knowledge
+        if not ids.isdisjoint(map(core.KNOWN_OBJ, knowledge)):
+            knowledge = tuple(k for k in knowledge if k.obj not in ids)
         state = replace(
             core.shuffle_zone(state, key, contents),
             shuffles=state.shuffles + 1,
-            knowledge=tuple(k for k in state.knowledge if k.obj not in ids),
+            knowledge=knowledge,
         )
         state = self.after_shuffle(state, a.player, zone)
         return Outcome(state, DONE, (), (Event("shuffle", None, None, a.player, zone),))
