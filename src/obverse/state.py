@@ -115,6 +115,8 @@ class Knowledge(msgspec.Struct, frozen=True):
 #: without a Python frame per entry).
 KNOWN_OBJ: Final = operator.attrgetter("obj")
 KNOWN_CARD: Final = operator.attrgetter("card")
+_TARGET: Final = operator.attrgetter("target")
+_DESIGNATED: Final = operator.itemgetter(1)
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
@@ -524,11 +526,14 @@ def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
     if not state.effects and not state.knowledge and not state.designations:
         return state
-    effects = tuple(e for e in state.effects if e.target != obj_id)
-    knowledge = state.knowledge
-    if obj_id in map(KNOWN_OBJ, knowledge):  # a scan in C first: most objects are unknown
+    # Each a scan in C first: most objects have no entry naming them.
+    effects, knowledge, designations = state.effects, state.knowledge, state.designations
+    if obj_id in map(_TARGET, effects):
+        effects = tuple(e for e in effects if e.target != obj_id)
+    if obj_id in map(KNOWN_OBJ, knowledge):
         knowledge = tuple(k for k in knowledge if k.obj != obj_id or k.lasting)
-    designations = tuple(d for d in state.designations if d[1] != obj_id)
+    if obj_id in map(_DESIGNATED, designations):
+        designations = tuple(d for d in designations if d[1] != obj_id)
     if (
         len(effects) == len(state.effects)
         and len(knowledge) == len(state.knowledge)

@@ -385,8 +385,10 @@ class Ruleset(Offers):
         state, ts = core.tick(state)
         down = replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
         state = core.update(state, down)
-        knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
-        state = self.after_turn_face_down(replace(state, knowledge=knowledge), obj)
+        if obj.id in map(core.KNOWN_OBJ, state.knowledge):  # a scan in C first
+            knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
+            state = replace(state, knowledge=knowledge)
+        state = self.after_turn_face_down(state, obj)
         return Outcome(
             state, DONE, rulings, (Event("turn_face_down", obj.id, None, obj.controller),)
         )
