@@ -99,3 +99,34 @@ def test_move_and_transform_states_equal_the_separate_edits() -> None:
     turned = actions.transform(state, dfc.id).state
     back = turned.objects[dfc.id]
     assert back.face == "back" and back.timestamp == turned.clock == state.clock + 1
+
+
+def test_object_ids_follow_each_objects_map() -> None:
+    # The kept ids belong to one map: an edit's state (a new map) gets its own ids.
+    state = board(5)
+    oid = state.zones["battlefield"][0]
+    before = core.object_ids(state)
+    assert sorted(before) == sorted(state.objects.keys())
+    moved = actions.move(state, oid, "graveyard").state
+    after = core.object_ids(moved)
+    assert oid not in after and len(after) == len(before)
+    assert set(after) == set(moved.objects.keys())
+    assert core.object_ids(state) == before  # the older state again: its own ids
+
+
+def test_knowledge_prechecks_keep_every_match() -> None:
+    # forget, knows and shuffle first look for the object (or card) among the entries:
+    # an entry found only through its card (lasting), or one of several, still counts.
+    state = board(5)
+    rs = get_ruleset(state.ruleset)
+    oid = state.zones["battlefield"][0]
+    obj = state.objects[oid]
+    other = core.Knowledge(player="bob", card=obj.card + 999, obj=oid + 999)
+    lasting = core.Knowledge(player="bob", card=obj.card, obj=oid + 500, lasting=True)
+    brief = core.Knowledge(player="bob", card=obj.card, obj=oid)
+    known = msgspec.structs.replace(state, knowledge=(other, lasting))
+    assert rs.knows(known, "bob", obj) and not rs.knows(known, "alice", obj)
+    assert not rs.knows(msgspec.structs.replace(state, knowledge=(other,)), "bob", obj)
+    both = msgspec.structs.replace(state, knowledge=(other, brief, lasting))
+    assert core.forget(both, oid).knowledge == (other, lasting)
+    assert core.forget(both, oid + 500).knowledge == (other, brief, lasting)

@@ -18,7 +18,7 @@ from obverse.errors import ObverseError
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
 from obverse.rulings import DONE, Outcome
-from obverse.state import GameState, new_state
+from obverse.state import GameState, new_state, object_ids
 
 _T = TypeVar("_T")
 
@@ -107,7 +107,7 @@ def random_candidate(
     :func:`random_action` draws and not tried; ``where`` drops a draw (it draws again);
     ``None`` when no draw of ``tries`` finds one."""
     rs = rs or get_ruleset(state.ruleset)
-    offered, objects = _offered(rs, None), list(state.objects)
+    offered, objects = _offered(rs, None), object_ids(state)
     for _ in range(tries):
         action = _candidate(state, rng, rs, player, offered, objects)
         if action is not None and (where is None or where(action)):
@@ -126,9 +126,8 @@ def _draw(
     """The action :func:`random_action` draws and, when it tried it, its ``done`` outcome."""
     player = _pick(rng, [*state.players, None])
     offered = _offered(rs, verbs)
-    # The object table's own order: the same for equal states (it depends on the ids only),
-    # and no sort of every id for each action.
-    objects = list(state.objects)
+    # The object table's own order (no sort of every id for each action), kept per map.
+    objects = object_ids(state)
     for _ in range(tries if offered else 0):
         action = _candidate(state, rng, rs, player, offered, objects)
         if action is None:

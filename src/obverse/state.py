@@ -8,6 +8,7 @@ game object (:class:`GameObject`, a fresh id whenever the rules make a new objec
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -108,6 +109,14 @@ class Knowledge(msgspec.Struct, frozen=True):
     obj: int
     lasting: bool = False
     since: int = 0
+
+
+#: A knowledge entry's object and card, read in C (``x in map(KNOWN_OBJ, knowledge)`` scans
+#: without a Python frame per entry).
+KNOWN_OBJ: Final = operator.attrgetter("obj")
+KNOWN_CARD: Final = operator.attrgetter("card")
+_TARGET: Final = operator.attrgetter("target")
+_DESIGNATED: Final = operator.itemgetter(1)
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
@@ -496,13 +505,35 @@ def shuffle_zone(state: GameState, key: str, order: Iterable[int]) -> GameState:
     return _replace(state, zones=state.zones.set(key, zone.shuffled(order)))
 
 
+#: :func:`object_ids`' one slot: the last objects map asked about (held, so its identity
+#: can't be reused by another map while kept) and its ids.
+_IDS_OF: list[tuple[immutables.Map[int, GameObject], tuple[int, ...]]] = []
+
+
+def object_ids(state: GameState) -> tuple[int, ...]:
+    """Every object id, in the object table's own order (the same for equal states: it
+    depends on the ids only). Random play draws from it each step, and most steps change
+    nothing: the last map's ids are kept."""
+    objects = state.objects
+    if _IDS_OF and _IDS_OF[0][0] is objects:
+        return _IDS_OF[0][1]
+    ids = tuple(objects)
+    _IDS_OF[:] = [(objects, ids)]
+    return ids
+
+
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
     if not state.effects and not state.knowledge and not state.designations:
         return state
-    effects = tuple(e for e in state.effects if e.target != obj_id)
-    knowledge = tuple(k for k in state.knowledge if k.obj != obj_id or k.lasting)
-    designations = tuple(d for d in state.designations if d[1] != obj_id)
+    # Each a scan in C first: most objects have no entry naming them.
+    effects, knowledge, designations = state.effects, state.knowledge, state.designations
+    if obj_id in map(_TARGET, effects):
+        effects = tuple(e for e in effects if e.target != obj_id)
+    if obj_id in map(KNOWN_OBJ, knowledge):
+        knowledge = tuple(k for k in knowledge if k.obj != obj_id or k.lasting)
+    if obj_id in map(_DESIGNATED, designations):
+        designations = tuple(d for d in designations if d[1] != obj_id)
     if (
         len(effects) == len(state.effects)
         and len(knowledge) == len(state.knowledge)

@@ -385,8 +385,10 @@ class Ruleset(Offers):
         state, ts = core.tick(state)
         down = replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
         state = core.update(state, down)
-        knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
-        state = self.after_turn_face_down(replace(state, knowledge=knowledge), obj)
+        if obj.id in map(core.KNOWN_OBJ, state.knowledge):  # a scan in C first
+            knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
+            state = replace(state, knowledge=knowledge)
+        state = self.after_turn_face_down(state, obj)
         return Outcome(
             state, DONE, rulings, (Event("turn_face_down", obj.id, None, obj.controller),)
         )
@@ -604,7 +606,9 @@ class Ruleset(Offers):
         ok, rulings = self.can_examine(state, a.player, obj)
         if not ok:
             return Outcome(state, ILLEGAL, rulings)
-        knows = any(k.player == a.player and k.obj == obj.id for k in state.knowledge)
+        knows = obj.id in map(core.KNOWN_OBJ, state.knowledge) and any(
+            k.player == a.player and k.obj == obj.id for k in state.knowledge
+        )
         if not knows and self.examine_records_knowledge:
             seen = Knowledge(
                 player=a.player,
@@ -623,10 +627,13 @@ class Ruleset(Offers):
         contents = list(state.zone_contents(key))
         random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
         ids = set(contents)
+        knowledge = state.knowledge
+        if not ids.isdisjoint(map(core.KNOWN_OBJ, knowledge)):
+            knowledge = tuple(k for k in knowledge if k.obj not in ids)
         state = replace(
             core.shuffle_zone(state, key, contents),
             shuffles=state.shuffles + 1,
-            knowledge=tuple(k for k in state.knowledge if k.obj not in ids),
+            knowledge=knowledge,
         )
         state = self.after_shuffle(state, a.player, zone)
         return Outcome(state, DONE, (), (Event("shuffle", None, None, a.player, zone),))

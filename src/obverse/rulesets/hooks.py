@@ -23,7 +23,7 @@ from obverse.characteristics import (
     combine_faces,
 )
 from obverse.rulings import NO, NOTHING, PLAIN, YES, Decided, Outcome, Ruling
-from obverse.state import CopyValues, Effect, GameObject, GameState
+from obverse.state import KNOWN_CARD, KNOWN_OBJ, CopyValues, Effect, GameObject, GameState
 
 replace = msgspec.structs.replace
 
@@ -425,6 +425,10 @@ class Hooks:
 
     def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
         """Whether ``viewer`` keeps knowledge of the card (revealed, examined)."""
+        known = state.knowledge
+        # Scanned in C first: most objects have no entry naming them or their card.
+        if obj.id not in map(KNOWN_OBJ, known) and obj.card not in map(KNOWN_CARD, known):
+            return False
         return any(
             k.player == viewer and (k.obj == obj.id or (k.lasting and k.card == obj.card))
             for k in state.knowledge

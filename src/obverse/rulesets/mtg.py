@@ -195,6 +195,10 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             out += self.rule("sorcery_stays", f"{card.name} is a sorcery: it stays in its zone")
         return out
 
+    def is_in_play(self, zone: str) -> bool:
+        """110.1: permanents are on the battlefield (one zone, no other name to match)."""
+        return zone == self.play_zone
+
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """400.7: a new object with no memory of the old one; leaving, a face-down object is
         revealed (708.9), a flipped one forgets it was flipped, a melded one splits."""

@@ -12,7 +12,7 @@ import random
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, object_ids
 
 
 class Offers(Hooks):
@@ -89,7 +89,7 @@ class Offers(Hooks):
                 return None
             if player is not None and not self.may_refer(state, player, o):
                 return None
-            ids = list(state.objects)
+            ids = object_ids(state)
             x = state.objects[ids[int(rng.random() * len(ids))]]
             if not self._copy_partner(state, player, o, x):
                 return None
