@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Final, NamedTuple
+from typing import IO, Any, Final, NamedTuple, Protocol
 
 from obverse.cards import CardDef, check_type_words
 from obverse.errors import InputError, quote, shorten
@@ -255,13 +255,28 @@ class _Reader:
 
     def resync(self, start: int) -> bool:
         """Move to the next item that starts on a new line or after ``},``."""
-        found = _RESYNC.search(self.buf, start)
-        while found is None and self.more():
-            found = _RESYNC.search(self.buf, self.pos)
-        if found is None:
-            return False
-        self.pos = found.end() - 1
-        return True
+        return resync(self, _RESYNC, start)
+
+
+class Buffered(Protocol):
+    """A reader holding a window of a file (``buf``, ``pos`` in it) that ``more()`` extends."""
+
+    buf: Any
+    pos: int
+
+    def more(self) -> bool: ...
+
+
+def resync(reader: Buffered, pattern: re.Pattern[Any], start: int) -> bool:
+    """Move ``reader`` to the next match of ``pattern`` (the start of an item) from ``start``,
+    reading more as needed: after a bad item, the reader goes on with the next."""
+    found = pattern.search(reader.buf, start)
+    while found is None and reader.more():
+        found = pattern.search(reader.buf, reader.pos)
+    if found is None:
+        return False
+    reader.pos = found.end() - 1
+    return True
 
 
 #: What each game's records are, for refusing another game's files (see :func:`mismatch`).

@@ -301,13 +301,7 @@ class _Reader:
 
     def resync(self, start: int) -> bool:
         """Move to the next item that starts on a new line or after ``},``."""
-        found = _RESYNC.search(self.buf, start)
-        while found is None and self.more():
-            found = _RESYNC.search(self.buf, self.pos)
-        if found is None:
-            return False
-        self.pos = found.end() - 1
-        return True
+        return importers.resync(self, _RESYNC, start)
 
 
 _BAD: Final = object()
