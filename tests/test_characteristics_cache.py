@@ -15,7 +15,7 @@ from obverse.play import deal
 from obverse.registry import get_ruleset
 from obverse.rulesets.mtg_faces import MagicFaces
 from obverse.rulings import DONE, NOTHING
-from obverse.state import GameState
+from obverse.state import GameObject, GameState
 
 BEAR = Face(name="Bear", types=("Creature",), power=2, toughness=2)
 SPELL = Face(name="Zap", types=("Instant",))
@@ -100,14 +100,20 @@ def test_objects_of_one_card_in_other_status_get_their_own_characteristics() -> 
     assert names == {front_card: ("Bear",), back_card: ("Zap",), down_card: ()}
 
 
-def test_power_and_toughness_effects_add_to_each_object_only() -> None:
-    clear_cache()
+def _two_bears() -> tuple[GameState, tuple[GameObject, GameObject]]:
+    """Two objects of one card and status on the battlefield."""
     rs = get_ruleset("mtg")
     state = deal("mtg", [])
     state, a = rs.add_card(state, ODD, "battlefield")
     state, b = rs.add_card(state, ODD, "battlefield")
     oa, ob = state.object_of_card(a), state.object_of_card(b)
     assert oa is not None and ob is not None
+    return state, (oa, ob)
+
+
+def test_power_and_toughness_effects_add_to_each_object_only() -> None:
+    clear_cache()
+    state, (oa, ob) = _two_bears()
     for modify in ({"power": 1, "toughness": 3}, {"power": 2}, {"toughness": -1}):
         state = apply(state, v.ApplyEffect(label="x", to=oa.id, modify=modify)).state
     pa = characteristics(state, state.objects[oa.id]).props
@@ -120,12 +126,7 @@ def test_objects_of_one_shape_share_only_the_effects_that_name_each() -> None:
     # Two objects of one card and status: characteristics are shared per shape and the
     # effects naming the object, so one's pump never reaches the other, in any order, and a
     # filter effect (which may look at the id) is applied object by object.
-    rs = get_ruleset("mtg")
-    state = deal("mtg", [])
-    state, a = rs.add_card(state, ODD, "battlefield")
-    state, b = rs.add_card(state, ODD, "battlefield")
-    oa, ob = state.object_of_card(a), state.object_of_card(b)
-    assert oa is not None and ob is not None
+    state, (oa, ob) = _two_bears()
     pumped = apply(state, v.ApplyEffect(label="x", to=oa.id, modify={"power": 1})).state
     for order in ((oa.id, ob.id), (ob.id, oa.id)):
         clear_cache()
