@@ -52,6 +52,14 @@ class WakeUp(v.Action, frozen=True, tag="wake_up"):
     object: int
 
 
+#: Resting and waking up (see ``FieldObjects._turn``): the verb, the status reached,
+#: the turn, the rule that does it and the rule that refuses it when already so.
+_TURNS: Final = {
+    True: ("rest", "rested", "upright to sideways", "Rest 1", "Rest 5"),
+    False: ("wake up", "awake", "sideways to upright", "Wake Up 1", "Wake Up 2"),
+}
+
+
 class LevelUp(v.Action, frozen=True, tag="level_up"):
     """Level up the champion ``object``: the champion card ``card`` (in the material deck) is
     placed on top of its lineage (GA Leveling Up 1)."""
@@ -107,32 +115,26 @@ class FieldObjects(Ruleset):
     def rest(self, state: GameState, a: Rest) -> Outcome:
         """Rest 1: an object on the field turns sideways; Rest 5: an object already rested
         can't rest, nothing happens."""
-        obj = state.objects[a.object]
-        if obj.zone != FIELD:
-            why = "only an object on the field can rest; nothing happens"
-            return Outcome(state, NOTHING, (self.ruling("Rest 1", why),))
-        if obj.rested:
-            why = "it is already rested: it can't rest, nothing happens"
-            return Outcome(state, NOTHING, (self.ruling("Rest 5", why),))
-        state = core.update(state, replace(obj, rested=True))
-        why = "turned from upright to sideways, it is rested"
-        event = Event("rest", obj.id, obj.card, obj.controller)
-        return Outcome(state, DONE, (self.ruling("Rest 1", why),), (event,))
+        return self._turn(state, state.objects[a.object], rested=True)
 
     def wake_up(self, state: GameState, a: WakeUp) -> Outcome:
         """Wake Up 1: a rested object on the field turns upright; Wake Up 2: an awake one
         can't wake up, nothing happens."""
-        obj = state.objects[a.object]
+        return self._turn(state, state.objects[a.object], rested=False)
+
+    def _turn(self, state: GameState, obj: GameObject, rested: bool) -> Outcome:
+        """Rest (``rested``) or wake up ``obj``: one procedure, its rules and words per way."""
+        verb, word, turn, rule, already = _TURNS[rested]
         if obj.zone != FIELD:
-            why = "only an object on the field can wake up; nothing happens"
-            return Outcome(state, NOTHING, (self.ruling("Wake Up 1", why),))
-        if not obj.rested:
-            why = "it is already awake: it can't wake up, nothing happens"
-            return Outcome(state, NOTHING, (self.ruling("Wake Up 2", why),))
-        state = core.update(state, replace(obj, rested=False))
-        why = "turned from sideways to upright, it is awake"
-        event = Event("wake_up", obj.id, obj.card, obj.controller)
-        return Outcome(state, DONE, (self.ruling("Wake Up 1", why),), (event,))
+            why = f"only an object on the field can {verb}; nothing happens"
+            return Outcome(state, NOTHING, (self.ruling(rule, why),))
+        if obj.rested == rested:
+            why = f"it is already {word}: it can't {verb}, nothing happens"
+            return Outcome(state, NOTHING, (self.ruling(already, why),))
+        state = core.update(state, replace(obj, rested=rested))
+        why = f"turned from {turn}, it is {word}"
+        event = Event(verb.replace(" ", "_"), obj.id, obj.card, obj.controller)
+        return Outcome(state, DONE, (self.ruling(rule, why),), (event,))
 
     def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
         """State-based Checks 6: the turn's clean-up removes the allies' damage counters;
