@@ -57,8 +57,36 @@ BOARD_CARDS = (
     "Clone",
     "Grinning Demon",
 )
-_decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
+
+
+class Offer(msgspec.Struct):
+    """An offered action, as much as the client sends back (its ``rule`` is skipped)."""
+
+    verb: str
+    object: str | None
+    args: msgspec.Raw
+
+
+class Offers(msgspec.Struct):
+    actions: list[Offer]
+
+
+class LogKey(msgspec.Struct):
+    key: str
+
+
+class SeatState(msgspec.Struct):
+    """The two fields of a seat's state the client follows (the view is skipped unread)."""
+
+    log_length: int
+    log: list[LogKey]
+
+
+# The client decodes only what it uses, into structs: a client that built every response's
+# dicts would cost as much CPU as the server and queue the answers it measures.
+_decode_offers = msgspec.json.Decoder(Offers).decode
+_decode_state = msgspec.json.Decoder(SeatState).decode
 
 
 class HTTPError(Exception):
@@ -103,8 +131,8 @@ class Conn:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """``(status, decoded JSON)`` of one request (opens the connection if needed)."""
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        """``(status, body)`` of one request (opens the connection if needed)."""
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         assert self.reader is not None
@@ -130,8 +158,7 @@ class Conn:
                 length = int(value)
         if length is None:
             raise HTTPError("a response without Content-Length")
-        payload = await self.reader.readexactly(length)
-        return int(parts[1]), _decode(payload) if payload else None
+        return int(parts[1]), await self.reader.readexactly(length)
 
     async def close(self) -> None:
         """Close the connection."""
@@ -208,7 +235,8 @@ async def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
     """A new table with ``cards`` cards dealt between two players (battlefield, hand,
     library, graveyard); returns the seat tokens."""
     conn = Conn(port)
-    status, made = await conn.request("POST", "/api/tables", {"ruleset": "mtg", "seed": seed})
+    status, raw = await conn.request("POST", "/api/tables", {"ruleset": "mtg", "seed": seed})
+    made = msgspec.json.decode(raw)
     if status != 201:
         raise SystemExit(f"bench_server: POST /api/tables answered {status}: {made}")
     seats: dict[str, str] = made["seats"]
@@ -222,7 +250,7 @@ async def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
         }
         status, data = await conn.request("POST", f"/api/t/{seats['judge']}/setup", body)
         if status != 200:
-            raise SystemExit(f"bench_server: adding {body} answered {status}: {data}")
+            raise SystemExit(f"bench_server: adding {body} answered {status}: {data[:200]!r}")
     await conn.close()
     return seats
 
@@ -230,7 +258,7 @@ async def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
 async def client(port: int, token: str, count: int, load: Load, seed: int, mixed: bool) -> None:
     """One client: ``count`` requests (mixed, or the floor's trivial GET)."""
     rng = random.Random(seed)
-    offers: list[dict[str, Any]] = []
+    offers: list[Offer] = []
     since, after = 0, ""
     conn = Conn(port)
     clock = time.perf_counter
@@ -249,7 +277,7 @@ async def client(port: int, token: str, count: int, load: Load, seed: int, mixed
                 status, data = await conn.request("GET", f"/api/t/{token}/legal")
             else:
                 act = rng.choice(offers)
-                body = {"verb": act["verb"], "object": act["object"], "args": act["args"]}
+                body = {"verb": act.verb, "object": act.object, "args": act.args}
                 status, data = await conn.request("POST", f"/api/t/{token}/act", body)
         except (OSError, HTTPError, ValueError, asyncio.IncompleteReadError):
             load.errors += 1
@@ -259,13 +287,17 @@ async def client(port: int, token: str, count: int, load: Load, seed: int, mixed
         load.by_kind.setdefault(kind, []).append(load.latencies[-1])
         load.kinds[kind] += 1
         load.statuses[status] += 1
-        if status == 200 and kind == "legal":
-            offers = data["actions"]
-        elif status == 200 and kind in ("state", "log", "act"):
-            since = data["log_length"]
-            after = data["log"][-1]["key"] if data["log"] else after
-            if kind == "act":
-                offers = []  # the board changed: ask again
+        try:
+            if status == 200 and kind == "legal":
+                offers = _decode_offers(data).actions
+            elif status == 200 and kind in ("state", "log", "act"):
+                seen = _decode_state(data)
+                since = seen.log_length
+                after = seen.log[-1].key if seen.log else after
+                if kind == "act":
+                    offers = []  # the board changed: ask again
+        except msgspec.DecodeError:
+            load.errors += 1
     await conn.close()
 
 

@@ -16,7 +16,7 @@ from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets import Ruleset
 from obverse.rulings import DONE
 from obverse.serialize import dumps, loads
-from obverse.state import GameState
+from obverse.state import GameObject, GameState
 from toy_game import Tap
 
 ALIASES = [cls.aliases[0] for cls in rulesets()]
@@ -80,6 +80,26 @@ def test_a_verb_filter_keeps_that_verbs_candidates_in_the_same_order(alias: str)
                 for verb in {a.verb for a in every}:
                     mine = [a for a in every if a.verb == verb]
                     assert rs.object_candidates(state, player or o.owner, o, verb) == mine
+
+
+@pytest.mark.parametrize("alias", ALIASES)
+def test_an_acting_filter_keeps_the_candidates_on_the_objects_it_passes_in_order(
+    alias: str,
+) -> None:
+    rs = get_ruleset(alias)
+    for state in _states(alias, count=3):
+        for player in (*state.players, None):
+            whole = rs.candidates(state, player)
+            for parity in (0, 1):
+
+                def acting(o: GameObject, parity: int = parity) -> bool:
+                    return o.id % 2 == parity
+
+                kept = [a for a in whole if not a.object_ids() or a.object_ids()[0] % 2 == parity]
+                assert rs.candidates(state, player, acting=acting) == kept
+                legal = [x for x in legal_actions(state, player) if x.action in kept]
+                assert legal_actions(state, player, acting=acting) == legal
+                assert any(a.object_ids() for a in kept) or not state.objects
 
 
 def test_no_candidates_on_an_object_the_player_cant_identify() -> None:

@@ -9,9 +9,11 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
+from obverse.web import table as table_mod
 from obverse.web.store import JUDGE, GameRecord, Store
 from obverse.web.table import Request, Table, build_step, legal_actions, legal_body
 
@@ -118,3 +120,29 @@ def test_kept_offer_bodies_equal_fresh_ones_along_a_game() -> None:
         step = build_step(table, seat, Request(pick["verb"], pick["object"], pick["args"]))
         table = table.append(step, seat)
         assert table.broken is None
+
+
+def test_kept_offers_follow_a_name_that_left_and_came_back_changed(monkeypatch: Any) -> None:
+    """An offer kept with an object's old name is not reused once the seat's name of that
+    object changed, even when the object went unnamed (and unoffered) in between."""
+    table = Table(record())
+    seat = "alice"
+    first = msgspec.json.decode(legal_body(table, seat))["actions"]
+    target = next(o["object"] for o in first if o["object"] is not None)
+    player, names = table_mod._seat_names(table, seat) or (None, {})
+    oid = next(i for i, h in names.items() if h == target)
+    every = table_mod._seat_legal
+
+    def without(table: Table, seat: str, player: str | None) -> list[Any]:
+        return [x for x in every(table, seat, player) if oid not in x.action.object_ids()]
+
+    gone = {i: h for i, h in names.items() if i != oid}
+    monkeypatch.setattr(table_mod, "_seat_names", lambda t, s: (player, gone))
+    monkeypatch.setattr(table_mod, "_seat_legal", without)
+    legal_body(table, seat)
+    back = {**names, oid: "renamed"}
+    monkeypatch.setattr(table_mod, "_seat_names", lambda t, s: (player, back))
+    monkeypatch.setattr(table_mod, "_seat_legal", every)
+    again = msgspec.json.decode(legal_body(table, seat))["actions"]
+    assert [o for o in again if o["object"] == "renamed"]
+    assert target not in json.dumps(again)

@@ -33,7 +33,7 @@ from obverse.errors import InputError, ObverseError, quote, suggest
 from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets.base import Catalog, Ruleset
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
-from obverse.state import GameState
+from obverse.state import GameObject, GameState
 
 #: Verbs whose refusal by an effect is ``illegal`` (the player can't begin them) rather
 #: than ``nothing_happened`` (the event doesn't occur).
@@ -203,6 +203,7 @@ def legal_actions(
     player: str | None,
     *,
     where: Callable[[v.Action], bool] | None = None,
+    acting: Callable[[GameObject], bool] | None = None,
     cache: LegalCache | None = None,
 ) -> list[Legal]:
     """What the rules let ``player`` do now (``None``: a judge, on every object), each with
@@ -212,26 +213,21 @@ def legal_actions(
     with the choices its rules offer); each is kept when the kernel carries it out with
     result ``done``, and its rulings are that outcome's: the decision and its explanation
     are one branch. Only face, zone and visibility rules are modelled, never timing or
-    costs. ``where`` drops candidates before the kernel tries them.
+    costs. The caller's own filters (e.g. a sandbox's seat policy) drop candidates before
+    the kernel tries them: ``acting`` keeps the actions whose first object passes it (asked
+    once per object, before its candidates are made), ``where`` the actions that pass it.
 
     With a ``cache`` (one per game, kept across its states), a candidate tried on an earlier
     state whose every read is unchanged in this one is not tried again: the answer is the
     same list, found in a fraction of the time after a small change (see
     :class:`LegalCache`)."""
-    rs = ruleset_of(state)
-    out: list[Legal] = []
+    candidates = ruleset_of(state).candidates(state, player, acting=acting)
+    if where is not None:
+        candidates = [a for a in candidates if where(a)]
     if cache is not None:
-        session = cache.session(state, player)
-        for action in rs.candidates(state, player):
-            if where is not None and not where(action):
-                continue  # the caller's own filter (e.g. a sandbox's seat policy), asked first
-            rulings = session.offered(action)
-            if rulings is not None:
-                out.append(Legal(action, rulings))
-        return out
-    for action in rs.candidates(state, player):
-        if where is not None and not where(action):
-            continue
+        return cache.session(state, player).offers(candidates)
+    out: list[Legal] = []
+    for action in candidates:
         found = _try(state, action, player)
         if found is not None and found[0] == DONE:
             out.append(Legal(action, found[1]))
@@ -531,6 +527,27 @@ class _Session:
     ) -> None:
         self.cache, self.state, self.actor, self.maps = cache, state, actor, maps
         self.memo = cache._offers.setdefault(actor, {})
+
+    def offers(self, actions: list[v.Action]) -> list[Legal]:
+        """The actions the actor may take now, with their rulings (:meth:`offered` of each;
+        the kept answers are looked up inline: most candidates are unchanged since the last
+        call)."""
+        out: list[Legal] = []
+        get, offered = self.memo.get, self.offered
+        reused = 0
+        for action in actions:
+            try:
+                rulings = get(action, _ALL)
+            except TypeError:  # an unhashable action: offered() tries it every time
+                rulings = _ALL
+            if rulings is _ALL:
+                rulings = offered(action)
+            else:
+                reused += 1
+            if rulings is not None:
+                out.append(Legal(action, rulings))
+        self.cache.reused += reused
+        return out
 
     def offered(self, action: v.Action) -> tuple[Ruling, ...] | None:
         """The rulings of ``action`` when the actor may take it now (result ``done``),

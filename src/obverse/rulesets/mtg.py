@@ -9,7 +9,7 @@ resolving, naming, meld, flip and visibility.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar, Final
 
 import msgspec
@@ -137,12 +137,17 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         return out
 
     def candidates(
-        self, state: GameState, player: str | None, verb: str | None = None
+        self,
+        state: GameState,
+        player: str | None,
+        verb: str | None = None,
+        acting: Callable[[GameObject], bool] | None = None,
     ) -> list[v.Action]:
-        out = super().candidates(state, player, verb)
+        out = super().candidates(state, player, verb, acting)
         if verb in (None, "meld"):
             melds = self._meld_halves(state, player)
-            out += [Meld(objects=(x.id, y.id)) for x in melds for y in melds if x.id < y.id]
+            firsts = melds if acting is None else [x for x in melds if acting(x)]
+            out += [Meld(objects=(x.id, y.id)) for x in firsts for y in melds if x.id < y.id]
         return out
 
     def candidates_on(

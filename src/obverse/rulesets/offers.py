@@ -9,6 +9,7 @@ from one generator at a time (:meth:`Offers.draw_on`), never listing the board.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
@@ -28,11 +29,17 @@ class Offers(Hooks):
         raise NotImplementedError
 
     def candidates(
-        self, state: GameState, player: str | None, verb: str | None = None
+        self,
+        state: GameState,
+        player: str | None,
+        verb: str | None = None,
+        acting: Callable[[GameObject], bool] | None = None,
     ) -> list[v.Action]:
         """Actions worth offering ``player`` now, before the kernel's checks: every verb on
         every object they may refer to (``None``: every object, as a judge), with the
-        choices the rules offer; with ``verb``, only that verb's, in the same order.
+        choices the rules offer; with ``verb``, only that verb's, in the same order. With
+        ``acting``, only the actions whose first object passes it (asked once per object,
+        before its candidates are made: the same list, filtered, in the same order).
 
         The list is the union of the per-object generators (:meth:`candidates_on`, for each
         object and verb) and the actions naming no object (:meth:`loose_candidates`); random
@@ -45,11 +52,13 @@ class Offers(Hooks):
                 for o in state.iter_objects()
                 if player is None or self.may_refer(state, player, o)
             ]
-            for o in mine:
+            acts = mine if acting is None else [o for o in mine if acting(o)]
+            for o in acts:
                 out += self.object_candidates(state, player or o.owner, o, verb)
             if verb in (None, "become_copy"):
                 in_play = [o for o in mine if self.is_in_play(o.zone)]
-                for o in in_play:
+                copying = in_play if acting is None else [o for o in acts if o in in_play]
+                for o in copying:
                     out += _copies(o, in_play)
         return out + self.loose_candidates(state, player, verb)
 

@@ -24,7 +24,7 @@ from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
-from obverse.engine import LegalCache, check_actor, normalize
+from obverse.engine import Legal, LegalCache, check_actor, normalize
 from obverse.engine import legal_actions as engine_legal_actions
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
@@ -150,6 +150,8 @@ class Table:
         self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
         self.offer_bytes: dict[str, dict[v.Action, tuple[Any, ...]]] = {}
+        #: Each seat's names of objects when its offers were last made (shared the same way).
+        self.offer_names: dict[str, dict[int, str]] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -669,25 +671,12 @@ def _first_object(action: Any) -> int | None:
     return first if isinstance(first, int) else None
 
 
-def _seat_legal(
-    table: Table, seat: str, player: str | None
-) -> Iterable[tuple[Any, tuple[Ruling, ...]]]:
+def _seat_legal(table: Table, seat: str, player: str | None) -> list[Legal]:
     """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
     seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
-    state = table.state
-    policy: dict[int | None, bool] = {None: True}  # the seat policy's answer per object
-
-    def allowed(action: v.Action) -> bool:
-        first = _first_object(action)
-        ok = policy.get(first)
-        if ok is None:
-            obj = state.objects.get(first)  # type: ignore[arg-type]
-            ok = policy[first] = obj is None or may_act_on(table, seat, obj)
-        return ok
-
-    where = allowed if player is not None else None
-    for legal in engine_legal_actions(state, player, where=where, cache=table.legal_cache):
-        yield legal.action, legal.rulings
+    acting = None if player is None else functools.partial(may_act_on, table, seat)
+    state, cache = table.state, table.legal_cache
+    return engine_legal_actions(state, player, acting=acting, cache=cache)
 
 
 #: An offer without its object names: verb, main field, the other fields, the fields naming
@@ -749,33 +738,40 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
         return []
     player, names = found
     templates = table.offer_templates
-    return [_offer(templates, a, r, names) for a, r in _seat_legal(table, seat, player)]
+    return [_offer(templates, x.action, x.rulings, names) for x in _seat_legal(table, seat, player)]
 
 
 def legal_body(table: Table, seat: str) -> bytes:
     """``{"actions": legal_actions(table, seat)}`` as JSON. Each offer's bytes are kept for
-    the seat (and only for it) across the game's tables, keyed by the action, the names its
-    objects have now and the rule: after a change only new offers are built and encoded."""
+    the seat (and only for it) across the game's tables, with the rulings and object ids it
+    was made from: after a change only new offers, or offers whose rulings or objects' names
+    changed, are built and encoded."""
     seat_names = _seat_names(table, seat)
     if seat_names is None:
         return b'{"actions":[]}'
     player, names = seat_names
     kept = table.offer_bytes.setdefault(seat, {})
-    if len(kept) > 50_000:  # bounded: a long game's old offers go
+    if len(kept) > 20_000:  # bounded: a long game's old offers go
         kept.clear()
-    templates, encode, name = table.offer_templates, msgspec.json.encode, names.__getitem__
+    # Offers naming an object whose name changed (or that the seat no longer names) since
+    # its last offers are made again (most often no name changed).
+    before = table.offer_names.get(seat)
+    if before is not None and before != names:
+        renamed = {i for i, h in before.items() if names.get(i) != h}
+        if renamed:
+            for action in [a for a, found in kept.items() if not renamed.isdisjoint(found[1])]:
+                del kept[action]
+    table.offer_names[seat] = names
+    templates, encode = table.offer_templates, msgspec.json.encode
     parts: list[bytes] = []
-    for action, rulings in _seat_legal(table, seat, player):
-        rule = rulings[0].rule if rulings else ""
+    for legal in _seat_legal(table, seat, player):
+        action, rulings = legal.action, legal.rulings
         found = kept.get(action)
-        if found is not None:
-            ids, was_rule, was_names, part = found
-            if was_rule == rule and tuple(map(name, ids)) == was_names:
-                parts.append(part)
-                continue
-        ids = action.object_ids()
+        if found is not None and found[0] == rulings:
+            parts.append(found[2])
+            continue
         part = encode(_offer(templates, action, rulings, names))
-        kept[action] = (ids, rule, tuple(map(name, ids)), part)
+        kept[action] = (rulings, action.object_ids(), part)
         parts.append(part)
     return b'{"actions":[' + b",".join(parts) + b"]}"
 
