@@ -108,7 +108,13 @@ def characteristics(
         return hit[4]  # type: ignore[no-any-return]
     rs = ruleset or get_ruleset(state.ruleset)
     chars = _shared(state, o, rs)
-    if rs.cacheable_characteristics and rs.aliases[0] == state.ruleset:  # rs.name, inlined
+    # A legal-action trial's state (a subclass noting what it reads) is not cached: its card
+    # table is a new wrapper each time, and a hit must not skip the reads it notes.
+    if (
+        rs.cacheable_characteristics
+        and rs.aliases[0] == state.ruleset  # rs.name, inlined
+        and type(state) is GameState
+    ):
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars, state.designations)

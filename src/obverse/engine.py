@@ -250,17 +250,19 @@ def _try(
 #: ruling, so a candidate's outcome does not depend on them.
 _NUMBERING = frozenset({"clock", "next_id", "trail"})
 #: Maps a trial reads key by key: a candidate depends only on the entries it read.
-_TRACED = ("objects", "zones", "card_object")
+_TRACED = ("objects", "zones", "card_object", "cards")
 #: Tuples a trial reads whole (knowledge changes with every reveal, yet most candidates
 #: never look at it): a candidate depends on one only if it read it.
 _TUPLES = ("knowledge", "designations")
-#: Every other field: a candidate depends on all of them (they change seldom: effects,
-#: the turn, the cards ...).
+#: Every other field (effects, the turn, the players ...) is traced whole: a trial's state is a
+#: :class:`_TracedState`, whose reading of one of them notes it.
 _WHOLE = tuple(
     f
     for f in GameState.__struct_fields__
     if f not in _NUMBERING and f not in _TRACED and f not in _TUPLES
 )
+#: The fields a trial's reads are noted on, in the order of their index in a dependency.
+_FIELDS = (*_TRACED, *_TUPLES, *_WHOLE)
 #: The core edits: what they read of a map only builds the next state (and the value they
 #: write at a key derives from the value read at that same key), so it is no dependency.
 _EDITS = frozenset(
@@ -283,12 +285,42 @@ Dependency = tuple[int, Any, Any]  # (traced map index, key or _ALL, the value r
 class _Reads:
     """What one trial read of the state it started from: ``(map, key) -> value``."""
 
-    __slots__ = ("seen", "untrusted")
+    __slots__ = ("origin", "seen", "untrusted")
 
-    def __init__(self) -> None:
+    def __init__(self, origin: GameState) -> None:
+        self.origin = origin
         self.seen: dict[tuple[int, Any], Any] = {}
         #: A read the tracing can't follow happened: the outcome is not kept.
         self.untrusted = False
+
+
+#: The reads of the trial running now (one at a time: a cache is not shared between threads).
+_RUNNING: list[_Reads] = []
+
+
+class _TracedState(GameState, frozen=True):
+    """A trial's state: reading a field traced whole (:data:`_WHOLE`) notes it. States a
+    procedure derives from it (``replace``) are of this type too, so what it reads of them
+    is noted as well (as a read of the original: conservative)."""
+
+
+def _whole_field(index: int, name: str) -> property:
+    """A property reading field ``name`` that notes the read, as index ``index``."""
+    get = GameState.__dict__[name].__get__
+
+    def read(self: GameState) -> Any:
+        if _RUNNING:
+            reads = _RUNNING[-1]
+            reads.seen.setdefault((index, _ALL), get(reads.origin))
+        return get(self)
+
+    return property(read, doc=f"``{name}``, noted as read by the running trial.")
+
+
+# Set after the class is made: a property in the class body would be taken for a default.
+for _index, _name in enumerate(_FIELDS):
+    if _name in _WHOLE:
+        setattr(_TracedState, _name, _whole_field(_index, _name))
 
 
 class _TracedMap:
@@ -426,15 +458,14 @@ class LegalCache:
     runs as without one. So the trial a judge's list made serves every player's.
 
     Every entry is indexed by what it read. On a new state the cache compares it with the
-    last one it saw: any change of the other fields (effects, the turn, the cards ...)
-    forgets everything; otherwise only the entries that read a changed entry (or a whole
-    map or tuple that changed) are forgotten and tried again. Only the numbering fields
-    (clock, next object id) are assumed never to decide an outcome. Not shared between
-    threads."""
+    last one it saw: only the entries that read a changed entry (or a whole map, tuple or
+    other field that changed: effects, the turn ...) are forgotten and tried again. Only
+    the numbering fields (clock, next object id) are assumed never to decide an outcome.
+    Not shared between threads."""
 
     def __init__(self) -> None:
-        self._whole: tuple[Any, ...] | None = None
-        self._maps: tuple[Any, ...] = ()
+        #: The last state's fields, as :data:`_FIELDS` lists them.
+        self._values: tuple[Any, ...] = ()
         #: action -> its outcome without an actor; (actor, action) -> the actor check's
         #: refusal (``True``: refused). Each with the dependencies it read.
         self._entries: dict[Any, tuple[tuple[Dependency, ...], Any]] = {}
@@ -451,25 +482,24 @@ class LegalCache:
     def session(self, state: GameState, actor: str | None) -> _Session:
         """The lookups of one :func:`legal_actions` call (entries the state made stale are
         forgotten first)."""
-        whole = tuple(getattr(state, f) for f in _WHOLE)
-        maps = tuple(getattr(state, f) for f in (*_TRACED, *_TUPLES))
-        if whole != self._whole or len(self._entries) > _MAX_ENTRIES:
+        values = tuple(getattr(state, f) for f in _FIELDS)
+        if not self._values or len(self._entries) > _MAX_ENTRIES:
             self._entries.clear()
             self._readers.clear()
             self._offers.clear()
             self._indexed = 0
-        elif maps != self._maps:
-            self._forget_changed(self._maps, maps)
-        self._whole, self._maps = whole, maps
-        return _Session(self, state, actor, maps)
+        elif values != self._values:
+            self._forget_changed(self._values, values)
+        self._values = values
+        return _Session(self, state, actor, values)
 
     def _forget_changed(self, old: tuple[Any, ...], new: tuple[Any, ...]) -> None:
-        """Forget the entries that read what differs between two states' maps."""
+        """Forget the entries that read what differs between two states' fields."""
         stale: list[tuple[int, Any]] = []
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             if a is b:
                 continue
-            if i >= len(_TRACED):  # a tuple: its readers depend on an equal one
+            if i >= len(_TRACED):  # a field read whole: its readers depend on an equal one
                 if a != b:
                     stale.append((i, _ALL))
                 continue
@@ -523,10 +553,12 @@ class _Session:
     """One :func:`legal_actions` call's use of a :class:`LegalCache`."""
 
     def __init__(
-        self, cache: LegalCache, state: GameState, actor: str | None, maps: tuple[Any, ...]
+        self, cache: LegalCache, state: GameState, actor: str | None, values: tuple[Any, ...]
     ) -> None:
-        self.cache, self.state, self.actor, self.maps = cache, state, actor, maps
+        self.cache, self.state, self.actor, self.values = cache, state, actor, values
         self.memo = cache._offers.setdefault(actor, {})
+        #: The state as a trial's (made on the first trial: most calls try nothing).
+        self.traced: GameState | None = None
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
         """The actions the actor may take now, with their rulings (:meth:`offered` of each;
@@ -590,12 +622,18 @@ class _Session:
     def _traced(self, key: Any, run: Callable[[GameState], Any]) -> Any:
         """``run`` on a copy of the state that notes what it reads; kept under ``key``
         unless a read could not be followed."""
-        reads = _Reads()
+        reads = _Reads(self.state)
         fields: dict[str, Any] = {}
         for i, f in enumerate((*_TRACED, *_TUPLES)):
-            m = self.maps[i]
+            m = self.values[i]
             fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
-        value = run(msgspec.structs.replace(self.state, **fields))
+        if self.traced is None:
+            self.traced = _TracedState(*msgspec.structs.astuple(self.state))
+        _RUNNING.append(reads)
+        try:
+            value = run(msgspec.structs.replace(self.traced, **fields))
+        finally:
+            _RUNNING.pop()
         if not reads.untrusted:
             deps = tuple((i, k, val) for (i, k), val in reads.seen.items())
             self.cache._keep(key, deps, value)

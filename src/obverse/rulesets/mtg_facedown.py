@@ -61,6 +61,22 @@ _KEYWORD_COST: Final = re.compile(r"\b(Megamorph|Morph|Disguise)\s*((?:\{[^}]+\}
 def keyword_cost(card: CardDef) -> tuple[str, str] | None:
     """The morph, megamorph or disguise ability of a card's front face and its cost
     (``"?"`` when the text doesn't print one), or ``None``."""
+    # Read once per card definition (offers ask for every card each time they are made);
+    # the entry holds the card, so its id is not reused while it is kept.
+    hit = _KEYWORD_COSTS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_KEYWORD_COSTS) > 4096:
+        _KEYWORD_COSTS.clear()
+    found = _keyword_cost(card)
+    _KEYWORD_COSTS[id(card)] = (card, found)
+    return found
+
+
+_KEYWORD_COSTS: dict[int, tuple[CardDef, tuple[str, str] | None]] = {}
+
+
+def _keyword_cost(card: CardDef) -> tuple[str, str] | None:
     front = card.faces[0] if card.faces else Face()
     have = {a.split()[0].capitalize() for a in front.abilities if a.strip()}
     for m in _KEYWORD_COST.finditer(front.text or ""):
