@@ -1,0 +1,101 @@
+"""The legal-action cache traces every field of the state: a change of the turn, the
+effects or the card table forgets only the candidates whose trial read it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+import msgspec
+import pytest
+
+from obverse import registry
+from obverse.cards import CardDef, Face
+from obverse.engine import Legal, LegalCache, legal_actions
+from obverse.rulesets import Ruleset
+from obverse.rulings import ILLEGAL, Outcome
+from obverse.state import GameState, new_state
+from toy_game import Tap, Toy
+
+LANTERN = CardDef(name="Lantern", faces=(Face(name="Lantern", types=("Gadget",)),))
+
+
+class EvenToy(Toy):
+    """The toy, but a card taps only on even turns (a rule that reads the turn)."""
+
+    aliases: ClassVar[tuple[str, ...]] = ("even-toy",)
+
+    def tap(self, state: GameState, a: Tap) -> Outcome:
+        if state.turn % 2:
+            return Outcome(state, ILLEGAL, (self.ruling("T2", "only on even turns"),))
+        return super().tap(state, a)
+
+
+@pytest.fixture
+def even(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ruleset]:
+    """The even toy registered in-process, and unregistered afterwards."""
+    monkeypatch.setattr(registry, "_EXTRA", {})
+    registry.register(EvenToy)
+    yield registry.get_ruleset("even-toy")
+    registry._EXTRA.clear()
+    registry.get_ruleset.cache_clear()
+
+
+def _board(rs: Ruleset) -> GameState:
+    state = new_state(rs.name, ("alice", "bob"))
+    for zone in ("table", "table", "hand", "hand"):
+        state, _ = rs.add_card(state, LANTERN, zone, owner="alice")
+    return state
+
+
+def _verbs(legal: list[Legal]) -> list[str]:
+    return sorted(repr(x.action) for x in legal)
+
+
+def test_a_new_turn_forgets_what_read_the_turn_and_keeps_the_rest(even: Ruleset) -> None:
+    state = msgspec.structs.replace(_board(even), turn=2)
+    cache = LegalCache()
+    first = legal_actions(state, None, cache=cache)
+    assert any(isinstance(x.action, Tap) for x in first)
+    tried = cache.tried
+    later = msgspec.structs.replace(state, turn=3)
+    again = legal_actions(later, None, cache=cache)
+    assert _verbs(again) == _verbs(legal_actions(later, None))  # no stale tap offered
+    assert not any(isinstance(x.action, Tap) for x in again)
+    candidates = even.candidates(later, None)
+    taps = sum(1 for a in candidates if isinstance(a, Tap))
+    # Only what read the turn was tried again (the taps, and ending the turn), not the rest.
+    assert cache.tried - tried == taps + 1
+    assert len(candidates) > 2 * (taps + 1)
+
+
+def test_a_new_card_keeps_the_trials_that_read_other_cards() -> None:
+    rs = registry.get_ruleset("mtg")
+    state = new_state("mtg", ("alice", "bob"))
+    for zone in ("battlefield", "battlefield", "hand", "graveyard"):
+        state, _ = rs.add_card(state, LANTERN, zone, owner="alice")
+    cache = LegalCache()
+    legal_actions(state, None, cache=cache)
+    tried = cache.tried
+    state, _ = rs.add_card(state, LANTERN, "exile", owner="bob")  # a new card and object
+    again = legal_actions(state, None, cache=cache)
+    assert _verbs(again) == _verbs(legal_actions(state, None))
+    fresh = LegalCache()
+    legal_actions(state, None, cache=fresh)
+    assert cache.tried - tried < fresh.tried / 2  # most trials were kept
+
+
+def test_a_trial_state_reads_whole_fields_as_the_state_does() -> None:
+    from obverse import engine
+
+    state = _board(Toy())
+    traced = engine._TracedState(*msgspec.structs.astuple(state))
+    reads = engine._Reads(state)
+    engine._RUNNING.append(reads)
+    try:
+        assert traced.turn == state.turn and traced.players == state.players
+    finally:
+        engine._RUNNING.pop()
+    names = {engine._FIELDS[i] for i, _ in reads.seen}
+    assert names == {"turn", "players"}
+    assert set(engine._FIELDS) == set(GameState.__struct_fields__) - {"clock", "next_id", "trail"}
