@@ -377,8 +377,10 @@ class _TracedMap:
 
 
 class _TracedTuple(tuple):  # type: ignore[type-arg]
-    """A state's tuple field that notes any read of it (the whole tuple is the dependency;
-    whatever a procedure derives from it is made after such a read)."""
+    """A state's tuple field that notes what was read of it: whether it is empty, whether
+    it holds an entry, whether an entry names ``x`` (:func:`state.mentions`); any other read
+    notes the whole tuple (whatever a procedure derives from it is made after such a read,
+    e.g. the tuple without the entries naming ``x`` is made by iterating it)."""
 
     _index: int
     _reads: _Reads
@@ -386,6 +388,10 @@ class _TracedTuple(tuple):  # type: ignore[type-arg]
 
     def _note(self) -> None:
         self._reads.seen.setdefault((self._index, _ALL), self._orig)
+
+    def _note_key(self, key: Any, answer: bool) -> bool:
+        self._reads.seen.setdefault((self._index, key), answer)
+        return answer
 
     def __iter__(self) -> Any:
         self._note()
@@ -396,27 +402,62 @@ class _TracedTuple(tuple):  # type: ignore[type-arg]
         return super().__len__()
 
     def __bool__(self) -> bool:
-        # forget() only asks whether there is anything to drop; what it drops it iterates.
-        if sys._getframe(1).f_code is not _FORGET:
-            self._note()
-        return super().__len__() > 0
+        return self._note_key(_NONEMPTY, super().__len__() > 0)
 
     def __getitem__(self, index: Any) -> Any:
         self._note()
         return super().__getitem__(index)
 
     def __contains__(self, item: object) -> bool:
-        self._note()
-        return super().__contains__(item)
+        try:
+            key = (_HOLDS, item)
+            hash(key)
+        except TypeError:  # an unhashable probe: the whole tuple decides
+            self._note()
+            return super().__contains__(item)
+        return self._note_key(key, super().__contains__(item))
+
+    def _mentions(self, field: Callable[[Any], Any], x: Any) -> bool:
+        """:func:`state.mentions` on this tuple, noted as a read of ``x`` only."""
+        try:
+            key = (field, x)
+            hash(key)
+        except TypeError:
+            self._note()
+            return x in map(field, tuple.__iter__(self))
+        _FIELDS.setdefault(self._index, set()).add(field)
+        return self._note_key(key, x in map(field, tuple.__iter__(self)))
 
 
-_FORGET = core.forget.__code__
+#: Keys of a tuple's reads other than the whole: whether it is empty, whether it holds an
+#: entry (``(_HOLDS, entry)``); a mention of ``x`` by ``field`` is ``(field, x)``.
+_NONEMPTY: Any = object()
+_HOLDS: Any = object()
+#: Per traced tuple, the fields a mention was asked by (the keys a changed entry makes
+#: stale are these fields of it).
+_FIELDS: dict[int, set[Callable[[Any], Any]]] = {}
 
 
 def _traced(value: tuple[Any, ...], index: int, reads: _Reads) -> _TracedTuple:
     out = _TracedTuple(value)
     out._index, out._reads, out._orig = index, reads, value
     return out
+
+
+def _tuple_changes(index: int, old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any] | None:
+    """The read keys of a traced tuple whose answer may differ between two values of it
+    (``None``: an entry is unhashable or lacks a field asked about, so any may)."""
+    stale: list[Any] = [(index, _ALL)]
+    if bool(old) != bool(new):
+        stale.append((index, _NONEMPTY))
+    try:
+        changed = set(old).symmetric_difference(new)  # the order alone answers no other read
+        stale += [(index, (_HOLDS, e)) for e in changed]
+        for field in tuple(_FIELDS.get(index, ())):  # another cache's trial may add one
+            stale += [(index, (field, field(e))) for e in changed]
+    except (TypeError, LookupError, AttributeError):
+        return None
+    return stale
 
 
 class LegalCache:
@@ -473,9 +514,14 @@ class LegalCache:
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             if a is b:
                 continue
-            if i >= len(_TRACED):  # a tuple: its readers depend on an equal one
-                if a != b:
-                    stale.append((i, _ALL))
+            if i >= len(_TRACED):  # a tuple: what was read of it differs
+                changes = _tuple_changes(i, a, b) if a != b else []
+                if changes is None:  # entries it can't tell apart: nothing is kept
+                    self._entries.clear()
+                    self._readers.clear()
+                    self._offers.clear()
+                    return
+                stale += changes
                 continue
             stale.append((i, _ALL))
             stale += [(i, k) for k, val in b.items() if a.get(k, _ALL) is not val]

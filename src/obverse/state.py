@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import operator
-from collections.abc import Iterable, Iterator
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
 
 import immutables
 import msgspec
@@ -116,7 +116,19 @@ class Knowledge(msgspec.Struct, frozen=True):
 KNOWN_OBJ: Final = operator.attrgetter("obj")
 KNOWN_CARD: Final = operator.attrgetter("card")
 _TARGET: Final = operator.attrgetter("target")
-_DESIGNATED: Final = operator.itemgetter(1)
+#: A designation's object (a designation is ``(name, object id)``).
+DESIGNATED: Final = operator.itemgetter(1)
+
+
+def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> bool:
+    """Whether an entry's ``field`` is ``x`` (``x in map(field, entries)``, a scan in C).
+
+    Asks only about ``x``: a legal-action trial's traced tuple notes the read as one of ``x``,
+    so a later change of entries naming something else doesn't make the trial stale."""
+    if type(entries) is tuple:  # a state's own tuple: the plain scan
+        return x in map(field, entries)
+    mention = getattr(entries, "_mentions", None)
+    return bool(mention(field, x)) if mention is not None else x in map(field, entries)
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
@@ -528,19 +540,25 @@ def forget(state: GameState, obj_id: int) -> GameState:
         return state
     # Each a scan in C first: most objects have no entry naming them.
     effects, knowledge, designations = state.effects, state.knowledge, state.designations
-    if obj_id in map(_TARGET, effects):
+    if mentions(effects, _TARGET, obj_id):
         effects = tuple(e for e in effects if e.target != obj_id)
-    if obj_id in map(KNOWN_OBJ, knowledge):
+    if mentions(knowledge, KNOWN_OBJ, obj_id):
         knowledge = tuple(k for k in knowledge if k.obj != obj_id or k.lasting)
-    if obj_id in map(_DESIGNATED, designations):
+    if mentions(designations, DESIGNATED, obj_id):
         designations = tuple(d for d in designations if d[1] != obj_id)
-    if (
-        len(effects) == len(state.effects)
-        and len(knowledge) == len(state.knowledge)
-        and len(designations) == len(state.designations)
+    # Only a rebuilt tuple is measured: what was not rebuilt was asked about obj_id alone.
+    if not (
+        _shorter(state.effects, effects)
+        or _shorter(state.knowledge, knowledge)
+        or _shorter(state.designations, designations)
     ):
         return state
     return _replace(state, effects=effects, knowledge=knowledge, designations=designations)
+
+
+def _shorter(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
+    """Whether ``new`` (``old`` or made from it by dropping entries) dropped any."""
+    return new is not old and len(new) != len(old)
 
 
 def add_physical_card(state: GameState, card: PhysicalCard) -> tuple[GameState, int]:

@@ -385,7 +385,7 @@ class Ruleset(Offers):
         state, ts = core.tick(state)
         down = replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
         state = core.update(state, down)
-        if obj.id in map(core.KNOWN_OBJ, state.knowledge):  # a scan in C first
+        if core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id):  # a scan in C first
             knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
             state = replace(state, knowledge=knowledge)
         state = self.after_turn_face_down(state, obj)
@@ -589,7 +589,11 @@ class Ruleset(Offers):
         ok, why = self.can_reveal(state, obj, players)
         if not ok:
             return Outcome(state, NOTHING, why)
-        known = {(k.player, k.obj) for k in state.knowledge}
+        known = (
+            {(k.player, k.obj) for k in state.knowledge}
+            if core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id)  # else none is of obj
+            else set()
+        )
         lasting = self.reveal_knowledge_lasts
         new = tuple(
             Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting, since=state.clock)
@@ -606,7 +610,7 @@ class Ruleset(Offers):
         ok, rulings = self.can_examine(state, a.player, obj)
         if not ok:
             return Outcome(state, ILLEGAL, rulings)
-        knows = obj.id in map(core.KNOWN_OBJ, state.knowledge) and any(
+        knows = core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id) and any(
             k.player == a.player and k.obj == obj.id for k in state.knowledge
         )
         if not knows and self.examine_records_knowledge:
