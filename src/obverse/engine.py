@@ -379,12 +379,19 @@ class _TracedMap:
 class _TracedTuple(tuple):  # type: ignore[type-arg]
     """A state's tuple field that notes what was read of it: whether it is empty, whether
     it holds an entry, whether an entry names ``x`` (:func:`state.mentions`); any other read
-    notes the whole tuple (whatever a procedure derives from it is made after such a read,
-    e.g. the tuple without the entries naming ``x`` is made by iterating it)."""
+    notes the whole tuple.
+
+    A tuple a procedure derives by :func:`state.dropping` or :func:`state.adding` is traced
+    too, its reads noted on the original: an entry is in it by the entry alone (it was one
+    of the original's and not dropped, or was added), so whether one names ``x`` depends
+    on the original's entries naming ``x``. Whether it is empty, after dropping, depends on
+    every entry."""
 
     _index: int
     _reads: _Reads
     _orig: tuple[Any, ...]
+    #: Entries were dropped on the way from the original.
+    _dropped = False
 
     def _note(self) -> None:
         self._reads.seen.setdefault((self._index, _ALL), self._orig)
@@ -402,6 +409,9 @@ class _TracedTuple(tuple):  # type: ignore[type-arg]
         return super().__len__()
 
     def __bool__(self) -> bool:
+        if self._dropped:
+            self._note()
+            return super().__len__() > 0
         return self._note_key(_NONEMPTY, super().__len__() > 0)
 
     def __getitem__(self, index: Any) -> Any:
@@ -409,24 +419,63 @@ class _TracedTuple(tuple):  # type: ignore[type-arg]
         return super().__getitem__(index)
 
     def __contains__(self, item: object) -> bool:
-        try:
-            key = (_HOLDS, item)
-            hash(key)
-        except TypeError:  # an unhashable probe: the whole tuple decides
+        if not _hashable(item):  # the whole tuple decides
             self._note()
             return super().__contains__(item)
-        return self._note_key(key, super().__contains__(item))
+        return self._note_key((_HOLDS, item), super().__contains__(item))
 
     def _mentions(self, field: Callable[[Any], Any], x: Any) -> bool:
         """:func:`state.mentions` on this tuple, noted as a read of ``x`` only."""
-        try:
-            key = (field, x)
-            hash(key)
-        except TypeError:
+        found = x in map(field, tuple.__iter__(self))
+        if not _hashable(x):
             self._note()
-            return x in map(field, tuple.__iter__(self))
+            return found
         _FIELDS.setdefault(self._index, set()).add(field)
-        return self._note_key(key, x in map(field, tuple.__iter__(self)))
+        return self._note_key((field, x), found)
+
+    def _dropping(
+        self, field: Callable[[Any], Any], x: Any, keep: Callable[[Any], Any] | None
+    ) -> tuple[Any, ...]:
+        """:func:`state.dropping` on this tuple (itself when nothing goes)."""
+        plain = tuple(tuple.__iter__(self))
+        out = core.dropping(plain, field, x, keep)
+        self._mentions(field, x)  # what goes is what names x
+        return self if out is plain else self._derive(out, dropped=True)
+
+    def _adding(self, new: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:func:`state.adding` on this tuple."""
+        return self._derive((*tuple.__iter__(self), *new), dropped=self._dropped)
+
+    def _derive(self, value: tuple[Any, ...], dropped: bool) -> _TracedTuple:
+        out = _traced(value, self._index, self._reads)
+        out._orig, out._dropped = self._orig, dropped
+        return out
+
+
+def _whole_read(name: str) -> Callable[..., Any]:
+    """A tuple method that reads the whole tuple (in C, past ``__iter__``), noted so."""
+    method = getattr(tuple, name)
+
+    def read(self: _TracedTuple, *args: Any) -> Any:
+        self._note()
+        return method(self, *args)
+
+    return read
+
+
+for _name in (
+    *("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__"),
+    *("__add__", "__mul__", "__rmul__", "count", "index"),
+):
+    setattr(_TracedTuple, _name, _whole_read(_name))
+
+
+def _hashable(x: object) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 #: Keys of a tuple's reads other than the whole: whether it is empty, whether it holds an

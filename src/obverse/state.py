@@ -115,6 +115,8 @@ class Knowledge(msgspec.Struct, frozen=True):
 #: without a Python frame per entry).
 KNOWN_OBJ: Final = operator.attrgetter("obj")
 KNOWN_CARD: Final = operator.attrgetter("card")
+#: Whether a knowledge entry survives turning face down.
+KNOWN_LASTING: Final = operator.attrgetter("lasting")
 _TARGET: Final = operator.attrgetter("target")
 #: A designation's object (a designation is ``(name, object id)``).
 DESIGNATED: Final = operator.itemgetter(1)
@@ -124,11 +126,43 @@ def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> b
     """Whether an entry's ``field`` is ``x`` (``x in map(field, entries)``, a scan in C).
 
     Asks only about ``x``: a legal-action trial's traced tuple notes the read as one of ``x``,
-    so a later change of entries naming something else doesn't make the trial stale."""
+    so a later change of entries naming something else doesn't make the trial stale.
+    ``field`` is a module constant (the trace keeps the fields it was asked by)."""
     if type(entries) is tuple:  # a state's own tuple: the plain scan
         return x in map(field, entries)
     mention = getattr(entries, "_mentions", None)
     return bool(mention(field, x)) if mention is not None else x in map(field, entries)
+
+
+def dropping(
+    entries: tuple[Any, ...],
+    field: Callable[[Any], Any],
+    x: Any,
+    keep: Callable[[Any], Any] | None = None,
+) -> tuple[Any, ...]:
+    """``entries`` without those whose ``field`` is ``x`` (save those ``keep`` keeps);
+    ``entries`` itself when none goes. ``keep`` looks at the entry alone.
+
+    Whether any goes depends on the entries naming ``x`` alone, and the result asked about
+    ``y`` on the entries naming ``y``: a traced tuple notes just that."""
+    if type(entries) is not tuple:
+        derive = getattr(entries, "_dropping", None)
+        if derive is not None:
+            return derive(field, x, keep)  # type: ignore[no-any-return]
+    if x not in map(field, entries):  # a scan in C first: most x are named by no entry
+        return entries
+    out = tuple(e for e in entries if field(e) != x or (keep is not None and keep(e)))
+    return entries if len(out) == len(entries) else out
+
+
+def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
+    """``entries`` and then ``new``: building it is no read of ``entries`` (a traced tuple
+    stays traced, its reads noted as reads of ``entries``)."""
+    if type(entries) is not tuple:
+        derive = getattr(entries, "_adding", None)
+        if derive is not None:
+            return derive(new)  # type: ignore[no-any-return]
+    return (*entries, *new)
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
@@ -536,29 +570,27 @@ def object_ids(state: GameState) -> tuple[int, ...]:
 
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
-    if not state.effects and not state.knowledge and not state.designations:
+    if not state.effects and _none(state.knowledge) and _none(state.designations):
         return state
     # Each a scan in C first: most objects have no entry naming them.
-    effects, knowledge, designations = state.effects, state.knowledge, state.designations
-    if mentions(effects, _TARGET, obj_id):
-        effects = tuple(e for e in effects if e.target != obj_id)
-    if mentions(knowledge, KNOWN_OBJ, obj_id):
-        knowledge = tuple(k for k in knowledge if k.obj != obj_id or k.lasting)
-    if mentions(designations, DESIGNATED, obj_id):
-        designations = tuple(d for d in designations if d[1] != obj_id)
-    # Only a rebuilt tuple is measured: what was not rebuilt was asked about obj_id alone.
-    if not (
-        _shorter(state.effects, effects)
-        or _shorter(state.knowledge, knowledge)
-        or _shorter(state.designations, designations)
+    effects = dropping(state.effects, _TARGET, obj_id)
+    knowledge = dropping(state.knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
+    designations = dropping(state.designations, DESIGNATED, obj_id)
+    if (
+        effects is state.effects
+        and knowledge is state.knowledge
+        and designations is state.designations
     ):
         return state
     return _replace(state, effects=effects, knowledge=knowledge, designations=designations)
 
 
-def _shorter(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
-    """Whether ``new`` (``old`` or made from it by dropping entries) dropped any."""
-    return new is not old and len(new) != len(old)
+def _none(entries: tuple[Any, ...]) -> bool:
+    """Whether a state's own tuple is empty. A legal-action trial's traced tuple is scanned
+    instead (``False``): its scans for one object note that object alone, where asking
+    whether it is empty would make the trial stale whenever any first entry comes or the
+    last one goes."""
+    return type(entries) is tuple and not entries
 
 
 def add_physical_card(state: GameState, card: PhysicalCard) -> tuple[GameState, int]:

@@ -256,8 +256,7 @@ class Ruleset(Offers):
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
-            if state.effects or state.knowledge or state.designations:  # else nothing to forget
-                state = core.forget(state, obj.id)
+            state = core.forget(state, obj.id)
             oid = state.next_id
             state = replace(state, clock=ts, next_id=oid + 1)
             new = GameObject(
@@ -385,8 +384,8 @@ class Ruleset(Offers):
         state, ts = core.tick(state)
         down = replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
         state = core.update(state, down)
-        if core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id):  # a scan in C first
-            knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
+        knowledge = core.dropping(state.knowledge, core.KNOWN_OBJ, obj.id, core.KNOWN_LASTING)
+        if knowledge is not state.knowledge:
             state = replace(state, knowledge=knowledge)
         state = self.after_turn_face_down(state, obj)
         return Outcome(
@@ -600,7 +599,7 @@ class Ruleset(Offers):
             for p in players
             if (p, obj.id) not in known
         )
-        state = replace(state, knowledge=(*state.knowledge, *new))
+        state = replace(state, knowledge=core.adding(state.knowledge, *new))
         event = Event("reveal", obj.id, obj.card, detail=",".join(players))
         return Outcome(state, DONE, why, (event,))
 
@@ -621,7 +620,7 @@ class Ruleset(Offers):
                 since=state.clock,
                 lasting=self.knowledge_lasts,
             )
-            state = replace(state, knowledge=(*state.knowledge, seen))
+            state = replace(state, knowledge=core.adding(state.knowledge, seen))
         return Outcome(state, DONE, rulings)
 
     def shuffle(self, state: GameState, a: v.Shuffle) -> Outcome:

@@ -393,7 +393,7 @@ class FabArena(FabZones):
             k.player == a.player and k.obj == obj.id for k in state.knowledge
         ):
             seen = Knowledge(player=a.player, card=obj.card, obj=obj.id, since=state.clock)
-            state = replace(state, knowledge=(*state.knowledge, seen))
+            state = replace(state, knowledge=core.adding(state.knowledge, seen))
         return Outcome(state, DONE, rulings)
 
     def allow_play(self, state: GameState, a: AllowPlay) -> Outcome:
