@@ -570,12 +570,19 @@ def object_ids(state: GameState) -> tuple[int, ...]:
 
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
-    if not state.effects and _none(state.knowledge) and _none(state.designations):
+    knowledge, designations = state.knowledge, state.designations
+    # A legal-action trial's traced tuple is not asked whether it is empty: its scans for
+    # obj_id note obj_id alone, where emptiness changes with any first or last entry.
+    if (
+        type(knowledge) is tuple
+        and type(designations) is tuple
+        and not (state.effects or knowledge or designations)
+    ):
         return state
     # Each a scan in C first: most objects have no entry naming them.
     effects = dropping(state.effects, _TARGET, obj_id)
-    knowledge = dropping(state.knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
-    designations = dropping(state.designations, DESIGNATED, obj_id)
+    knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
+    designations = dropping(designations, DESIGNATED, obj_id)
     if (
         effects is state.effects
         and knowledge is state.knowledge
@@ -583,14 +590,6 @@ def forget(state: GameState, obj_id: int) -> GameState:
     ):
         return state
     return _replace(state, effects=effects, knowledge=knowledge, designations=designations)
-
-
-def _none(entries: tuple[Any, ...]) -> bool:
-    """Whether a state's own tuple is empty. A legal-action trial's traced tuple is scanned
-    instead (``False``): its scans for one object note that object alone, where asking
-    whether it is empty would make the trial stale whenever any first entry comes or the
-    last one goes."""
-    return type(entries) is tuple and not entries
 
 
 def add_physical_card(state: GameState, card: PhysicalCard) -> tuple[GameState, int]:
