@@ -255,8 +255,9 @@ def _try(
 _NUMBERING = frozenset({"clock", "next_id", "trail"})
 #: Maps a trial reads key by key: a candidate depends only on the entries it read.
 _TRACED = ("objects", "zones", "card_object")
-#: Tuples a trial reads whole (knowledge changes with every reveal, yet most candidates
-#: never look at it): a candidate depends on one only if it read it.
+#: Tuples a trial reads per object where it only asks whether an entry names one
+#: (:func:`state.mentions`; knowledge changes with every reveal, yet most candidates ask
+#: only about their own object), else whole.
 _TUPLES = ("knowledge", "designations")
 #: Every other field: a candidate depends on all of them (they change seldom: effects,
 #: the turn, the cards ...).
@@ -522,7 +523,8 @@ class LegalCache:
     Every entry is indexed by what it read. On a new state the cache compares it with the
     last one it saw: any change of the other fields (effects, the turn, the cards ...)
     forgets everything; otherwise only the entries that read a changed entry (or a whole
-    map or tuple that changed) are forgotten and tried again. Only the numbering fields
+    map or tuple that changed, or asked a tuple about an object a changed entry names) are
+    forgotten and tried again. Only the numbering fields
     (clock, next object id) are assumed never to decide an outcome. Not shared between
     threads."""
 
