@@ -251,8 +251,9 @@ def _try(
 _NUMBERING = frozenset({"clock", "next_id", "trail"})
 #: Maps a trial reads key by key: a candidate depends only on the entries it read.
 _TRACED = ("objects", "zones", "card_object", "cards")
-#: Tuples a trial reads whole (knowledge changes with every reveal, yet most candidates
-#: never look at it): a candidate depends on one only if it read it.
+#: Tuples a trial reads per object where it only asks whether an entry names one
+#: (:func:`state.mentions`; knowledge changes with every reveal, yet most candidates ask
+#: only about their own object), else whole.
 _TUPLES = ("knowledge", "designations")
 #: Every other field (effects, the turn, the players ...) is traced whole: a trial's state is a
 #: :class:`_TracedState`, whose reading of one of them notes it.
@@ -405,15 +406,28 @@ class _TracedMap:
 
 
 class _TracedTuple(tuple):  # type: ignore[type-arg]
-    """A state's tuple field that notes any read of it (the whole tuple is the dependency;
-    whatever a procedure derives from it is made after such a read)."""
+    """A state's tuple field that notes what was read of it: whether it is empty, whether
+    it holds an entry, whether an entry names ``x`` (:func:`state.mentions`); any other read
+    notes the whole tuple.
+
+    A tuple a procedure derives by :func:`state.dropping` or :func:`state.adding` is traced
+    too, its reads noted on the original: an entry is in it by the entry alone (it was one
+    of the original's and not dropped, or was added), so whether one names ``x`` depends
+    on the original's entries naming ``x``. Whether it is empty, after dropping, depends on
+    every entry."""
 
     _index: int
     _reads: _Reads
     _orig: tuple[Any, ...]
+    #: Entries were dropped on the way from the original.
+    _dropped = False
 
     def _note(self) -> None:
         self._reads.seen.setdefault((self._index, _ALL), self._orig)
+
+    def _note_key(self, key: Any, answer: bool) -> bool:
+        self._reads.seen.setdefault((self._index, key), answer)
+        return answer
 
     def __iter__(self) -> Any:
         self._note()
@@ -424,27 +438,104 @@ class _TracedTuple(tuple):  # type: ignore[type-arg]
         return super().__len__()
 
     def __bool__(self) -> bool:
-        # forget() only asks whether there is anything to drop; what it drops it iterates.
-        if sys._getframe(1).f_code is not _FORGET:
+        if self._dropped:
             self._note()
-        return super().__len__() > 0
+            return super().__len__() > 0
+        return self._note_key(_NONEMPTY, super().__len__() > 0)
 
     def __getitem__(self, index: Any) -> Any:
         self._note()
         return super().__getitem__(index)
 
     def __contains__(self, item: object) -> bool:
+        if not _hashable(item):  # the whole tuple decides
+            self._note()
+            return super().__contains__(item)
+        return self._note_key((_HOLDS, item), super().__contains__(item))
+
+    def _mentions(self, field: Callable[[Any], Any], x: Any) -> bool:
+        """:func:`state.mentions` on this tuple, noted as a read of ``x`` only."""
+        found = x in map(field, tuple.__iter__(self))
+        if not _hashable(x):
+            self._note()
+            return found
+        _MENTIONED.setdefault(self._index, set()).add(field)
+        return self._note_key((field, x), found)
+
+    def _dropping(
+        self, field: Callable[[Any], Any], x: Any, keep: Callable[[Any], Any] | None
+    ) -> tuple[Any, ...]:
+        """:func:`state.dropping` on this tuple (itself when nothing goes)."""
+        plain = tuple(tuple.__iter__(self))
+        out = core.dropping(plain, field, x, keep)
+        self._mentions(field, x)  # what goes is what names x
+        return self if out is plain else self._derive(out, dropped=True)
+
+    def _adding(self, new: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:func:`state.adding` on this tuple."""
+        return self._derive((*tuple.__iter__(self), *new), dropped=self._dropped)
+
+    def _derive(self, value: tuple[Any, ...], dropped: bool) -> _TracedTuple:
+        out = _traced(value, self._index, self._reads)
+        out._orig, out._dropped = self._orig, dropped
+        return out
+
+
+def _whole_read(name: str) -> Callable[..., Any]:
+    """A tuple method that reads the whole tuple (in C, past ``__iter__``), noted so."""
+    method = getattr(tuple, name)
+
+    def read(self: _TracedTuple, *args: Any) -> Any:
         self._note()
-        return super().__contains__(item)
+        return method(self, *args)
+
+    return read
 
 
-_FORGET = core.forget.__code__
+for _name in (
+    *("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__"),
+    *("__add__", "__mul__", "__rmul__", "count", "index"),
+):
+    setattr(_TracedTuple, _name, _whole_read(_name))
+
+
+def _hashable(x: object) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+#: Keys of a tuple's reads other than the whole: whether it is empty, whether it holds an
+#: entry (``(_HOLDS, entry)``); a mention of ``x`` by ``field`` is ``(field, x)``.
+_NONEMPTY: Any = object()
+_HOLDS: Any = object()
+#: Per traced tuple, the fields a mention was asked by (the keys a changed entry makes
+#: stale are these fields of it).
+_MENTIONED: dict[int, set[Callable[[Any], Any]]] = {}
 
 
 def _traced(value: tuple[Any, ...], index: int, reads: _Reads) -> _TracedTuple:
     out = _TracedTuple(value)
     out._index, out._reads, out._orig = index, reads, value
     return out
+
+
+def _tuple_changes(index: int, old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any] | None:
+    """The read keys of a traced tuple whose answer may differ between two values of it
+    (``None``: an entry is unhashable or lacks a field asked about, so any may)."""
+    stale: list[Any] = [(index, _ALL)]
+    if bool(old) != bool(new):
+        stale.append((index, _NONEMPTY))
+    try:
+        changed = set(old).symmetric_difference(new)  # the order alone answers no other read
+        stale += [(index, (_HOLDS, e)) for e in changed]
+        for field in tuple(_MENTIONED.get(index, ())):  # another cache's trial may add one
+            stale += [(index, (field, field(e))) for e in changed]
+    except (TypeError, LookupError, AttributeError):
+        return None
+    return stale
 
 
 class LegalCache:
@@ -458,10 +549,10 @@ class LegalCache:
     runs as without one. So the trial a judge's list made serves every player's.
 
     Every entry is indexed by what it read. On a new state the cache compares it with the
-    last one it saw: only the entries that read a changed entry (or a whole map, tuple or
-    other field that changed: effects, the turn ...) are forgotten and tried again. Only
-    the numbering fields (clock, next object id) are assumed never to decide an outcome.
-    Not shared between threads."""
+    last one it saw: only the entries that read a changed entry (a whole map, tuple or
+    other field that changed: effects, the turn ...; or asked a tuple about an object a
+    changed entry names) are forgotten and tried again. Only the numbering fields (clock,
+    next object id) are assumed never to decide an outcome. Not shared between threads."""
 
     def __init__(self) -> None:
         #: The last state's fields, as :data:`_FIELDS` lists them.
@@ -499,9 +590,18 @@ class LegalCache:
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             if a is b:
                 continue
-            if i >= len(_TRACED):  # a field read whole: its readers depend on an equal one
+            if i >= len(_TRACED) + len(_TUPLES):  # a field read whole
                 if a != b:
                     stale.append((i, _ALL))
+                continue
+            if i >= len(_TRACED):  # a tuple: what was read of it differs
+                changes = _tuple_changes(i, a, b) if a != b else []
+                if changes is None:  # entries it can't tell apart: nothing is kept
+                    self._entries.clear()
+                    self._readers.clear()
+                    self._offers.clear()
+                    return
+                stale += changes
                 continue
             stale.append((i, _ALL))
             stale += [(i, k) for k, val in b.items() if a.get(k, _ALL) is not val]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import operator
-from collections.abc import Iterable, Iterator
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
 
 import immutables
 import msgspec
@@ -115,8 +115,54 @@ class Knowledge(msgspec.Struct, frozen=True):
 #: without a Python frame per entry).
 KNOWN_OBJ: Final = operator.attrgetter("obj")
 KNOWN_CARD: Final = operator.attrgetter("card")
+#: Whether a knowledge entry survives turning face down.
+KNOWN_LASTING: Final = operator.attrgetter("lasting")
 _TARGET: Final = operator.attrgetter("target")
-_DESIGNATED: Final = operator.itemgetter(1)
+#: A designation's object (a designation is ``(name, object id)``).
+DESIGNATED: Final = operator.itemgetter(1)
+
+
+def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> bool:
+    """Whether an entry's ``field`` is ``x`` (``x in map(field, entries)``, a scan in C).
+
+    Asks only about ``x``: a legal-action trial's traced tuple notes the read as one of ``x``,
+    so a later change of entries naming something else doesn't make the trial stale.
+    ``field`` is a module constant (the trace keeps the fields it was asked by)."""
+    if type(entries) is tuple:  # a state's own tuple: the plain scan
+        return x in map(field, entries)
+    mention = getattr(entries, "_mentions", None)
+    return bool(mention(field, x)) if mention is not None else x in map(field, entries)
+
+
+def dropping(
+    entries: tuple[Any, ...],
+    field: Callable[[Any], Any],
+    x: Any,
+    keep: Callable[[Any], Any] | None = None,
+) -> tuple[Any, ...]:
+    """``entries`` without those whose ``field`` is ``x`` (save those ``keep`` keeps);
+    ``entries`` itself when none goes. ``keep`` looks at the entry alone.
+
+    Whether any goes depends on the entries naming ``x`` alone, and the result asked about
+    ``y`` on the entries naming ``y``: a traced tuple notes just that."""
+    if type(entries) is not tuple:
+        derive = getattr(entries, "_dropping", None)
+        if derive is not None:
+            return derive(field, x, keep)  # type: ignore[no-any-return]
+    if x not in map(field, entries):  # a scan in C first: most x are named by no entry
+        return entries
+    out = tuple(e for e in entries if field(e) != x or (keep is not None and keep(e)))
+    return entries if len(out) == len(entries) else out
+
+
+def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
+    """``entries`` and then ``new``: building it is no read of ``entries`` (a traced tuple
+    stays traced, its reads noted as reads of ``entries``)."""
+    if type(entries) is not tuple:
+        derive = getattr(entries, "_adding", None)
+        if derive is not None:
+            return derive(new)  # type: ignore[no-any-return]
+    return (*entries, *new)
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
@@ -524,20 +570,23 @@ def object_ids(state: GameState) -> tuple[int, ...]:
 
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
-    if not state.effects and not state.knowledge and not state.designations:
+    knowledge, designations = state.knowledge, state.designations
+    # A legal-action trial's traced tuple is not asked whether it is empty: its scans for
+    # obj_id note obj_id alone, where emptiness changes with any first or last entry.
+    if (
+        type(knowledge) is tuple
+        and type(designations) is tuple
+        and not (state.effects or knowledge or designations)
+    ):
         return state
     # Each a scan in C first: most objects have no entry naming them.
-    effects, knowledge, designations = state.effects, state.knowledge, state.designations
-    if obj_id in map(_TARGET, effects):
-        effects = tuple(e for e in effects if e.target != obj_id)
-    if obj_id in map(KNOWN_OBJ, knowledge):
-        knowledge = tuple(k for k in knowledge if k.obj != obj_id or k.lasting)
-    if obj_id in map(_DESIGNATED, designations):
-        designations = tuple(d for d in designations if d[1] != obj_id)
+    effects = dropping(state.effects, _TARGET, obj_id)
+    knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
+    designations = dropping(designations, DESIGNATED, obj_id)
     if (
-        len(effects) == len(state.effects)
-        and len(knowledge) == len(state.knowledge)
-        and len(designations) == len(state.designations)
+        effects is state.effects
+        and knowledge is state.knowledge
+        and designations is state.designations
     ):
         return state
     return _replace(state, effects=effects, knowledge=knowledge, designations=designations)

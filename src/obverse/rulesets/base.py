@@ -256,8 +256,7 @@ class Ruleset(Offers):
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
-            if state.effects or state.knowledge or state.designations:  # else nothing to forget
-                state = core.forget(state, obj.id)
+            state = core.forget(state, obj.id)
             oid = state.next_id
             state = replace(state, clock=ts, next_id=oid + 1)
             new = GameObject(
@@ -385,8 +384,8 @@ class Ruleset(Offers):
         state, ts = core.tick(state)
         down = replace(obj, face_down=True, set_face_down=True, shown=False, timestamp=ts)
         state = core.update(state, down)
-        if obj.id in map(core.KNOWN_OBJ, state.knowledge):  # a scan in C first
-            knowledge = tuple(k for k in state.knowledge if k.obj != obj.id or k.lasting)
+        knowledge = core.dropping(state.knowledge, core.KNOWN_OBJ, obj.id, core.KNOWN_LASTING)
+        if knowledge is not state.knowledge:
             state = replace(state, knowledge=knowledge)
         state = self.after_turn_face_down(state, obj)
         return Outcome(
@@ -589,14 +588,18 @@ class Ruleset(Offers):
         ok, why = self.can_reveal(state, obj, players)
         if not ok:
             return Outcome(state, NOTHING, why)
-        known = {(k.player, k.obj) for k in state.knowledge}
+        known = (
+            {(k.player, k.obj) for k in state.knowledge}
+            if core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id)  # else none is of obj
+            else set()
+        )
         lasting = self.reveal_knowledge_lasts
         new = tuple(
             Knowledge(player=p, card=obj.card, obj=obj.id, lasting=lasting, since=state.clock)
             for p in players
             if (p, obj.id) not in known
         )
-        state = replace(state, knowledge=(*state.knowledge, *new))
+        state = replace(state, knowledge=core.adding(state.knowledge, *new))
         event = Event("reveal", obj.id, obj.card, detail=",".join(players))
         return Outcome(state, DONE, why, (event,))
 
@@ -606,7 +609,7 @@ class Ruleset(Offers):
         ok, rulings = self.can_examine(state, a.player, obj)
         if not ok:
             return Outcome(state, ILLEGAL, rulings)
-        knows = obj.id in map(core.KNOWN_OBJ, state.knowledge) and any(
+        knows = core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id) and any(
             k.player == a.player and k.obj == obj.id for k in state.knowledge
         )
         if not knows and self.examine_records_knowledge:
@@ -617,7 +620,7 @@ class Ruleset(Offers):
                 since=state.clock,
                 lasting=self.knowledge_lasts,
             )
-            state = replace(state, knowledge=(*state.knowledge, seen))
+            state = replace(state, knowledge=core.adding(state.knowledge, seen))
         return Outcome(state, DONE, rulings)
 
     def shuffle(self, state: GameState, a: v.Shuffle) -> Outcome:

@@ -389,9 +389,11 @@ class FabArena(FabZones):
         )
         if self.is_double_faced(state.card_def(obj)):
             rulings += self.one("9.1.2a", "a player who may look at it may look at both faces")
-        if not any(k.player == a.player and k.obj == obj.id for k in state.knowledge):
+        if not core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id) or not any(
+            k.player == a.player and k.obj == obj.id for k in state.knowledge
+        ):
             seen = Knowledge(player=a.player, card=obj.card, obj=obj.id, since=state.clock)
-            state = replace(state, knowledge=(*state.knowledge, seen))
+            state = replace(state, knowledge=core.adding(state.knowledge, seen))
         return Outcome(state, DONE, rulings)
 
     def allow_play(self, state: GameState, a: AllowPlay) -> Outcome:

@@ -29,7 +29,16 @@ from obverse.rulesets.ga_objects import (
 )
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import Decided, Outcome
-from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge
+from obverse.state import (
+    KNOWN_CARD,
+    KNOWN_OBJ,
+    CopyValues,
+    Effect,
+    GameObject,
+    GameState,
+    Knowledge,
+    mentions,
+)
 
 replace = msgspec.structs.replace
 
@@ -581,6 +590,10 @@ class GrandArchive(FieldObjects):
 
     def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
         """Public vs Private Information 6.1.1: kept knowledge follows the physical card."""
+        known = state.knowledge
+        # Scanned in C first: an entry that could match names the object or its card.
+        if not mentions(known, KNOWN_OBJ, obj.id) and not mentions(known, KNOWN_CARD, obj.card):
+            return False
         return any(
             k.player == viewer and (k.card == obj.card if k.lasting else k.obj == obj.id)
             for k in state.knowledge

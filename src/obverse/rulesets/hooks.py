@@ -23,7 +23,15 @@ from obverse.characteristics import (
     combine_faces,
 )
 from obverse.rulings import NO, NOTHING, PLAIN, YES, Decided, Outcome, Ruling
-from obverse.state import KNOWN_CARD, KNOWN_OBJ, CopyValues, Effect, GameObject, GameState
+from obverse.state import (
+    KNOWN_CARD,
+    KNOWN_OBJ,
+    CopyValues,
+    Effect,
+    GameObject,
+    GameState,
+    mentions,
+)
 
 replace = msgspec.structs.replace
 
@@ -427,7 +435,7 @@ class Hooks:
         """Whether ``viewer`` keeps knowledge of the card (revealed, examined)."""
         known = state.knowledge
         # Scanned in C first: most objects have no entry naming them or their card.
-        if obj.id not in map(KNOWN_OBJ, known) and obj.card not in map(KNOWN_CARD, known):
+        if not mentions(known, KNOWN_OBJ, obj.id) and not mentions(known, KNOWN_CARD, obj.card):
             return False
         return any(
             k.player == viewer and (k.obj == obj.id or (k.lasting and k.card == obj.card))
