@@ -21,6 +21,7 @@ card behind it.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -172,14 +173,22 @@ def check_actor(
         raise InputError(
             "", "actor", f"unknown player {quote(actor)}{suggest(actor, state.players)}"
         )
-    viewer = type(action).viewer_field
-    if viewer is not None and getattr(action, viewer) != actor:
-        reason = "only the player taking the action may learn its answer"
-        return Outcome(state, ILLEGAL, (rs.ruling(rs.hidden_rule, reason),))
+    refusal = _viewer_refusal(state, action, actor, rs)
+    if refusal is not None:
+        return refusal
     for oid in action.object_ids():
         if not rs.may_refer(state, actor, state.objects[oid]):
             return refused_reference(state, rs)
     return rs.refuse_actor(state, action, actor)
+
+
+def _viewer_refusal(state: GameState, action: v.Action, actor: str, rs: Ruleset) -> Outcome | None:
+    """The refusal of a query asked for another player's answer, or ``None``."""
+    viewer = type(action).viewer_field
+    if viewer is not None and getattr(action, viewer) != actor:
+        reason = "only the player taking the action may learn its answer"
+        return Outcome(state, ILLEGAL, (rs.ruling(rs.hidden_rule, reason),))
+    return None
 
 
 def refused_reference(state: GameState, rs: Ruleset | None = None) -> Outcome:
@@ -566,6 +575,9 @@ class LegalCache:
         #: Per actor: action -> the rulings offered (``None``: not offered), while both
         #: entries it was found from are kept (one lookup per candidate on a later state).
         self._offers: dict[str | None, dict[Any, tuple[Ruling, ...] | None]] = {}
+        #: (actor, object id) -> the actions of that actor's offers kept while the actor's
+        #: check of that object is (they go with it).
+        self._naming: dict[tuple[str, int], set[Any]] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
@@ -578,6 +590,7 @@ class LegalCache:
             self._entries.clear()
             self._readers.clear()
             self._offers.clear()
+            self._naming.clear()
             self._indexed = 0
         elif values != self._values:
             self._forget_changed(self._values, values)
@@ -600,6 +613,7 @@ class LegalCache:
                     self._entries.clear()
                     self._readers.clear()
                     self._offers.clear()
+                    self._naming.clear()
                     return
                 stale += changes
                 continue
@@ -611,7 +625,11 @@ class LegalCache:
             for key in readers.pop(dep, ()):
                 if entries.pop(key, None) is None:
                     continue
-                if isinstance(key, tuple):  # an actor check: that actor's offer goes
+                if isinstance(key, tuple) and key[0] is _REFER:  # an object's part of
+                    kept = offers.get(key[1], {})  # the actor check: the actor's offers
+                    for action in self._naming.pop(key[1:], ()):  # naming it go
+                        kept.pop(action, None)
+                elif isinstance(key, tuple):  # the rest of an actor check: its offer goes
                     offers.get(key[0], {}).pop(key[1], None)
                 else:
                     for kept in offers.values():
@@ -641,12 +659,35 @@ class LegalCache:
 _MAX_ENTRIES = 200_000
 
 
-def _refuses(state: GameState, action: v.Action, actor: str) -> bool:
-    """Whether the kernel's actor check refuses ``actor`` taking ``action``."""
+# The actor check (:func:`check_actor`) in the parts the cache keeps apart: whether the actor
+# may refer to an object, per object (most actions name objects many others name too), and
+# the rest, per action. It refuses exactly when a part does.
+
+
+def _may_not_refer(state: GameState, actor: str, oid: int) -> bool:
+    """Whether ``actor`` may not refer to object ``oid`` (its part of the actor check)."""
     try:
-        return check_actor(state, action, actor) is not None
+        return not ruleset_of(state).may_refer(state, actor, state.objects[oid])
+    except (ObverseError, KeyError):
+        return True
+
+
+def _refuses_otherwise(state: GameState, action: v.Action, actor: str) -> bool:
+    """Whether the actor check refuses ``action`` for another reason than its objects: an
+    unknown player, another player's answer, the ruleset's own refusal."""
+    try:
+        rs = ruleset_of(state)
+        return (
+            actor not in state.players
+            or _viewer_refusal(state, action, actor, rs) is not None
+            or rs.refuse_actor(state, action, actor) is not None
+        )
     except ObverseError:
         return True
+
+
+#: The first item of the key of an object's part of the actor check: ``(_REFER, actor, id)``.
+_REFER: Any = object()
 
 
 class _Session:
@@ -696,6 +737,10 @@ class _Session:
         entries = self.cache._entries
         if all(k in entries for k in keys):
             self.memo[action] = rulings  # the entries it came from are kept: so is it
+            naming = self.cache._naming
+            for key in keys:
+                if isinstance(key, tuple) and key[0] is _REFER:
+                    naming.setdefault(key[1:], set()).add(action)
         return rulings
 
     def _offered(self, action: v.Action) -> tuple[tuple[Ruling, ...] | None, tuple[Any, ...]]:
@@ -711,13 +756,21 @@ class _Session:
         actor = self.actor
         if found is None or found[0] != DONE or actor is None:
             return (found[1] if found is not None and found[0] == DONE else None), (action,)
+        keys: list[Any] = [action]
+        for oid in action.object_ids():
+            key: Any = (_REFER, actor, oid)
+            keys.append(key)
+            if self._kept(key, functools.partial(_may_not_refer, actor=actor, oid=oid)):
+                return None, tuple(keys)
         key = (actor, action)
-        check = entries.get(key)
-        if check is None:
-            refused = self._traced(key, lambda st: _refuses(st, action, actor))
-        else:
-            refused = check[1]
-        return (None if refused else found[1]), (action, key)
+        keys.append(key)
+        refused = self._kept(key, lambda st: _refuses_otherwise(st, action, actor))
+        return (None if refused else found[1]), tuple(keys)
+
+    def _kept(self, key: Any, run: Callable[[GameState], Any]) -> Any:
+        """The value kept under ``key``, else ``run`` traced and kept."""
+        entry = self.cache._entries.get(key)
+        return self._traced(key, run) if entry is None else entry[1]
 
     def _traced(self, key: Any, run: Callable[[GameState], Any]) -> Any:
         """``run`` on a copy of the state that notes what it reads; kept under ``key``

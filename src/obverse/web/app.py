@@ -251,7 +251,7 @@ class Sandbox:
             # The version a seat follows is a digest of what it sees (the log through its
             # last entry's key, which chains the others), so not even the number of stored
             # events (a hidden card's definition is one) reaches it.
-            out["version"] = table.seen("version", seat, lambda: seat_digest(out, log))
+            out["version"] = table.seen("version", seat, lambda: seat_digest(table, seat, out, log))
         else:
             out["version"] = str(table.rec.version)
             out["game"] = game
@@ -266,30 +266,33 @@ class Sandbox:
     def state_bytes(
         self, game: str, seat: str, table: Table, token: str, since: int = 0, after: str = ""
     ) -> bytes:
-        """:meth:`state_json` encoded; the two answers most asked for (the whole log, and
-        nothing new) are encoded once per table and seat, and the view in any answer once."""
+        """:meth:`state_json` encoded once per table, seat and first log entry sent (the
+        view in any answer once per table and seat)."""
         start = log_start(table.log(seat), since, after)
-        if start not in (0, len(table.history)):
-            return encode_state(
+        # Clients that polled the same version ask from the same entry: one encoding each
+        # (a few kept per table and seat, whatever entries clients ask from).
+        kept: dict[int, bytes] = table.seen("state-from", seat, dict)
+        made = kept.get(start)
+        if made is None:
+            made = encode_state(
                 table, seat, self.state_json(game, seat, table, token, since, after)
             )
-        key = "state" if start == 0 else "state-tail"
-        made: bytes = table.seen(
-            key,
-            seat,
-            lambda: encode_state(
-                table, seat, self.state_json(game, seat, table, token, since, after)
-            ),
-        )
+            if len(kept) < 8:
+                kept[start] = made
         return made
 
 
 def encode_state(table: Table, seat: str, out: dict[str, Any]) -> bytes:
     """A seat's state as JSON, its view spliced in as encoded once per table and seat (the
     view is most of the bytes; the log tail and the rest change per request)."""
-    view = out["view"]
-    raw = table.seen("view-json", seat, lambda: msgspec.json.encode(view))
+    raw = view_json(table, seat, out["view"])
     return msgspec.json.encode({**out, "view": msgspec.Raw(raw)})
+
+
+def view_json(table: Table, seat: str, view: dict[str, Any]) -> bytes:
+    """The seat's view (``view``, the table's) as JSON, encoded once per table and seat."""
+    made: bytes = table.seen("view-json", seat, lambda: msgspec.json.encode(view))
+    return made
 
 
 def log_start(log: list[dict[str, Any]], since: int, after: str) -> int:
@@ -298,11 +301,15 @@ def log_start(log: list[dict[str, Any]], since: int, after: str) -> int:
     return since if 0 < since <= len(log) and log[since - 1]["key"] == after else 0
 
 
-def seat_digest(out: dict[str, Any], log: list[dict[str, Any]]) -> str:
-    """A digest of a seat's state: everything in ``out`` and the whole log."""
+def seat_digest(table: Table, seat: str, out: dict[str, Any], log: list[dict[str, Any]]) -> str:
+    """A digest of a seat's state: everything in ``out`` (its view as encoded once per table
+    and seat) and the whole log."""
     tail = log[-1]["key"] if log else ""
-    text = msgspec.json.encode(out, order="sorted") + f"|{len(log)}|{tail}".encode()
-    return hashlib.blake2b(text, digest_size=8).hexdigest()
+    rest = msgspec.json.encode({k: v for k, v in out.items() if k != "view"}, order="sorted")
+    digest = hashlib.blake2b(rest, digest_size=8)
+    digest.update(view_json(table, seat, out["view"]))
+    digest.update(f"|{len(log)}|{tail}".encode())
+    return digest.hexdigest()
 
 
 def _text(data: dict[str, Any], key: str, limit: int, default: str | None = None) -> str:
