@@ -572,9 +572,9 @@ class LegalCache:
         #: (traced map index, key or _ALL) -> the entries that read it.
         self._readers: dict[tuple[int, Any], set[Any]] = {}
         self._indexed = 0
-        #: Per actor: action -> the rulings offered (``None``: not offered), while both
-        #: entries it was found from are kept (one lookup per candidate on a later state).
-        self._offers: dict[str | None, dict[Any, tuple[Ruling, ...] | None]] = {}
+        #: Per actor: action -> the offer (``None``: not offered), while every entry it was
+        #: found from is kept (one lookup per candidate on a later state).
+        self._offers: dict[str | None, dict[Any, Legal | None]] = {}
         #: (actor, object id) -> the actions of that actor's offers kept while the actor's
         #: check of that object is (they go with it).
         self._naming: dict[tuple[str, int], set[Any]] = {}
@@ -698,50 +698,53 @@ class _Session:
     ) -> None:
         self.cache, self.state, self.actor, self.values = cache, state, actor, values
         self.memo = cache._offers.setdefault(actor, {})
-        #: The state as a trial's (made on the first trial: most calls try nothing).
-        self.traced: GameState | None = None
+        #: The state a trial runs on and its traced fields (made on the first trial: most
+        #: calls try nothing).
+        self.trial: GameState | None = None
+        self.roots: tuple[Any, ...] = ()
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
         """The actions the actor may take now, with their rulings (:meth:`offered` of each;
-        the kept answers are looked up inline: most candidates are unchanged since the last
-        call)."""
+        the kept answers, the very same :class:`Legal` while kept, are looked up inline:
+        most candidates are unchanged since the last call)."""
         out: list[Legal] = []
         get, offered = self.memo.get, self.offered
         reused = 0
         for action in actions:
             try:
-                rulings = get(action, _ALL)
+                legal = get(action, _ALL)
             except TypeError:  # an unhashable action: offered() tries it every time
-                rulings = _ALL
-            if rulings is _ALL:
-                rulings = offered(action)
+                legal = _ALL
+            if legal is _ALL:
+                legal = offered(action)
             else:
                 reused += 1
-            if rulings is not None:
-                out.append(Legal(action, rulings))
+            if legal is not None:
+                out.append(legal)
         self.cache.reused += reused
         return out
 
-    def offered(self, action: v.Action) -> tuple[Ruling, ...] | None:
-        """The rulings of ``action`` when the actor may take it now (result ``done``),
+    def offered(self, action: v.Action) -> Legal | None:
+        """``action`` with its rulings when the actor may take it now (result ``done``),
         else ``None``; reused or tried."""
         try:
             memo = self.memo.get(action, _ALL)
         except TypeError:  # an unhashable action: tried every time
             found = _try(self.state, action, self.actor)
-            return found[1] if found is not None and found[0] == DONE else None
+            return Legal(action, found[1]) if found is not None and found[0] == DONE else None
         if memo is not _ALL:
             self.cache.reused += 1
             return memo  # type: ignore[no-any-return]
         rulings, keys = self._offered(action)
+        legal = None if rulings is None else Legal(action, rulings)
         entries = self.cache._entries
         if all(k in entries for k in keys):
-            self.memo[action] = rulings  # the entries it came from are kept: so is it
+            self.memo[action] = legal  # the entries it came from are kept: so is it
             naming = self.cache._naming
             for key in keys:
                 if isinstance(key, tuple) and key[0] is _REFER:
                     naming.setdefault(key[1:], set()).add(action)
-        return rulings
+        return legal
 
     def _offered(self, action: v.Action) -> tuple[tuple[Ruling, ...] | None, tuple[Any, ...]]:
         """The rulings (``None``: not offered) and the keys of the entries they came from."""
@@ -767,6 +770,24 @@ class _Session:
         refused = self._kept(key, lambda st: _refuses_otherwise(st, action, actor))
         return (None if refused else found[1]), tuple(keys)
 
+    def _trial_state(self, reads: _Reads) -> GameState:
+        """The state a trial runs on, its traced fields noting into ``reads``. Made once per
+        session: a trial's state never outlives it, so the next one reuses it, its fields
+        pointed at the new reads (unless a trial runs inside another)."""
+        if self.trial is not None and not _RUNNING:
+            for root in self.roots:
+                root._reads = reads
+            return self.trial
+        fields: dict[str, Any] = {}
+        for i, f in enumerate((*_TRACED, *_TUPLES)):
+            m = self.values[i]
+            fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
+        plain = _TracedState(*msgspec.structs.astuple(self.state))
+        trial = msgspec.structs.replace(plain, **fields)
+        if self.trial is None and not _RUNNING:
+            self.trial, self.roots = trial, tuple(fields.values())
+        return trial
+
     def _kept(self, key: Any, run: Callable[[GameState], Any]) -> Any:
         """The value kept under ``key``, else ``run`` traced and kept."""
         entry = self.cache._entries.get(key)
@@ -776,15 +797,10 @@ class _Session:
         """``run`` on a copy of the state that notes what it reads; kept under ``key``
         unless a read could not be followed."""
         reads = _Reads(self.state)
-        fields: dict[str, Any] = {}
-        for i, f in enumerate((*_TRACED, *_TUPLES)):
-            m = self.values[i]
-            fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
-        if self.traced is None:
-            self.traced = _TracedState(*msgspec.structs.astuple(self.state))
+        state = self._trial_state(reads)
         _RUNNING.append(reads)
         try:
-            value = run(msgspec.structs.replace(self.traced, **fields))
+            value = run(state)
         finally:
             _RUNNING.pop()
         if not reads.untrusted:

@@ -149,7 +149,7 @@ class Table:
         #: shared the same way).
         self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
-        self.offer_bytes: dict[str, dict[v.Action, tuple[Any, ...]]] = {}
+        self.offer_bytes: dict[str, dict[int, tuple[Legal, bytes]]] = {}
         #: Each seat's names of objects when its offers were last made (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         actors = [a for _, a in rec.steps]
@@ -743,14 +743,15 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
 
 def legal_body(table: Table, seat: str) -> bytes:
     """``{"actions": legal_actions(table, seat)}`` as JSON. Each offer's bytes are kept for
-    the seat (and only for it) across the game's tables, with the rulings and object ids it
-    was made from: after a change only new offers, or offers whose rulings or objects' names
-    changed, are built and encoded."""
+    the seat (and only for it) across the game's tables, by the identity of the kernel's
+    offer (:class:`~obverse.engine.Legal`: the very same object while its action and rulings
+    stand): after a change only new offers, or offers naming an object whose name changed,
+    are built and encoded."""
     seat_names = _seat_names(table, seat)
     if seat_names is None:
         return b'{"actions":[]}'
     player, names = seat_names
-    kept = table.offer_bytes.setdefault(seat, {})
+    kept: dict[int, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
     if len(kept) > 20_000:  # bounded: a long game's old offers go
         kept.clear()
     # Offers naming an object whose name changed (or that the seat no longer names) since
@@ -759,19 +760,21 @@ def legal_body(table: Table, seat: str) -> bytes:
     if before is not None and before != names:
         renamed = {i for i, h in before.items() if names.get(i) != h}
         if renamed:
-            for action in [a for a, found in kept.items() if not renamed.isdisjoint(found[1])]:
-                del kept[action]
+            stale = [
+                k for k, (x, _) in kept.items() if not renamed.isdisjoint(x.action.object_ids())
+            ]
+            for k in stale:
+                del kept[k]
     table.offer_names[seat] = names
     templates, encode = table.offer_templates, msgspec.json.encode
     parts: list[bytes] = []
     for legal in _seat_legal(table, seat, player):
-        action, rulings = legal.action, legal.rulings
-        found = kept.get(action)
-        if found is not None and found[0] == rulings:
-            parts.append(found[2])
+        found = kept.get(id(legal))
+        if found is not None and found[0] is legal:  # the entry holds it: its id is its own
+            parts.append(found[1])
             continue
-        part = encode(_offer(templates, action, rulings, names))
-        kept[action] = (rulings, action.object_ids(), part)
+        part = encode(_offer(templates, legal.action, legal.rulings, names))
+        kept[id(legal)] = (legal, part)
         parts.append(part)
     return b'{"actions":[' + b",".join(parts) + b"]}"
 
