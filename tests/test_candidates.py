@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from obverse import vocab as v
-from obverse.engine import apply, legal_actions
+from obverse.engine import LegalCache, apply, legal_actions
 from obverse.fuzz import random_deal
 from obverse.play import _offered, random_action, random_step
 from obverse.registry import get_ruleset, rulesets
@@ -99,6 +99,8 @@ def test_an_acting_filter_keeps_the_candidates_on_the_objects_it_passes_in_order
                 assert rs.candidates(state, player, acting=acting) == kept
                 legal = [x for x in legal_actions(state, player) if x.action in kept]
                 assert legal_actions(state, player, acting=acting) == legal
+                cached = legal_actions(state, player, acting=acting, cache=LegalCache())
+                assert cached == legal
                 assert any(a.object_ids() for a in kept) or not state.objects
 
 

@@ -10,8 +10,10 @@ import msgspec
 import pytest
 
 from obverse import registry
+from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.engine import Legal, LegalCache, legal_actions
+from obverse.engine import apply as engine_apply
 from obverse.rulesets import Ruleset
 from obverse.rulings import ILLEGAL, Outcome
 from obverse.state import GameState, new_state
@@ -99,3 +101,24 @@ def test_a_trial_state_reads_whole_fields_as_the_state_does() -> None:
     names = {engine._FIELDS[i] for i, _ in reads.seen}
     assert names == {"turn", "players"}
     assert set(engine._FIELDS) == set(GameState.__struct_fields__) - {"clock", "next_id", "trail"}
+
+
+def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() -> None:
+    rs = registry.get_ruleset("mtg")
+    state = new_state("mtg", ("alice", "bob"))
+    ids = []
+    for zone in ("battlefield", "battlefield", "battlefield", "hand"):
+        state, card = rs.add_card(state, LANTERN, zone, owner="alice")
+        ids.append(state.card_object[card])
+    cache = LegalCache()
+    first = legal_actions(state, "alice", cache=cache)
+    groups = dict(cache._groups)
+    assert groups  # each object's offers kept whole
+    moved = engine_apply(state, v.Move(object=ids[3], to="graveyard")).state
+    again = legal_actions(moved, "alice", cache=cache)
+    assert again == legal_actions(moved, "alice")  # the same offers as trying every one
+    assert again != first
+    # The battlefield objects' own offers are the very same lists (nothing they read changed).
+    for oid in ids[:3]:
+        key = ("alice", oid, None)
+        assert cache._groups[key][2] is groups[key][2]

@@ -230,7 +230,10 @@ def legal_actions(
     state whose every read is unchanged in this one is not tried again: the answer is the
     same list, found in a fraction of the time after a small change (see
     :class:`LegalCache`)."""
-    candidates = ruleset_of(state).candidates(state, player, acting=acting)
+    rs = ruleset_of(state)
+    if cache is not None and where is None:
+        return cache.session(state, player).grouped(rs, acting)
+    candidates = rs.candidates(state, player, acting=acting)
     if where is not None:
         candidates = [a for a in candidates if where(a)]
     if cache is not None:
@@ -578,6 +581,9 @@ class LegalCache:
         #: (actor, object id) -> the actions of that actor's offers kept while the actor's
         #: check of that object is (they go with it).
         self._naming: dict[tuple[str, int], set[Any]] = {}
+        #: (actor, object id, None or _COPIES) -> (what the candidates were made from, the
+        #: candidates, the offers on the object): kept while that and every offer are.
+        self._groups: dict[tuple[Any, int, Any], tuple[Any, frozenset[Any], list[Legal]]] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
@@ -591,6 +597,7 @@ class LegalCache:
             self._readers.clear()
             self._offers.clear()
             self._naming.clear()
+            self._groups.clear()
             self._indexed = 0
         elif values != self._values:
             self._forget_changed(self._values, values)
@@ -614,6 +621,7 @@ class LegalCache:
                     self._readers.clear()
                     self._offers.clear()
                     self._naming.clear()
+                    self._groups.clear()
                     return
                 stale += changes
                 continue
@@ -629,11 +637,25 @@ class LegalCache:
                     kept = offers.get(key[1], {})  # the actor check: the actor's offers
                     for action in self._naming.pop(key[1:], ()):  # naming it go
                         kept.pop(action, None)
-                elif isinstance(key, tuple):  # the rest of an actor check: its offer goes
-                    offers.get(key[0], {}).pop(key[1], None)
-                else:
-                    for kept in offers.values():
+                        self._drop(key[1], action)
+                elif isinstance(key, tuple) and key[0] is not _MADE:  # the rest of an actor
+                    offers.get(key[0], {}).pop(key[1], None)  # check: its offer goes
+                    self._drop(key[0], key[1])
+                elif not isinstance(key, tuple):
+                    for actor, kept in offers.items():
                         kept.pop(key, None)
+                        self._drop(actor, key)
+
+    def _drop(self, actor: str | None, action: v.Action) -> None:
+        """Forget the actor's offers kept whole on the object ``action`` names first (the
+        offer of ``action`` was among them: it went)."""
+        ids = action.object_ids()
+        if not ids:
+            return
+        for key in ((actor, ids[0], None), (actor, ids[0], _COPIES)):
+            group = self._groups.get(key)
+            if group is not None and action in group[1]:
+                del self._groups[key]
 
     def _keep(self, key: Any, deps: tuple[Dependency, ...], value: Any) -> None:
         """Store an entry and index it by what it read."""
@@ -688,6 +710,10 @@ def _refuses_otherwise(state: GameState, action: v.Action, actor: str) -> bool:
 
 #: The first item of the key of an object's part of the actor check: ``(_REFER, actor, id)``.
 _REFER: Any = object()
+#: The first item of the key of the candidates made on an object: ``(_MADE, player, id)``.
+_MADE: Any = object()
+#: The last item of the key of an object's offers of becoming a copy (the others: ``None``).
+_COPIES: Any = object()
 
 
 class _Session:
@@ -702,6 +728,62 @@ class _Session:
         #: calls try nothing).
         self.trial: GameState | None = None
         self.roots: tuple[Any, ...] = ()
+
+    def grouped(self, rs: Ruleset, acting: Callable[[GameObject], bool] | None) -> list[Legal]:
+        """:meth:`offers` of every candidate, part by part (:meth:`Ruleset.candidate_parts`):
+        the offers on an object are kept whole while what they came from is, its candidates
+        (made on a traced state and kept as an entry of their own) and each one's offer."""
+        out: list[Legal] = []
+        ids: tuple[int, ...] = ()
+        in_play_seen: Any = None
+        for actions, o, in_play in rs.candidate_parts(self.state, self.actor, None, acting):
+            if actions is not None:
+                out += self.offers(actions)
+            elif o is not None and in_play is None:
+                out += self._own(rs, o)
+            elif o is not None and in_play is not None:
+                if in_play is not in_play_seen:  # one list for every part that copies
+                    ids, in_play_seen = tuple(x.id for x in in_play), in_play
+                out += self._copies(rs, o, in_play, ids)
+        return out
+
+    def _own(self, rs: Ruleset, o: GameObject) -> list[Legal]:
+        """The offers of the candidates on ``o`` (:meth:`Ruleset.object_candidates`)."""
+        groups, entries = self.cache._groups, self.cache._entries
+        maker = self.actor or o.owner
+        made = (_MADE, maker, o.id)
+        kept = groups.get((self.actor, o.id, None))
+        entry = entries.get(made)
+        if kept is not None and entry is not None and entry[1] is kept[0]:
+            return kept[2]  # the same candidates, each with its offer kept
+        oid = o.id
+        actions = self._kept(
+            made, lambda st: rs.object_candidates(st, maker, st.objects[oid], None)
+        )
+        return self._group((self.actor, oid, None), actions, actions)
+
+    def _copies(
+        self, rs: Ruleset, o: GameObject, in_play: list[GameObject], ids: tuple[int, ...]
+    ) -> list[Legal]:
+        """The offers of ``o`` becoming a copy of each other object of ``in_play`` (``ids``,
+        their ids: the candidates depend on nothing else)."""
+        kept = self.cache._groups.get((self.actor, o.id, _COPIES))
+        if kept is not None and kept[0] == ids:
+            return kept[2]
+        actions = rs.copy_candidates(o, in_play)
+        return self._group((self.actor, o.id, _COPIES), ids, actions)
+
+    def _group(self, key: Any, made: Any, actions: list[v.Action]) -> list[Legal]:
+        """The offers of ``actions``, kept under ``key`` with what they were made from when
+        every offer is kept (its memo entry goes with the group: see :meth:`LegalCache._drop`)."""
+        legal = self.offers(actions)
+        memo = self.memo
+        try:
+            if all(a in memo for a in actions):
+                self.cache._groups[key] = (made, frozenset(actions), legal)
+        except TypeError:  # an unhashable action is tried every time: so is its group
+            pass
+        return legal
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
         """The actions the actor may take now, with their rulings (:meth:`offered` of each;

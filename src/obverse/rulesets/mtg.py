@@ -136,19 +136,19 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             out += self.layout_candidates(state, o, verb)
         return out
 
-    def candidates(
+    def extra_candidates(
         self,
         state: GameState,
         player: str | None,
         verb: str | None = None,
         acting: Callable[[GameObject], bool] | None = None,
     ) -> list[v.Action]:
-        out = super().candidates(state, player, verb, acting)
-        if verb in (None, "meld"):
-            melds = self._meld_halves(state, player)
-            firsts = melds if acting is None else [x for x in melds if acting(x)]
-            out += [Meld(objects=(x.id, y.id)) for x in firsts for y in melds if x.id < y.id]
-        return out
+        """Melding each two meld cards of the same owner (712.4)."""
+        if verb not in (None, "meld"):
+            return []
+        melds = self._meld_halves(state, player)
+        firsts = melds if acting is None else [x for x in melds if acting(x)]
+        return [Meld(objects=(x.id, y.id)) for x in firsts for y in melds if x.id < y.id]
 
     def candidates_on(
         self, state: GameState, player: str | None, o: GameObject, verb: str

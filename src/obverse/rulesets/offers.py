@@ -9,11 +9,23 @@ from one generator at a time (:meth:`Offers.draw_on`), never listing the board.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
 from obverse.state import GameObject, GameState, object_ids
+
+
+class CandidatePart(NamedTuple):
+    """A part of the candidates (see :meth:`Offers.candidate_parts`): ``actions`` (naming no
+    object, or several at once); else the candidates on ``obj``, its own
+    (:meth:`Offers.object_candidates`) or, with ``in_play``, becoming a copy of each other
+    object of ``in_play``."""
+
+    actions: list[v.Action] | None = None
+    obj: GameObject | None = None
+    in_play: list[GameObject] | None = None
 
 
 class Offers(Hooks):
@@ -45,7 +57,28 @@ class Offers(Hooks):
         object and verb) and the actions naming no object (:meth:`loose_candidates`); random
         play draws from one generator at a time. Games add their own verbs by overriding
         :meth:`object_candidates`."""
-        out: list[v.Action] = [v.EndTurn()] if verb in (None, "end_turn") else []
+        out: list[v.Action] = []
+        for actions, o, in_play in self.candidate_parts(state, player, verb, acting):
+            if actions is not None:
+                out += actions
+            elif o is not None and in_play is None:
+                out += self.object_candidates(state, player or o.owner, o, verb)
+            elif o is not None and in_play is not None:
+                out += self.copy_candidates(o, in_play)
+        return out
+
+    def candidate_parts(
+        self,
+        state: GameState,
+        player: str | None,
+        verb: str | None = None,
+        acting: Callable[[GameObject], bool] | None = None,
+    ) -> Iterator[CandidatePart]:
+        """:meth:`candidates` in parts, in order (what a cache keeps apart; see
+        :class:`CandidatePart`); the candidates on an object are made as ``player`` (a
+        judge: as the object's owner)."""
+        if verb in (None, "end_turn"):
+            yield CandidatePart([v.EndTurn()])
         if verb is None or verb in _object_verbs(type(self)):
             mine = [
                 o
@@ -54,13 +87,30 @@ class Offers(Hooks):
             ]
             acts = mine if acting is None else [o for o in mine if acting(o)]
             for o in acts:
-                out += self.object_candidates(state, player or o.owner, o, verb)
+                yield CandidatePart(obj=o)
             if verb in (None, "become_copy"):
                 in_play = [o for o in mine if self.is_in_play(o.zone)]
                 copying = in_play if acting is None else [o for o in acts if o in in_play]
                 for o in copying:
-                    out += _copies(o, in_play)
-        return out + self.loose_candidates(state, player, verb)
+                    yield CandidatePart(obj=o, in_play=in_play)
+        yield CandidatePart(self.loose_candidates(state, player, verb))
+        yield CandidatePart(self.extra_candidates(state, player, verb, acting))
+
+    def copy_candidates(self, o: GameObject, in_play: list[GameObject]) -> list[v.Action]:
+        """``o`` becoming a copy of each other object in ``in_play`` (objects in play the
+        player may refer to: then each is a partner, as :meth:`_copy_partner` decides)."""
+        return [v.BecomeCopy(object=o.id, of=x.id) for x in in_play if x.id != o.id]
+
+    def extra_candidates(
+        self,
+        state: GameState,
+        player: str | None,
+        verb: str | None = None,
+        acting: Callable[[GameObject], bool] | None = None,
+    ) -> list[v.Action]:
+        """Candidates naming several objects at once (none here; MTG's melds), after the
+        others; with ``acting``, only those whose first object passes it."""
+        return []
 
     def candidates_on(
         self, state: GameState, player: str | None, o: GameObject, verb: str
@@ -194,12 +244,6 @@ def _zones_in_order(cls: type[Offers]) -> tuple[str, ...]:
     if found is None:
         found = _ZONES[cls] = tuple(sorted(cls.zones))
     return found
-
-
-def _copies(o: GameObject, in_play: list[GameObject]) -> list[v.Action]:
-    """``o`` becoming a copy of each other object in ``in_play`` (objects in play the player
-    may refer to: then each is a partner, as :meth:`Offers._copy_partner` decides)."""
-    return [v.BecomeCopy(object=o.id, of=x.id) for x in in_play if x.id != o.id]
 
 
 __all__ = ["Offers"]

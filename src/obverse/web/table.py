@@ -149,8 +149,8 @@ class Table:
         #: shared the same way).
         self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
-        self.offer_bytes: dict[str, dict[int, tuple[Legal, bytes]]] = {}
-        #: Each seat's names of objects when its offers were last made (shared the same way).
+        self.offer_bytes: dict[str, dict[v.Action, tuple[Legal, bytes]]] = {}
+        #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
@@ -743,38 +743,36 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
 
 def legal_body(table: Table, seat: str) -> bytes:
     """``{"actions": legal_actions(table, seat)}`` as JSON. Each offer's bytes are kept for
-    the seat (and only for it) across the game's tables, by the identity of the kernel's
-    offer (:class:`~obverse.engine.Legal`: the very same object while its action and rulings
+    the seat (and only for it) across the game's tables, with the kernel's offer
+    (:class:`~obverse.engine.Legal`: the very same object while its action and rulings
     stand): after a change only new offers, or offers naming an object whose name changed,
     are built and encoded."""
     seat_names = _seat_names(table, seat)
     if seat_names is None:
         return b'{"actions":[]}'
     player, names = seat_names
-    kept: dict[int, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
+    kept: dict[v.Action, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
     if len(kept) > 20_000:  # bounded: a long game's old offers go
         kept.clear()
-    # Offers naming an object whose name changed (or that the seat no longer names) since
-    # its last offers are made again (most often no name changed).
-    before = table.offer_names.get(seat)
-    if before is not None and before != names:
-        renamed = {i for i, h in before.items() if names.get(i) != h}
-        if renamed:
-            stale = [
-                k for k, (x, _) in kept.items() if not renamed.isdisjoint(x.action.object_ids())
-            ]
-            for k in stale:
-                del kept[k]
-    table.offer_names[seat] = names
+    # Offers naming an object whose name changed since this seat's last offers are made
+    # again (most often no name changed). The names last given are kept for every object
+    # the seat ever named, so one named again after a while is checked too.
+    given = table.offer_names.setdefault(seat, {})
+    renamed = {i for i, h in names.items() if given.get(i, h) != h}
+    if renamed:
+        named = [a for a in kept if not renamed.isdisjoint(a.object_ids())]
+        for action in named:
+            del kept[action]
+    given.update(names)
     templates, encode = table.offer_templates, msgspec.json.encode
     parts: list[bytes] = []
     for legal in _seat_legal(table, seat, player):
-        found = kept.get(id(legal))
-        if found is not None and found[0] is legal:  # the entry holds it: its id is its own
+        found = kept.get(legal.action)
+        if found is not None and found[0] is legal:  # the kernel's very offer: unchanged
             parts.append(found[1])
             continue
         part = encode(_offer(templates, legal.action, legal.rulings, names))
-        kept[id(legal)] = (legal, part)
+        kept[legal.action] = (legal, part)
         parts.append(part)
     return b'{"actions":[' + b",".join(parts) + b"]}"
 
