@@ -57,7 +57,12 @@ class Offers(Hooks):
         object and verb) and the actions naming no object (:meth:`loose_candidates`); random
         play draws from one generator at a time. Games add their own verbs by overriding
         :meth:`object_candidates`."""
-        out: list[v.Action] = []
+        if verb is not None and verb not in _object_verbs(type(self)):  # random play's
+            # frequent ask (ending the turn, shuffling): no object's part, only the others
+            out: list[v.Action] = [v.EndTurn()] if verb == "end_turn" else []
+            out += self.loose_candidates(state, player, verb)
+            return out + self.extra_candidates(state, player, verb, acting)
+        out = []
         for actions, o, in_play in self.candidate_parts(state, player, verb, acting):
             if actions is not None:
                 out += actions
