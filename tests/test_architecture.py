@@ -42,6 +42,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "rules": ("obverse.characteristics", "obverse.rulesets.*"),
     # The kernel's entry point and what drives it: apply, legal actions, views, Game.
     "engine": (
+        "obverse.tracing",
         "obverse.engine",
         "obverse.actions",
         "obverse.views",

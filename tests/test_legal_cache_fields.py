@@ -88,19 +88,19 @@ def test_a_new_card_keeps_the_trials_that_read_other_cards() -> None:
 
 
 def test_a_trial_state_reads_whole_fields_as_the_state_does() -> None:
-    from obverse import engine
+    from obverse import tracing
 
     state = _board(Toy())
-    traced = engine._TracedState(*msgspec.structs.astuple(state))
-    reads = engine._Reads(state)
-    engine._RUNNING.append(reads)
+    traced = tracing._TracedState(*msgspec.structs.astuple(state))
+    reads = tracing._Reads(state)
+    tracing._RUNNING.append(reads)
     try:
         assert traced.turn == state.turn and traced.players == state.players
     finally:
-        engine._RUNNING.pop()
-    names = {engine._FIELDS[i] for i, _ in reads.seen}
+        tracing._RUNNING.pop()
+    names = {tracing._FIELDS[i] for i, _ in reads.seen}
     assert names == {"turn", "players"}
-    assert set(engine._FIELDS) == set(GameState.__struct_fields__) - {"clock", "next_id", "trail"}
+    assert set(tracing._FIELDS) == set(GameState.__struct_fields__) - {"clock", "next_id", "trail"}
 
 
 def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() -> None:
