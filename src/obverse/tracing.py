@@ -114,24 +114,29 @@ class _TracedMap:
         base = self._base
         self._reads.seen.setdefault((self._index, key), base if key is _ALL else base.get(key))
 
-    def _noted(self, key: Any) -> None:
-        # The object table is never read by the core edits (they only set and delete), so
-        # only the other maps pay for asking who reads.
-        if key in self._written:
-            return
-        if self._index == 0 or sys._getframe(2).f_code not in _EDITS:
-            self._note(key)
+    # The three reads by key note the read inline (a trial makes many): unless the key was
+    # written on the way, or the reader is a core edit. The object table is never read by the
+    # core edits (they only set and delete), so only the other maps ask who reads.
 
     def get(self, key: Any, default: Any = None) -> Any:
-        self._noted(key)
+        if key not in self._written and (
+            self._index == 0 or sys._getframe(1).f_code not in _EDITS
+        ):
+            self._reads.seen.setdefault((self._index, key), self._base.get(key))
         return self._map.get(key, default)
 
     def __getitem__(self, key: Any) -> Any:
-        self._noted(key)
+        if key not in self._written and (
+            self._index == 0 or sys._getframe(1).f_code not in _EDITS
+        ):
+            self._reads.seen.setdefault((self._index, key), self._base.get(key))
         return self._map[key]
 
     def __contains__(self, key: Any) -> bool:
-        self._noted(key)
+        if key not in self._written and (
+            self._index == 0 or sys._getframe(1).f_code not in _EDITS
+        ):
+            self._reads.seen.setdefault((self._index, key), self._base.get(key))
         return key in self._map
 
     def _whole(self) -> Any:
@@ -163,11 +168,13 @@ class _TracedMap:
 
     def set(self, key: Any, value: Any) -> _TracedMap:
         m = self._map.set(key, value)
-        return _TracedMap(m, self._base, self._index, self._reads, self._written | {key})
+        written = self._written if key in self._written else self._written | {key}
+        return _TracedMap(m, self._base, self._index, self._reads, written)
 
     def delete(self, key: Any) -> _TracedMap:
         m = self._map.delete(key)
-        return _TracedMap(m, self._base, self._index, self._reads, self._written | {key})
+        written = self._written if key in self._written else self._written | {key}
+        return _TracedMap(m, self._base, self._index, self._reads, written)
 
     def __getattr__(self, name: str) -> Any:
         self._reads.untrusted = True  # e.g. mutate(): not followed, so not cached
