@@ -12,7 +12,7 @@ import pytest
 from obverse import registry
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.engine import Legal, LegalCache, legal_actions
+from obverse.engine import Legal, LegalCache, legal_actions, legal_parts
 from obverse.engine import apply as engine_apply
 from obverse.rulesets import Ruleset
 from obverse.rulings import ILLEGAL, Outcome
@@ -122,3 +122,20 @@ def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() 
     for oid in ids[:3]:
         key = ("alice", oid, None)
         assert cache._groups[key][2] is groups[key][2]
+
+
+def test_legal_parts_are_the_list_in_parts_and_an_unchanged_part_is_the_same_list() -> None:
+    rs = registry.get_ruleset("mtg")
+    state = new_state("mtg", ("alice", "bob"))
+    for zone in ("battlefield", "battlefield", "hand", "hand"):
+        state, _ = rs.add_card(state, LANTERN, zone, owner="alice")
+    cache = LegalCache()
+    before = legal_parts(state, "alice", cache)
+    assert [x for part in before for x in part] == legal_actions(state, "alice")
+    in_hand = state.zone_contents("alice:hand")
+    moved = engine_apply(state, v.Move(object=in_hand[0], to="exile")).state
+    after = legal_parts(moved, "alice", cache)
+    assert [x for part in after for x in part] == legal_actions(moved, "alice")
+    kept = {id(part) for part in before}
+    # The other card in hand and the battlefield's own offers are the very same lists.
+    assert sum(1 for part in after if id(part) in kept and part) >= 3

@@ -131,18 +131,19 @@ def test_kept_offers_follow_a_name_that_left_and_came_back_changed(monkeypatch: 
     target = next(o["object"] for o in first if o["object"] is not None)
     player, names = table_mod._seat_names(table, seat) or (None, {})
     oid = next(i for i, h in names.items() if h == target)
-    every = table_mod._seat_legal
+    every = table_mod._seat_parts
 
     def without(table: Table, seat: str, player: str | None) -> list[Any]:
-        return [x for x in every(table, seat, player) if oid not in x.action.object_ids()]
+        parts = every(table, seat, player)
+        return [[x for x in part if oid not in x.action.object_ids()] for part in parts]
 
     gone = {i: h for i, h in names.items() if i != oid}
     monkeypatch.setattr(table_mod, "_seat_names", lambda t, s: (player, gone))
-    monkeypatch.setattr(table_mod, "_seat_legal", without)
+    monkeypatch.setattr(table_mod, "_seat_parts", without)
     legal_body(table, seat)
     back = {**names, oid: "renamed"}
     monkeypatch.setattr(table_mod, "_seat_names", lambda t, s: (player, back))
-    monkeypatch.setattr(table_mod, "_seat_legal", every)
+    monkeypatch.setattr(table_mod, "_seat_parts", every)
     again = msgspec.json.decode(legal_body(table, seat))["actions"]
     assert [o for o in again if o["object"] == "renamed"]
     assert target not in json.dumps(again)

@@ -243,7 +243,7 @@ def legal_actions(
     :class:`LegalCache`)."""
     rs = ruleset_of(state)
     if cache is not None and where is None:
-        return cache.session(state, player).grouped(rs, acting)
+        return [x for part in cache.session(state, player).grouped(rs, acting) for x in part]
     candidates = rs.candidates(state, player, acting=acting)
     if where is not None:
         candidates = [a for a in candidates if where(a)]
@@ -255,6 +255,21 @@ def legal_actions(
         if found is not None and found[0] == DONE:
             out.append(Legal(action, found[1]))
     return out
+
+
+def legal_parts(
+    state: GameState,
+    player: str | None,
+    cache: LegalCache,
+    *,
+    acting: Callable[[GameObject], bool] | None = None,
+) -> list[list[Legal]]:
+    """:func:`legal_actions` with a cache, in parts (their concatenation is the list): the
+    offers naming no object, then each object's (:meth:`Ruleset.candidate_parts`). A part
+    is the very same list while nothing it came from changed, so a caller that keeps what it
+    made of a part (a server's encoded offers) redoes only the parts that changed. Callers
+    must not change the lists."""
+    return cache.session(state, player).grouped(ruleset_of(state), acting)
 
 
 def _try(
@@ -447,22 +462,24 @@ class _Session:
         self.trial: GameState | None = None
         self.roots: tuple[Any, ...] = ()
 
-    def grouped(self, rs: Ruleset, acting: Callable[[GameObject], bool] | None) -> list[Legal]:
+    def grouped(
+        self, rs: Ruleset, acting: Callable[[GameObject], bool] | None
+    ) -> list[list[Legal]]:
         """:meth:`offers` of every candidate, part by part (:meth:`Ruleset.candidate_parts`):
         the offers on an object are kept whole while what they came from is, its candidates
         (made on a traced state and kept as an entry of their own) and each one's offer."""
-        out: list[Legal] = []
+        out: list[list[Legal]] = []
         ids: tuple[int, ...] = ()
         in_play_seen: Any = None
         for actions, o, in_play in rs.candidate_parts(self.state, self.actor, None, acting):
             if actions is not None:
-                out += self.offers(actions)
+                out.append(self.offers(actions))
             elif o is not None and in_play is None:
-                out += self._own(rs, o)
+                out.append(self._own(rs, o))
             elif o is not None and in_play is not None:
                 if in_play is not in_play_seen:  # one list for every part that copies
                     ids, in_play_seen = tuple(x.id for x in in_play), in_play
-                out += self._copies(rs, o, in_play, ids)
+                out.append(self._copies(rs, o, in_play, ids))
         return out
 
     def _own(self, rs: Ruleset, o: GameObject) -> list[Legal]:
@@ -659,6 +676,7 @@ __all__ = [
     "check_actor",
     "decode",
     "legal_actions",
+    "legal_parts",
     "normalize",
     "refused_reference",
     "ruleset_of",

@@ -119,23 +119,17 @@ class _TracedMap:
     # core edits (they only set and delete), so only the other maps ask who reads.
 
     def get(self, key: Any, default: Any = None) -> Any:
-        if key not in self._written and (
-            self._index == 0 or sys._getframe(1).f_code not in _EDITS
-        ):
+        if key not in self._written and (self._index == 0 or sys._getframe(1).f_code not in _EDITS):
             self._reads.seen.setdefault((self._index, key), self._base.get(key))
         return self._map.get(key, default)
 
     def __getitem__(self, key: Any) -> Any:
-        if key not in self._written and (
-            self._index == 0 or sys._getframe(1).f_code not in _EDITS
-        ):
+        if key not in self._written and (self._index == 0 or sys._getframe(1).f_code not in _EDITS):
             self._reads.seen.setdefault((self._index, key), self._base.get(key))
         return self._map[key]
 
     def __contains__(self, key: Any) -> bool:
-        if key not in self._written and (
-            self._index == 0 or sys._getframe(1).f_code not in _EDITS
-        ):
+        if key not in self._written and (self._index == 0 or sys._getframe(1).f_code not in _EDITS):
             self._reads.seen.setdefault((self._index, key), self._base.get(key))
         return key in self._map
 

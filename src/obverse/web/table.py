@@ -24,8 +24,7 @@ from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
-from obverse.engine import Legal, LegalCache, check_actor, normalize
-from obverse.engine import legal_actions as engine_legal_actions
+from obverse.engine import Legal, LegalCache, check_actor, legal_parts, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event, Outcome, Ruling
@@ -150,6 +149,9 @@ class Table:
         self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
         self.offer_bytes: dict[str, dict[v.Action, tuple[Legal, bytes]]] = {}
+        #: Each seat's encoded parts of its offers, by the identity of the kernel's part
+        #: (:func:`obverse.engine.legal_parts`; shared the same way).
+        self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         actors = [a for _, a in rec.steps]
@@ -671,12 +673,16 @@ def _first_object(action: Any) -> int | None:
     return first if isinstance(first, int) else None
 
 
-def _seat_legal(table: Table, seat: str, player: str | None) -> list[Legal]:
-    """:func:`obverse.engine.legal_actions` for ``player``, less the actions on objects the
+def _seat_parts(table: Table, seat: str, player: str | None) -> list[list[Legal]]:
+    """:func:`obverse.engine.legal_parts` for ``player``, less the actions on objects the
     seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
     acting = None if player is None else functools.partial(may_act_on, table, seat)
-    state, cache = table.state, table.legal_cache
-    return engine_legal_actions(state, player, acting=acting, cache=cache)
+    return legal_parts(table.state, player, table.legal_cache, acting=acting)
+
+
+def _seat_legal(table: Table, seat: str, player: str | None) -> list[Legal]:
+    """:func:`_seat_parts` as one list."""
+    return [x for part in _seat_parts(table, seat, player) for x in part]
 
 
 #: An offer without its object names: verb, main field, the other fields, the fields naming
@@ -752,29 +758,50 @@ def legal_body(table: Table, seat: str) -> bytes:
         return b'{"actions":[]}'
     player, names = seat_names
     kept: dict[v.Action, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
-    if len(kept) > 20_000:  # bounded: a long game's old offers go
+    joined: dict[int, tuple[list[Legal], bytes]] = table.part_bytes.setdefault(seat, {})
+    if len(kept) > 20_000 or len(joined) > 5_000:  # bounded: a long game's old offers go
         kept.clear()
+        joined.clear()
     # Offers naming an object whose name changed since this seat's last offers are made
     # again (most often no name changed). The names last given are kept for every object
     # the seat ever named, so one named again after a while is checked too.
     given = table.offer_names.setdefault(seat, {})
     renamed = {i for i, h in names.items() if given.get(i, h) != h}
     if renamed:
-        named = [a for a in kept if not renamed.isdisjoint(a.object_ids())]
-        for action in named:
+        for action in [a for a in kept if not renamed.isdisjoint(a.object_ids())]:
             del kept[action]
+        for key, (part, _) in list(joined.items()):
+            if any(not renamed.isdisjoint(x.action.object_ids()) for x in part):
+                del joined[key]
     given.update(names)
-    templates, encode = table.offer_templates, msgspec.json.encode
     parts: list[bytes] = []
-    for legal in _seat_legal(table, seat, player):
-        found = kept.get(legal.action)
-        if found is not None and found[0] is legal:  # the kernel's very offer: unchanged
-            parts.append(found[1])
+    for part in _seat_parts(table, seat, player):
+        if not part:
             continue
-        part = encode(_offer(templates, legal.action, legal.rulings, names))
-        kept[legal.action] = (legal, part)
-        parts.append(part)
+        found = joined.get(id(part))
+        if found is None or found[0] is not part:  # a part the kernel made anew
+            found = joined[id(part)] = (part, _part_bytes(table, part, kept, names))
+        parts.append(found[1])
     return b'{"actions":[' + b",".join(parts) + b"]}"
+
+
+def _part_bytes(
+    table: Table,
+    part: list[Legal],
+    kept: dict[v.Action, tuple[Legal, bytes]],
+    names: Mapping[int, str],
+) -> bytes:
+    """A part of a seat's offers as JSON items, each offer's bytes kept with the kernel's
+    offer (the very same object while its action and rulings stand)."""
+    templates, encode = table.offer_templates, msgspec.json.encode
+    out: list[bytes] = []
+    for legal in part:
+        found = kept.get(legal.action)
+        if found is None or found[0] is not legal:
+            made = encode(_offer(templates, legal.action, legal.rulings, names))
+            found = kept[legal.action] = (legal, made)
+        out.append(found[1])
+    return b",".join(out)
 
 
 def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:
