@@ -50,6 +50,16 @@ def _board(rs: Ruleset) -> GameState:
     return state
 
 
+def _mtg_board(*zones: str) -> tuple[GameState, list[int]]:
+    """An MTG state with a Lantern of alice's in each of ``zones``, and their object ids."""
+    rs = registry.get_ruleset("mtg")
+    state, ids = new_state("mtg", ("alice", "bob")), []
+    for zone in zones:
+        state, card = rs.add_card(state, LANTERN, zone, owner="alice")
+        ids.append(state.card_object[card])
+    return state, ids
+
+
 def _verbs(legal: list[Legal]) -> list[str]:
     return sorted(repr(x.action) for x in legal)
 
@@ -73,9 +83,7 @@ def test_a_new_turn_forgets_what_read_the_turn_and_keeps_the_rest(even: Ruleset)
 
 def test_a_new_card_keeps_the_trials_that_read_other_cards() -> None:
     rs = registry.get_ruleset("mtg")
-    state = new_state("mtg", ("alice", "bob"))
-    for zone in ("battlefield", "battlefield", "hand", "graveyard"):
-        state, _ = rs.add_card(state, LANTERN, zone, owner="alice")
+    state, _ = _mtg_board("battlefield", "battlefield", "hand", "graveyard")
     cache = LegalCache()
     legal_actions(state, None, cache=cache)
     tried = cache.tried
@@ -104,12 +112,7 @@ def test_a_trial_state_reads_whole_fields_as_the_state_does() -> None:
 
 
 def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() -> None:
-    rs = registry.get_ruleset("mtg")
-    state = new_state("mtg", ("alice", "bob"))
-    ids = []
-    for zone in ("battlefield", "battlefield", "battlefield", "hand"):
-        state, card = rs.add_card(state, LANTERN, zone, owner="alice")
-        ids.append(state.card_object[card])
+    state, ids = _mtg_board("battlefield", "battlefield", "battlefield", "hand")
     cache = LegalCache()
     first = legal_actions(state, "alice", cache=cache)
     groups = dict(cache._groups)
@@ -125,15 +128,11 @@ def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() 
 
 
 def test_legal_parts_are_the_list_in_parts_and_an_unchanged_part_is_the_same_list() -> None:
-    rs = registry.get_ruleset("mtg")
-    state = new_state("mtg", ("alice", "bob"))
-    for zone in ("battlefield", "battlefield", "hand", "hand"):
-        state, _ = rs.add_card(state, LANTERN, zone, owner="alice")
+    state, ids = _mtg_board("battlefield", "battlefield", "hand", "hand")
     cache = LegalCache()
     before = legal_parts(state, "alice", cache)
     assert [x for part in before for x in part] == legal_actions(state, "alice")
-    in_hand = state.zone_contents("alice:hand")
-    moved = engine_apply(state, v.Move(object=in_hand[0], to="exile")).state
+    moved = engine_apply(state, v.Move(object=ids[2], to="exile")).state
     after = legal_parts(moved, "alice", cache)
     assert [x for part in after for x in part] == legal_actions(moved, "alice")
     kept = {id(part) for part in before}
