@@ -147,3 +147,18 @@ def test_kept_offers_follow_a_name_that_left_and_came_back_changed(monkeypatch: 
     again = msgspec.json.decode(legal_body(table, seat))["actions"]
     assert [o for o in again if o["object"] == "renamed"]
     assert target not in json.dumps(again)
+
+
+def test_a_seats_encoded_log_is_its_log_encoded_along_a_game() -> None:
+    rng = random.Random(5)
+    table = Table(record())
+    seats = ("alice", "bob", JUDGE, "spectator")
+    for _ in range(8):
+        for seat in seats:
+            log = table.log(seat)
+            for start in {0, len(log) // 2, len(log)}:
+                assert table.log_json(seat, start) == msgspec.json.encode(log[start:])
+        offers = [o for o in legal_actions(table, "alice") if o["verb"] != "end_turn"]
+        pick = rng.choice(offers)
+        step = build_step(table, "alice", Request(pick["verb"], pick["object"], pick["args"]))
+        table = table.append(step, "alice")

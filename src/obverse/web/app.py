@@ -283,10 +283,11 @@ class Sandbox:
 
 
 def encode_state(table: Table, seat: str, out: dict[str, Any]) -> bytes:
-    """A seat's state as JSON, its view spliced in as encoded once per table and seat (the
-    view is most of the bytes; the log tail and the rest change per request)."""
+    """A seat's state as JSON, its view and its log spliced in as encoded once (the view
+    per table and seat, each log entry once per seat: they are most of the bytes)."""
     raw = view_json(table, seat, out["view"])
-    return msgspec.json.encode({**out, "view": msgspec.Raw(raw)})
+    log = msgspec.Raw(table.log_json(seat, out["log_from"]))
+    return msgspec.json.encode({**out, "view": msgspec.Raw(raw), "log": log})
 
 
 def view_json(table: Table, seat: str, view: dict[str, Any]) -> bytes:
@@ -305,7 +306,10 @@ def seat_digest(table: Table, seat: str, out: dict[str, Any], log: list[dict[str
     """A digest of a seat's state: everything in ``out`` (its view as encoded once per table
     and seat) and the whole log."""
     tail = log[-1]["key"] if log else ""
-    rest = msgspec.json.encode({k: v for k, v in out.items() if k != "view"}, order="sorted")
+    # The log is in its last entry's key (each key chains the entries before it).
+    rest = msgspec.json.encode(
+        {k: v for k, v in out.items() if k not in ("view", "log")}, order="sorted"
+    )
     digest = hashlib.blake2b(rest, digest_size=8)
     digest.update(view_json(table, seat, out["view"]))
     digest.update(f"|{len(log)}|{tail}".encode())

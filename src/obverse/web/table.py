@@ -139,6 +139,7 @@ class Table:
         self.broken: str | None = None
         self._seen: dict[tuple[str, str], Any] = {}
         self._logs: dict[str, list[dict[str, Any]]] = {}
+        self._log_json: dict[str, list[bytes]] = {}
         #: What the kernel found of the candidates on earlier states of this game (shared
         #: with the tables :meth:`append` makes: a new state re-tries only what changed).
         self.legal_cache = LegalCache()
@@ -220,6 +221,7 @@ class Table:
         new._seen = {}
         # A seat's log so far stays valid: earlier entries never change.
         new._logs = {seat: list(log) for seat, log in self._logs.items()}
+        new._log_json = {seat: list(done) for seat, done in self._log_json.items()}
         new._replay(name, arg, seat)
         return new
 
@@ -496,6 +498,15 @@ class Table:
             key = entry["key"] = entry_key(key, entry)
             log.append(entry)
         return list(log)
+
+    def log_json(self, seat: str, start: int) -> bytes:
+        """The seat's log from its ``start``-th entry as a JSON array, each entry encoded
+        once (shared by later tables like the entries: a poll re-encodes nothing old)."""
+        log = self.log(seat)
+        done = self._log_json.setdefault(seat, [])
+        del done[len(log) :]  # an entry made again (a log only grows: never, in fact)
+        done += map(msgspec.json.encode, log[len(done) :])
+        return b"[" + b",".join(done[start:]) + b"]"
 
 
 #: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
