@@ -150,9 +150,11 @@ class Table:
         self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
         self.offer_bytes: dict[str, dict[v.Action, tuple[Legal, bytes]]] = {}
-        #: Each seat's encoded parts of its offers, by the identity of the kernel's part
-        #: (:func:`obverse.engine.legal_parts`; shared the same way).
+        #: Each seat's encoded parts of its last offers, by the identity of the kernel's
+        #: part (:func:`obverse.engine.legal_parts`; shared the same way), and its kept
+        #: offers by the objects they name.
         self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
+        self.offer_naming: dict[str, dict[int, set[v.Action]]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         actors = [a for _, a in rec.steps]
@@ -769,30 +771,32 @@ def legal_body(table: Table, seat: str) -> bytes:
         return b'{"actions":[]}'
     player, names = seat_names
     kept: dict[v.Action, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
-    joined: dict[int, tuple[list[Legal], bytes]] = table.part_bytes.setdefault(seat, {})
-    if len(kept) > 20_000 or len(joined) > 5_000:  # bounded: a long game's old offers go
+    naming = table.offer_naming.setdefault(seat, {})
+    if len(kept) > 20_000:  # bounded: a long game's old offers go
         kept.clear()
-        joined.clear()
+        naming.clear()
     # Offers naming an object whose name changed since this seat's last offers are made
     # again (most often no name changed). The names last given are kept for every object
     # the seat ever named, so one named again after a while is checked too.
     given = table.offer_names.setdefault(seat, {})
     renamed = {i for i, h in names.items() if given.get(i, h) != h}
-    if renamed:
-        for action in [a for a in kept if not renamed.isdisjoint(a.object_ids())]:
-            del kept[action]
-        for key, (part, _) in list(joined.items()):
-            if any(not renamed.isdisjoint(x.action.object_ids()) for x in part):
-                del joined[key]
+    for oid in renamed:
+        for action in naming.pop(oid, ()):
+            kept.pop(action, None)
     given.update(names)
+    # Each part's bytes, by the identity of the kernel's part: only this call's are kept.
+    joined = table.part_bytes.get(seat, {})
+    live: dict[int, tuple[list[Legal], bytes]] = {}
     parts: list[bytes] = []
     for part in _seat_parts(table, seat, player):
         if not part:
             continue
         found = joined.get(id(part))
-        if found is None or found[0] is not part:  # a part the kernel made anew
-            found = joined[id(part)] = (part, _part_bytes(table, part, kept, names))
+        if found is None or found[0] is not part or (renamed and _names_any(part, renamed)):
+            found = (part, _part_bytes(table, part, kept, naming, names))
+        live[id(part)] = found
         parts.append(found[1])
+    table.part_bytes[seat] = live
     return b'{"actions":[' + b",".join(parts) + b"]}"
 
 
@@ -800,19 +804,29 @@ def _part_bytes(
     table: Table,
     part: list[Legal],
     kept: dict[v.Action, tuple[Legal, bytes]],
+    naming: dict[int, set[v.Action]],
     names: Mapping[int, str],
 ) -> bytes:
     """A part of a seat's offers as JSON items, each offer's bytes kept with the kernel's
-    offer (the very same object while its action and rulings stand)."""
+    offer (the very same object while its action and rulings stand) and indexed by the
+    objects it names (their names are in the bytes)."""
     templates, encode = table.offer_templates, msgspec.json.encode
     out: list[bytes] = []
     for legal in part:
         found = kept.get(legal.action)
         if found is None or found[0] is not legal:
-            made = encode(_offer(templates, legal.action, legal.rulings, names))
-            found = kept[legal.action] = (legal, made)
+            action = legal.action
+            made = encode(_offer(templates, action, legal.rulings, names))
+            found = kept[action] = (legal, made)
+            for oid in action.object_ids():
+                naming.setdefault(oid, set()).add(action)
         out.append(found[1])
     return b",".join(out)
+
+
+def _names_any(part: list[Legal], ids: set[int]) -> bool:
+    """Whether an offer of ``part`` names one of ``ids``."""
+    return any(not ids.isdisjoint(x.action.object_ids()) for x in part)
 
 
 def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:
