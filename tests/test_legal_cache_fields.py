@@ -115,7 +115,7 @@ def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() 
     state, ids = _mtg_board("battlefield", "battlefield", "battlefield", "hand")
     cache = LegalCache()
     first = legal_actions(state, "alice", cache=cache)
-    groups = dict(cache._groups)
+    groups = {key: part.legal for key, part in cache._groups.items()}
     assert groups  # each object's offers kept whole
     moved = engine_apply(state, v.Move(object=ids[3], to="graveyard")).state
     again = legal_actions(moved, "alice", cache=cache)
@@ -124,7 +124,7 @@ def test_the_offers_on_an_unchanged_object_are_kept_whole_and_follow_a_change() 
     # The battlefield objects' own offers are the very same lists (nothing they read changed).
     for oid in ids[:3]:
         key = ("alice", oid, None)
-        assert cache._groups[key][2] is groups[key][2]
+        assert cache._groups[key].legal is groups[key]
 
 
 def test_legal_parts_are_the_list_in_parts_and_an_unchanged_part_is_the_same_list() -> None:

@@ -314,9 +314,9 @@ class LegalCache:
         #: (actor, object id) -> the actions of that actor's offers kept while the actor's
         #: check of that object is (they go with it).
         self._naming: dict[tuple[str, int], set[Any]] = {}
-        #: (actor, object id, None or _COPIES) -> (what the candidates were made from, the
-        #: candidates, the offers on the object): kept while that and every offer are.
-        self._groups: dict[tuple[Any, int, Any], tuple[Any, frozenset[Any], list[Legal]]] = {}
+        #: (actor, object id, None or _COPIES) -> the offers on the object, kept while what
+        #: the candidates were made from is (an offer that went is made again alone).
+        self._groups: dict[tuple[Any, int, Any], _Part] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
@@ -380,15 +380,17 @@ class LegalCache:
                         self._drop(actor, key)
 
     def _drop(self, actor: str | None, action: v.Action) -> None:
-        """Forget the actor's offers kept whole on the object ``action`` names first (the
-        offer of ``action`` was among them: it went)."""
+        """Mark the offer of ``action`` gone from the actor's part of the object it names
+        first (made again when the part is next asked for)."""
         ids = action.object_ids()
         if not ids:
             return
         for key in ((actor, ids[0], None), (actor, ids[0], _COPIES)):
-            group = self._groups.get(key)
-            if group is not None and action in group[1]:
-                del self._groups[key]
+            part = self._groups.get(key)
+            if part is not None:
+                i = part.index.get(action)
+                if i is not None:
+                    part.stale.add(i)
 
     def _keep(self, key: Any, deps: tuple[Dependency, ...], value: Any) -> None:
         """Store an entry and index it by what it read."""
@@ -449,6 +451,20 @@ _MADE: Any = object()
 _COPIES: Any = object()
 
 
+class _Part:
+    """One object's part of an actor's offers (see :meth:`_Session.grouped`): the candidates
+    and what they were made from, each one's offer (``None``: not offered), the offers, and
+    which offers went since (their memo entries were dropped)."""
+
+    __slots__ = ("actions", "index", "legal", "made", "slots", "stale")
+
+    def __init__(self, made: Any, actions: list[v.Action], slots: list[Legal | None]) -> None:
+        self.made, self.actions, self.slots = made, actions, slots
+        self.index = {a: i for i, a in enumerate(actions)}
+        self.legal = [x for x in slots if x is not None]
+        self.stale: set[int] = set()
+
+
 class _Session:
     """One :func:`legal_actions` call's use of a :class:`LegalCache`."""
 
@@ -484,41 +500,64 @@ class _Session:
 
     def _own(self, rs: Ruleset, o: GameObject) -> list[Legal]:
         """The offers of the candidates on ``o`` (:meth:`Ruleset.object_candidates`)."""
-        groups, entries = self.cache._groups, self.cache._entries
         maker = self.actor or o.owner
         made = (_MADE, maker, o.id)
-        kept = groups.get((self.actor, o.id, None))
-        entry = entries.get(made)
-        if kept is not None and entry is not None and entry[1] is kept[0]:
-            return kept[2]  # the same candidates, each with its offer kept
+        key = (self.actor, o.id, None)
+        part = self.cache._groups.get(key)
+        entry = self.cache._entries.get(made)
+        if part is not None and entry is not None and entry[1] is part.made:
+            return self._patched(key, part)  # the same candidates: their offers kept
         oid = o.id
         actions = self._kept(
             made, lambda st: rs.object_candidates(st, maker, st.objects[oid], None)
         )
-        return self._group((self.actor, oid, None), actions, actions)
+        return self._part(key, actions, actions)
 
     def _copies(
         self, rs: Ruleset, o: GameObject, in_play: list[GameObject], ids: tuple[int, ...]
     ) -> list[Legal]:
         """The offers of ``o`` becoming a copy of each other object of ``in_play`` (``ids``,
         their ids: the candidates depend on nothing else)."""
-        kept = self.cache._groups.get((self.actor, o.id, _COPIES))
-        if kept is not None and kept[0] == ids:
-            return kept[2]
-        actions = rs.copy_candidates(o, in_play)
-        return self._group((self.actor, o.id, _COPIES), ids, actions)
+        key = (self.actor, o.id, _COPIES)
+        part = self.cache._groups.get(key)
+        if part is not None and part.made == ids:
+            return self._patched(key, part)
+        return self._part(key, ids, rs.copy_candidates(o, in_play))
 
-    def _group(self, key: Any, made: Any, actions: list[v.Action]) -> list[Legal]:
-        """The offers of ``actions``, kept under ``key`` with what they were made from when
-        every offer is kept (its memo entry goes with the group: see :meth:`LegalCache._drop`)."""
-        legal = self.offers(actions)
+    def _part(self, key: Any, made: Any, actions: list[v.Action]) -> list[Legal]:
+        """The offers of ``actions``, kept under ``key`` as a :class:`_Part` made from
+        ``made`` when every offer is kept."""
+        memo, offered = self.memo, self.offered
+        slots: list[Legal | None] = []
+        complete = True
+        for action in actions:
+            try:
+                legal = memo.get(action, _ALL)
+            except TypeError:  # an unhashable action is tried every time: so is its part
+                legal, complete = offered(action), False
+            if legal is _ALL:
+                legal = offered(action)
+                complete = complete and action in memo
+            slots.append(legal)
+        if not complete:
+            return [x for x in slots if x is not None]
+        part = self.cache._groups[key] = _Part(made, actions, slots)
+        return part.legal
+
+    def _patched(self, key: Any, part: _Part) -> list[Legal]:
+        """A kept part's offers, those whose offer went (:meth:`LegalCache._drop`) made again."""
+        if not part.stale:
+            return part.legal
         memo = self.memo
-        try:
-            if all(a in memo for a in actions):
-                self.cache._groups[key] = (made, frozenset(actions), legal)
-        except TypeError:  # an unhashable action is tried every time: so is its group
-            pass
-        return legal
+        for i in part.stale:
+            action = part.actions[i]
+            part.slots[i] = self.offered(action)
+            if action not in memo:  # not kept: nor is the part
+                del self.cache._groups[key]
+                return [x for x in part.slots if x is not None]
+        part.stale.clear()
+        part.legal = [x for x in part.slots if x is not None]
+        return part.legal
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
         """The actions the actor may take now, with their rulings (:meth:`offered` of each;
