@@ -673,19 +673,6 @@ def _main_field(cls: type[v.Action]) -> str | None:
     return cls.subject or (cls.refs[0] if cls.refs else None)
 
 
-#: Each action class's main field (see :func:`_main_field`), found once per class.
-_MAIN: dict[type[v.Action], str | None] = {}
-
-
-def _first_object(action: Any) -> int | None:
-    """The id of the object an action is mainly about, if any."""
-    cls = type(action)
-    main = _MAIN[cls] if cls in _MAIN else _MAIN.setdefault(cls, _main_field(cls))
-    ids = getattr(action, main) if main else None
-    first = ids[0] if isinstance(ids, tuple) else ids
-    return first if isinstance(first, int) else None
-
-
 def _seat_parts(table: Table, seat: str, player: str | None) -> list[list[Legal]]:
     """:func:`obverse.engine.legal_parts` for ``player``, less the actions on objects the
     seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
