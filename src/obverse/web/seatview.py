@@ -1,0 +1,211 @@
+"""What each seat sees of a web table, built from what the seat saw of the table before.
+
+A new table version changes few objects, so each seat keeps, per object, what was built for
+it (its handle, its entry of the state answer) with everything that entry was built from,
+and reuses it while all of that is the very same: a version costs a lookup per unchanged
+object and a build per changed one. Everything kept is per seat (hidden information never
+crosses seats) and shared by the tables of one game (see :meth:`Table.append
+<obverse.web.table.Table.append>`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from obverse.characteristics import characteristics
+from obverse.rulesets import Ruleset
+from obverse.state import GameObject, GameState
+from obverse.views import chars_dict, handle, is_visible, status_dict, view
+from obverse.web.store import JUDGE, SPECTATOR
+
+#: A handle's inputs besides the game's key and the viewer: object id, zone, facing, and
+#: the zone's shuffle count (see :func:`obverse.views.handle`).
+HandleKey = tuple[int, str, bool, int]
+#: A player's kept entry: the view's entry it was made from (kept alive, so its id stays its
+#: own), the object, the card table, and the entry with ``ref`` and the printed faces.
+_PlayerKept = tuple[dict[str, Any], GameObject, Any, dict[str, Any]]
+#: The judge's kept entry: the object, its label, its characteristics (the cached value,
+#: kept alive), the card table, the ruleset's name, the seats it is hidden from, the entry.
+_JudgeKept = tuple[GameObject, str | None, Any, Any, str, list[str], dict[str, Any]]
+
+#: Kept entries per seat beyond this many times the objects (plus a margin) are dropped.
+_SPARE = 4
+_MARGIN = 1024
+
+
+@dataclass
+class SeatParts:
+    """What each seat was given of a game's tables, by what it was built from."""
+
+    #: The game's handle key the handles were made with (a new one drops them).
+    secret: bytes | None = None
+    #: Per seat: each handle by its inputs.
+    handles: dict[str, dict[HandleKey, str]] = field(default_factory=dict)
+    #: Per player or spectator seat: id of a view entry -> what was made of it.
+    entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
+    #: The judge's: id of an object -> what was made of it.
+    judge: dict[int, _JudgeKept] = field(default_factory=dict)
+
+    def check_secret(self, secret: bytes) -> None:
+        """Forget the handles if the game's key is not the one they were made with."""
+        if secret != self.secret:
+            self.secret = secret
+            self.handles.clear()
+
+
+def _bounded(kept: dict[Any, Any], objects: int) -> None:
+    """Drop a seat's kept parts once they far outnumber the objects (old versions' parts)."""
+    if len(kept) > _SPARE * objects + _MARGIN:
+        kept.clear()
+
+
+def _shuffles(state: GameState, obj: GameObject) -> int:
+    """The shuffle count of the zone holding ``obj`` (0 if no zone holds it), as
+    :func:`obverse.views.handle` counts it."""
+    try:
+        return state.zones[state.zone_key_of(obj)].shuffles
+    except KeyError:
+        return 0
+
+
+def seat_handles(
+    parts: SeatParts, state: GameState, seat: str, viewer: str | None
+) -> dict[str, GameObject]:
+    """Every object by the seat's handle of it; a handle is hashed once per set of inputs."""
+    parts.check_secret(state.secret)
+    memo = parts.handles.setdefault(seat, {})
+    _bounded(memo, len(state.objects))
+    # Only objects of shuffled zones have a non-zero count: the others skip the zone lookup.
+    shuffled = {oid for z in state.zones.values() if z.shuffles for oid in z.rank_of}
+    found: dict[str, GameObject] = {}
+    for o in state.objects.values():
+        shuffles = _shuffles(state, o) if o.id in shuffled else 0
+        key = (o.id, o.zone, o.face_down, shuffles)
+        h = memo.get(key)
+        if h is None:
+            h = memo[key] = handle(state, viewer, o, shuffles)
+        found[h] = o
+    return found
+
+
+def player_view(
+    parts: SeatParts,
+    state: GameState,
+    seat: str,
+    viewer: str | None,
+    objs: dict[str, GameObject],
+    printed: Callable[[GameObject], dict[str, Any]],
+) -> dict[str, Any]:
+    """:func:`obverse.views.view` with ``ref`` and, for an identified object, the printed
+    faces added to each entry. ``objs``: the seat's handles; ``printed``: an object's faces.
+
+    The view's entries are never changed once made (views share them), so an entry made
+    from the very same view entry, object and card table is the same and is reused."""
+    base = view(state, viewer)
+    kept = parts.entries.setdefault(seat, {})
+    _bounded(kept, len(state.objects))
+    cards = state.cards
+    zones = []
+    for z in base["zones"]:
+        objects = []
+        for e in z["objects"]:
+            o = objs[e["handle"]]
+            k = kept.get(id(e))
+            if k is None or k[0] is not e or k[1] is not o or k[2] is not cards:
+                entry = dict(e)
+                entry["ref"] = e["handle"]
+                if e["visible"]:
+                    entry.update(printed(o))
+                k = kept[id(e)] = (e, o, cards, entry)
+            objects.append(k[3])
+        zones.append({**z, "objects": objects})
+    out = dict(base)
+    out["zones"] = zones
+    return out
+
+
+def _judge_entry(
+    state: GameState,
+    rs: Ruleset,
+    o: GameObject,
+    label: str | None,
+    chars: Any,
+    hidden: list[str],
+    printed: Callable[[GameObject], dict[str, Any]],
+) -> dict[str, Any]:
+    """One object as the judge sees it."""
+    entry: dict[str, Any] = {
+        "ref": label,
+        "visible": True,
+        "zone": o.zone,
+        "owner": o.owner,
+        "controller": o.controller,
+    }
+    entry.update(chars_dict(chars, rs))
+    entry.update(status_dict(state, o, rs))
+    card = state.card_def(o)
+    entry["card"] = card.name
+    if len(card.faces) > 1:
+        entry["faces"] = [f.name for f in card.faces]
+    entry.update(printed(o))
+    entry["hidden_from"] = hidden
+    return entry
+
+
+def judge_view(
+    parts: SeatParts,
+    state: GameState,
+    rs: Ruleset,
+    label_of: Callable[[GameObject], str | None],
+    printed: Callable[[GameObject], dict[str, Any]],
+) -> dict[str, Any]:
+    """Everything: the true characteristics and status of every object, with labels.
+
+    An object's entry is made from the object (immutable: unchanged objects are the same
+    instances across versions), its label, its characteristics (the cached value: the very
+    same while the object, effects, card table and designations are), the card table, and
+    the seats it is hidden from (asked anew each time: visibility reads knowledge and more)."""
+    kept = parts.judge
+    _bounded(kept, len(state.objects))
+    cards, ruleset = state.cards, state.ruleset
+    seats: list[str | None] = [*state.players, None]
+    zones = []
+    for key in sorted(state.zones.keys()):
+        ids = state.zones[key]
+        if not ids:
+            continue
+        owner, _, zone = key.rpartition(":")
+        objs = []
+        for oid in ids:
+            o = state.objects[oid]
+            label = label_of(o)
+            chars = characteristics(state, o, rs)
+            hidden = [s or SPECTATOR for s in seats if not is_visible(state, s, o, rs)]
+            k = kept.get(id(o))
+            if (
+                k is None
+                or k[0] is not o
+                or k[1] != label
+                or k[2] is not chars
+                or k[3] is not cards
+                or k[4] != ruleset
+                or k[5] != hidden
+            ):
+                entry = _judge_entry(state, rs, o, label, chars, hidden, printed)
+                k = kept[id(o)] = (o, label, chars, cards, ruleset, hidden, entry)
+            objs.append(k[6])
+        zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
+    return {
+        "ruleset": rs.name,
+        "viewer": JUDGE,
+        "players": list(state.players),
+        "active": state.active_player,
+        "turn": state.turn,
+        "pregame": state.pregame,
+        "zones": zones,
+    }
+
+
+__all__ = ["HandleKey", "SeatParts", "judge_view", "player_view", "seat_handles"]
