@@ -17,6 +17,7 @@ from typing import Any
 from obverse.characteristics import characteristics
 from obverse.rulesets import Ruleset
 from obverse.state import GameObject, GameState
+from obverse.views import _changed as views_changed
 from obverse.views import chars_dict, handle, is_visible, status_dict, view
 from obverse.web.store import JUDGE, SPECTATOR
 
@@ -47,6 +48,8 @@ class SeatParts:
     entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
     #: The judge's: id of an object -> what was made of it.
     judge: dict[int, _JudgeKept] = field(default_factory=dict)
+    #: The state the judge was last answered for (every object of it has its entry kept).
+    judge_state: GameState | None = None
 
     def check_secret(self, secret: bytes) -> None:
         """Forget the handles if the game's key is not the one they were made with."""
@@ -154,6 +157,46 @@ def _judge_entry(
     return entry
 
 
+def _changed_since(last: GameState | None, state: GameState, rs: Ruleset) -> set[int] | None:
+    """The objects whose judge's entries may differ between ``last`` and ``state``: those
+    whose player view entries may (:mod:`obverse.views` finds them by the state's trail,
+    effects, knowledge, designations and shuffles, and a judge's entry is made of nothing
+    else but a label); None: ask every object."""
+    if last is None:
+        return None
+    changed = views_changed(last, state)
+    if changed:
+        changed |= rs.view_dependents(state, changed)
+    return changed
+
+
+def _judge_object(
+    kept: dict[int, _JudgeKept],
+    state: GameState,
+    rs: Ruleset,
+    o: GameObject,
+    label: str | None,
+    printed: Callable[[GameObject], dict[str, Any]],
+) -> dict[str, Any]:
+    """The judge's entry of ``o``, reused if made from the very same inputs."""
+    chars = characteristics(state, o, rs)
+    seats: list[str | None] = [*state.players, None]
+    hidden = [s or SPECTATOR for s in seats if not is_visible(state, s, o, rs)]
+    k = kept.get(id(o))
+    if (
+        k is None
+        or k[0] is not o
+        or k[1] != label
+        or k[2] is not chars
+        or k[3] is not state.cards
+        or k[4] != state.ruleset
+        or k[5] != hidden
+    ):
+        entry = _judge_entry(state, rs, o, label, chars, hidden, printed)
+        k = kept[id(o)] = (o, label, chars, state.cards, state.ruleset, hidden, entry)
+    return k[6]
+
+
 def judge_view(
     parts: SeatParts,
     state: GameState,
@@ -166,11 +209,12 @@ def judge_view(
     An object's entry is made from the object (immutable: unchanged objects are the same
     instances across versions), its label, its characteristics (the cached value: the very
     same while the object, effects, card table and designations are), the card table, and
-    the seats it is hidden from (asked anew each time: visibility reads knowledge and more)."""
+    the seats it is hidden from. Objects unchanged since the last state the judge was
+    answered (see :func:`_changed_since`) reuse their entry after a label check; the others
+    check every input."""
     kept = parts.judge
     _bounded(kept, len(state.objects))
-    cards, ruleset = state.cards, state.ruleset
-    seats: list[str | None] = [*state.players, None]
+    changed = _changed_since(parts.judge_state, state, rs)
     zones = []
     for key in sorted(state.zones.keys()):
         ids = state.zones[key]
@@ -181,22 +225,15 @@ def judge_view(
         for oid in ids:
             o = state.objects[oid]
             label = label_of(o)
-            chars = characteristics(state, o, rs)
-            hidden = [s or SPECTATOR for s in seats if not is_visible(state, s, o, rs)]
-            k = kept.get(id(o))
-            if (
-                k is None
-                or k[0] is not o
-                or k[1] != label
-                or k[2] is not chars
-                or k[3] is not cards
-                or k[4] != ruleset
-                or k[5] != hidden
-            ):
-                entry = _judge_entry(state, rs, o, label, chars, hidden, printed)
-                k = kept[id(o)] = (o, label, chars, cards, ruleset, hidden, entry)
-            objs.append(k[6])
+            if changed is not None and oid not in changed:
+                k = kept.get(id(o))
+                if k is not None and k[0] is o and k[1] == label:
+                    objs.append(k[6])
+                    continue
+            objs.append(_judge_object(kept, state, rs, o, label, printed))
         zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
+    # Every object of this state now has its entry for it: the next state is compared to it.
+    parts.judge_state = state
     return {
         "ruleset": rs.name,
         "viewer": JUDGE,
