@@ -44,6 +44,10 @@ class SeatParts:
     secret: bytes | None = None
     #: Per seat: each handle by its inputs.
     handles: dict[str, dict[HandleKey, str]] = field(default_factory=dict)
+    #: Per seat: the state of its last handles, those handles, and each object's handle.
+    last_handles: dict[str, tuple[GameState, dict[str, GameObject], dict[int, str]]] = field(
+        default_factory=dict
+    )
     #: Per player or spectator seat: id of a view entry -> what was made of it.
     entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
     #: The judge's: id of an object -> what was made of it.
@@ -56,6 +60,7 @@ class SeatParts:
         if secret != self.secret:
             self.secret = secret
             self.handles.clear()
+            self.last_handles.clear()
 
 
 def _bounded(kept: dict[Any, Any], objects: int) -> None:
@@ -76,20 +81,37 @@ def _shuffles(state: GameState, obj: GameObject) -> int:
 def seat_handles(
     parts: SeatParts, state: GameState, seat: str, viewer: str | None
 ) -> dict[str, GameObject]:
-    """Every object by the seat's handle of it; a handle is hashed once per set of inputs."""
+    """Every object by the seat's handle of it. A handle is hashed once per set of inputs,
+    and only the objects changed since the seat's last handles (per :func:`obverse.views`'
+    change set: a handle's inputs are the object's id, zone and facing, which its trail
+    follows, and its zone's shuffles, which the change set counts) are looked at."""
     parts.check_secret(state.secret)
     memo = parts.handles.setdefault(seat, {})
     _bounded(memo, len(state.objects))
+    last = parts.last_handles.get(seat)
+    changed = None if last is None else views_changed(last[0], state)
+    objects = state.objects
+    found: dict[str, GameObject]
+    if changed is None or last is None:
+        found, by_id, todo = {}, {}, list(objects.values())
+    else:
+        found, by_id = dict(last[1]), dict(last[2])
+        for oid in changed:
+            gone = by_id.pop(oid, None)
+            if gone is not None:
+                del found[gone]
+        todo = [objects[i] for i in changed if i in objects]
     # Only objects of shuffled zones have a non-zero count: the others skip the zone lookup.
     shuffled = {oid for z in state.zones.values() if z.shuffles for oid in z.rank_of}
-    found: dict[str, GameObject] = {}
-    for o in state.objects.values():
+    for o in todo:
         shuffles = _shuffles(state, o) if o.id in shuffled else 0
         key = (o.id, o.zone, o.face_down, shuffles)
         h = memo.get(key)
         if h is None:
             h = memo[key] = handle(state, viewer, o, shuffles)
         found[h] = o
+        by_id[o.id] = h
+    parts.last_handles[seat] = (state, found, by_id)
     return found
 
 
