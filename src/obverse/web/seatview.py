@@ -10,13 +10,13 @@ crosses seats) and shared by the tables of one game (see :meth:`Table.append
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from obverse.characteristics import characteristics
 from obverse.rulesets import Ruleset
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, Zone
 from obverse.views import _changed as views_changed
 from obverse.views import chars_dict, handle, is_visible, status_dict, view
 from obverse.web.store import JUDGE, SPECTATOR
@@ -52,8 +52,11 @@ class SeatParts:
     entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
     #: The judge's: id of an object -> what was made of it.
     judge: dict[int, _JudgeKept] = field(default_factory=dict)
-    #: The state the judge was last answered for (every object of it has its entry kept).
+    #: The state the judge was last answered for (every object of it has its entry kept),
+    #: the labels then, and each zone's part then (with the zone it was made of).
     judge_state: GameState | None = None
+    judge_labels: Mapping[int, str] = field(default_factory=dict)
+    judge_zones: dict[str, tuple[Zone, dict[str, Any]]] = field(default_factory=dict)
 
     def check_secret(self, secret: bytes) -> None:
         """Forget the handles if the game's key is not the one they were made with."""
@@ -223,39 +226,43 @@ def judge_view(
     parts: SeatParts,
     state: GameState,
     rs: Ruleset,
-    label_of: Callable[[GameObject], str | None],
+    labels: Mapping[int, str],
     printed: Callable[[GameObject], dict[str, Any]],
 ) -> dict[str, Any]:
-    """Everything: the true characteristics and status of every object, with labels.
+    """Everything: the true characteristics and status of every object, with labels
+    (``labels``: object id -> label; an object without one has ``ref`` null).
 
     An object's entry is made from the object (immutable: unchanged objects are the same
     instances across versions), its label, its characteristics (the cached value: the very
     same while the object, effects, card table and designations are), the card table, and
     the seats it is hidden from. Objects unchanged since the last state the judge was
-    answered (see :func:`_changed_since`) reuse their entry after a label check; the others
-    check every input."""
+    answered (see :func:`_changed_since`) reuse their entry after a label check, and a zone
+    (the same immutable zone) of such objects, with no label changed, its whole part; the
+    others check every input."""
     kept = parts.judge
     _bounded(kept, len(state.objects))
     changed = _changed_since(parts.judge_state, state, rs)
+    same_labels = changed is not None and parts.judge_labels == labels
+    last_zones, new_zones = parts.judge_zones, {}
     zones = []
     for key in sorted(state.zones.keys()):
         ids = state.zones[key]
         if not ids:
             continue
-        owner, _, zone = key.rpartition(":")
-        objs = []
-        for oid in ids:
-            o = state.objects[oid]
-            label = label_of(o)
-            if changed is not None and oid not in changed:
-                k = kept.get(id(o))
-                if k is not None and k[0] is o and k[1] == label:
-                    objs.append(k[6])
-                    continue
-            objs.append(_judge_object(kept, state, rs, o, label, printed))
-        zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
+        part = last_zones.get(key)
+        reuse = (
+            part is not None
+            and part[0] is ids
+            and same_labels
+            and changed is not None
+            and changed.isdisjoint(ids.rank_of)
+        )
+        if part is None or not reuse:
+            part = (ids, _judge_zone(kept, state, rs, key, labels, printed, changed))
+        new_zones[key] = part
+        zones.append(part[1])
     # Every object of this state now has its entry for it: the next state is compared to it.
-    parts.judge_state = state
+    parts.judge_state, parts.judge_labels, parts.judge_zones = state, labels, new_zones
     return {
         "ruleset": rs.name,
         "viewer": JUDGE,
@@ -265,6 +272,31 @@ def judge_view(
         "pregame": state.pregame,
         "zones": zones,
     }
+
+
+def _judge_zone(
+    kept: dict[int, _JudgeKept],
+    state: GameState,
+    rs: Ruleset,
+    key: str,
+    labels: Mapping[int, str],
+    printed: Callable[[GameObject], dict[str, Any]],
+    changed: set[int] | None,
+) -> dict[str, Any]:
+    """One zone of the judge's view (``changed``: see :func:`judge_view`)."""
+    ids = state.zones[key]
+    owner, _, zone = key.rpartition(":")
+    objs = []
+    for oid in ids:
+        o = state.objects[oid]
+        label = labels.get(oid)
+        if changed is not None and oid not in changed:
+            k = kept.get(id(o))
+            if k is not None and k[0] is o and k[1] == label:
+                objs.append(k[6])
+                continue
+        objs.append(_judge_object(kept, state, rs, o, label, printed))
+    return {"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs}
 
 
 __all__ = ["HandleKey", "SeatParts", "judge_view", "player_view", "seat_handles"]

@@ -342,7 +342,8 @@ class Table:
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
-        return judge_view(self.seat_parts, self.state, self.rs, self.label_of, self.printed)
+        labels: dict[int, str] = self.seen("labels", "", self._label_map)
+        return judge_view(self.seat_parts, self.state, self.rs, labels, self.printed)
 
     def seat_view(self, seat: str) -> dict[str, Any]:
         """The seat's view: :func:`obverse.views.view`, with the printed faces of the
