@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import is_, itemgetter
 from typing import Any
 
 from obverse.characteristics import characteristics
@@ -27,9 +28,14 @@ HandleKey = tuple[int, str, bool, int]
 #: A player's kept entry: the view's entry it was made from (kept alive, so its id stays its
 #: own), the object, the card table, and the entry with ``ref`` and the printed faces.
 _PlayerKept = tuple[dict[str, Any], GameObject, Any, dict[str, Any]]
+#: A player's kept zone: the view's entries (a copy of its list), the card table, the objects
+#: behind the entries, and the zone with ``ref`` and printed faces added.
+_PlayerZone = tuple[list[dict[str, Any]], Any, list[GameObject], dict[str, Any]]
 #: The judge's kept entry: the object, its label, its characteristics (the cached value,
 #: kept alive), the card table, the ruleset's name, the seats it is hidden from, the entry.
 _JudgeKept = tuple[GameObject, str | None, Any, Any, str, list[str], dict[str, Any]]
+
+_handle_of = itemgetter("handle")
 
 #: Kept entries per seat beyond this many times the objects (plus a margin) are dropped.
 _SPARE = 4
@@ -50,6 +56,8 @@ class SeatParts:
     )
     #: Per player or spectator seat: id of a view entry -> what was made of it.
     entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
+    #: Per player or spectator seat: each zone's part of its last answer, by zone and owner.
+    zones: dict[str, dict[tuple[str, str | None], _PlayerZone]] = field(default_factory=dict)
     #: The judge's: id of an object -> what was made of it.
     judge: dict[int, _JudgeKept] = field(default_factory=dict)
     #: The state the judge was last answered for (every object of it has its entry kept),
@@ -130,28 +138,60 @@ def player_view(
     faces added to each entry. ``objs``: the seat's handles; ``printed``: an object's faces.
 
     The view's entries are never changed once made (views share them), so an entry made
-    from the very same view entry, object and card table is the same and is reused."""
+    from the very same view entry, object and card table is the same and is reused, and so
+    is a zone whose entries and objects are all the very same (compared in C, one pointer
+    per object: no entry is built or looked up)."""
     base = view(state, viewer)
     kept = parts.entries.setdefault(seat, {})
     _bounded(kept, len(state.objects))
+    last = parts.zones.get(seat, {})
+    new: dict[tuple[str, str | None], _PlayerZone] = {}
     cards = state.cards
     zones = []
     for z in base["zones"]:
-        objects = []
-        for e in z["objects"]:
-            o = objs[e["handle"]]
-            k = kept.get(id(e))
-            if k is None or k[0] is not e or k[1] is not o or k[2] is not cards:
-                entry = dict(e)
-                entry["ref"] = e["handle"]
-                if e["visible"]:
-                    entry.update(printed(o))
-                k = kept[id(e)] = (e, o, cards, entry)
-            objects.append(k[3])
-        zones.append({**z, "objects": objects})
+        ents: list[dict[str, Any]] = z["objects"]
+        key = (z["zone"], z["owner"])
+        part = last.get(key)
+        if (
+            part is None
+            or part[1] is not cards
+            or len(part[0]) != len(ents)
+            or not all(map(is_, ents, part[0]))
+            or not all(map(is_, map(objs.__getitem__, map(_handle_of, ents)), part[2]))
+        ):
+            part = _player_zone(kept, z, objs, cards, printed)
+        new[key] = part
+        zones.append(part[3])
+    parts.zones[seat] = new
     out = dict(base)
     out["zones"] = zones
     return out
+
+
+def _player_zone(
+    kept: dict[int, _PlayerKept],
+    z: dict[str, Any],
+    objs: dict[str, GameObject],
+    cards: Any,
+    printed: Callable[[GameObject], dict[str, Any]],
+) -> _PlayerZone:
+    """One zone of a player's view, each entry reused if made from the very same view
+    entry, object and card table. The view's entry list is copied, not kept: views patch a
+    list in place when nothing else holds it."""
+    objects = []
+    found = []
+    for e in z["objects"]:
+        o = objs[e["handle"]]
+        found.append(o)
+        k = kept.get(id(e))
+        if k is None or k[0] is not e or k[1] is not o or k[2] is not cards:
+            entry = dict(e)
+            entry["ref"] = e["handle"]
+            if e["visible"]:
+                entry.update(printed(o))
+            k = kept[id(e)] = (e, o, cards, entry)
+        objects.append(k[3])
+    return (list(z["objects"]), cards, found, {**z, "objects": objects})
 
 
 def _judge_entry(
