@@ -102,8 +102,27 @@ def reference(table: Table, seat: str) -> dict[str, Any]:
     return out
 
 
+def names(table: Table, seat: str) -> tuple[set[str], set[str]]:
+    """The names ``seat`` can't identify in the table's state, and those it can, from scratch."""
+    st, v = table.state, table.viewer(seat)
+    hidden: set[str] = set()
+    shown: set[str] = set()
+    for o in st.objects.values():
+        card = st.card_def(o)
+        found = {
+            card.name,
+            *card.face_names,
+            *(c.name for c in o.copies if c.name),
+            *(f.name for c in o.copies for f in c.faces if f.name),
+        }
+        (shown if is_visible(st, v, o, table.rs) else hidden).update(found)
+    return hidden, shown
+
+
 def check(table: Table) -> None:
     replayed = Table(table.rec)
+    for seat in ("alice", "bob", SPECTATOR):
+        assert table._names_of(table.state, seat) == names(table, seat), seat
     for seat in SEATS:
         got = table.seat_view(seat)
         want = msgspec.json.encode(reference(table, seat))
@@ -162,6 +181,7 @@ def test_a_revealed_card_shows_at_once_in_every_seat_that_now_knows_it() -> None
     """A reveal changes no object, only knowledge: the judge's ``hidden_from`` and the
     player's entry follow it (a cache keyed by the object alone would go stale here)."""
     table = Table(record(9))
+    check(table)  # what the seats were given before: the reveal is a change to follow
     hand = next(o for o in table.state.objects.values() if o.zone == "hand" and o.owner == "alice")
     label = table.label_of(hand)
     assert label is not None

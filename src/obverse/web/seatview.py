@@ -10,7 +10,8 @@ crosses seats) and shared by the tables of one game (see :meth:`Table.append
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import is_, itemgetter
 from typing import Any
@@ -58,6 +59,8 @@ class SeatParts:
     entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
     #: Per player or spectator seat: each zone's part of its last answer, by zone and owner.
     zones: dict[str, dict[tuple[str, str | None], _PlayerZone]] = field(default_factory=dict)
+    #: Per seat: the names it can't identify and can, in the last state asked.
+    names: dict[str, _Names] = field(default_factory=dict)
     #: The judge's: id of an object -> what was made of it.
     judge: dict[int, _JudgeKept] = field(default_factory=dict)
     #: The state the judge was last answered for (every object of it has its entry kept),
@@ -339,4 +342,67 @@ def _judge_zone(
     return {"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs}
 
 
-__all__ = ["HandleKey", "SeatParts", "judge_view", "player_view", "seat_handles"]
+@dataclass
+class _Names:
+    """The names of the cards a seat can't identify in a state, and of those it can, each
+    counted once per object bearing it, with every object's part."""
+
+    state: GameState
+    objects: dict[int, tuple[bool, frozenset[str]]]
+    hidden: Counter[str]
+    shown: Counter[str]
+
+    def take(self, oid: int) -> None:
+        """Remove an object's names."""
+        found = self.objects.pop(oid, None)
+        if found is not None:
+            counts = self.shown if found[0] else self.hidden
+            for name in found[1]:
+                counts[name] -= 1
+                if not counts[name]:
+                    del counts[name]
+
+    def add(self, oid: int, visible: bool, names: frozenset[str]) -> None:
+        """Add an object's names."""
+        self.objects[oid] = (visible, names)
+        (self.shown if visible else self.hidden).update(names)
+
+
+def _card_names(state: GameState, o: GameObject) -> frozenset[str]:
+    """Every name ``o`` may bear: its card's, its faces', its copy effects'."""
+    card = state.card_def(o)
+    return frozenset(
+        {
+            card.name,
+            *card.face_names,
+            *(c.name for c in o.copies if c.name),
+            *(f.name for c in o.copies for f in c.faces if f.name),
+        }
+    )
+
+
+def seat_names(
+    parts: SeatParts, state: GameState, seat: str, viewer: str | None, rs: Ruleset
+) -> tuple[set[str], set[str]]:
+    """The names of the cards ``seat`` can't identify in ``state``, and of those it can.
+    Only the objects changed since the seat's last state asked (per :mod:`obverse.views`'
+    change set, which follows what visibility reads) are looked at."""
+    last = parts.names.get(seat)
+    changed = _changed_since(last.state if last is not None else None, state, rs)
+    objects = state.objects
+    if last is None or changed is None:
+        found = _Names(state, {}, Counter(), Counter())
+        todo: Iterable[int] = objects.keys()
+    else:
+        found = _Names(state, dict(last.objects), last.hidden.copy(), last.shown.copy())
+        for oid in changed:
+            found.take(oid)
+        todo = [i for i in changed if i in objects]
+    for oid in todo:
+        o = objects[oid]
+        found.add(oid, is_visible(state, viewer, o, rs), _card_names(state, o))
+    parts.names[seat] = found
+    return set(found.hidden), set(found.shown)
+
+
+__all__ = ["HandleKey", "SeatParts", "judge_view", "player_view", "seat_handles", "seat_names"]

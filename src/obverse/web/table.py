@@ -33,7 +33,7 @@ from obverse.scenario import to_step
 from obverse.state import GameObject, GameState
 from obverse.views import is_visible, view_events
 from obverse.vocab import verb_of
-from obverse.web.seatview import SeatParts, judge_view, player_view, seat_handles
+from obverse.web.seatview import SeatParts, judge_view, player_view, seat_handles, seat_names
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
 
 CardLookup = Callable[[str], CardDef | None]
@@ -371,17 +371,7 @@ class Table:
         if found is not None and found[0] is st:
             return found[1], found[2]
         v = self.viewer(seat)
-        hidden: set[str] = set()
-        shown: set[str] = set()
-        for o in st.objects.values():
-            card = st.card_def(o)
-            names = {
-                card.name,
-                *card.face_names,
-                *(c.name for c in o.copies if c.name),
-                *(f.name for c in o.copies for f in c.faces if f.name),
-            }
-            (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+        hidden, shown = seat_names(self.seat_parts, st, seat, v, self.rs)
         if len(kept) > 1024:  # bounded: only the newest states are asked again
             kept.clear()
         kept[(id(st), seat)] = (st, hidden, shown)  # the state kept: its id stays its own
