@@ -10,6 +10,8 @@ import msgspec
 import pytest
 
 from obverse.characteristics import characteristics
+from obverse.fuzz import card_pool
+from obverse.rulesets import get_ruleset
 from obverse.views import chars_dict, fresh_view, handle, is_visible, status_dict
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
 from obverse.web.table import Request, Table, build_step, legal_actions
@@ -156,6 +158,43 @@ def test_kept_seat_views_equal_fresh_ones_along_random_games(seed: int) -> None:
     table = Table(record(seed))
     check(table)
     for _ in range(25):
+        table = step_at_random(table, rng)
+        check(table)
+
+
+def bundled_record(alias: str, seed: int) -> GameRecord:
+    """Bundled cards of the ruleset's game in random zones (each game's own visibility)."""
+    rng = random.Random(seed)
+    rs = get_ruleset(alias)
+    names = sorted({c.name for c in card_pool(alias)})
+    zones = sorted(z for z in rs.zones if z != rs.stack_zone)
+    setup = [
+        {
+            "label": f"c{i}",
+            "card": rng.choice(names),
+            "owner": ("alice", "bob")[i % 2],
+            "zone": rng.choice(zones),
+        }
+        for i in range(12)
+    ]
+    return GameRecord(
+        id="t",
+        ruleset=alias,
+        title="",
+        players=("alice", "bob"),
+        seed=seed,
+        setup=setup,
+        handle_key=b"k" * 16,
+    )
+
+
+@pytest.mark.parametrize("alias", ["fab", "ga", "scp", "mtg@2020"])
+def test_kept_seat_views_equal_fresh_ones_in_every_game(alias: str) -> None:
+    rng = random.Random(4)
+    table = Table(bundled_record(alias, 4))
+    assert table.broken is None
+    check(table)
+    for _ in range(15):
         table = step_at_random(table, rng)
         check(table)
 
