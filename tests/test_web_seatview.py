@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from obverse import views
 from obverse.characteristics import characteristics
 from obverse.fuzz import card_pool
 from obverse.rulesets import get_ruleset
@@ -234,3 +235,19 @@ def test_a_revealed_card_shows_at_once_in_every_seat_that_now_knows_it() -> None
     after = sum(e["visible"] for z in new.seat_view("bob")["zones"] for e in z["objects"])
     assert after == before + 1
     check(new)
+
+
+def test_seat_views_keep_nothing_the_views_patch_in_place() -> None:
+    """What a seat keeps (entries, copies of zone lists) holds none of the containers the
+    view's memo patches in place when nothing else holds them: the memo stays the view's
+    own, so views keep patching it in place rather than copying it."""
+    table = Table(record(2))
+    for seat in SEATS:
+        table.seat_view(seat)
+    for seat in ("alice", "bob", SPECTATOR):
+        key = (table.state.secret, table.state.ruleset, table.viewer(seat))
+        memo = views._MEMO.pop(key)
+        try:
+            assert views._unshared(views._refcounts(memo)), seat
+        finally:
+            views._MEMO[key] = memo

@@ -115,7 +115,7 @@ def seat_handles(
             if gone is not None:
                 del found[gone]
         todo = [objects[i] for i in changed if i in objects]
-    # Only objects of shuffled zones have a non-zero count: the others skip the zone lookup.
+    # Zones are looked up only for objects of a shuffled zone (most have a zero count).
     shuffled = {oid for z in state.zones.values() if z.shuffles for oid in z.rank_of}
     for o in todo:
         shuffles = _shuffles(state, o) if o.id in shuffled else 0
