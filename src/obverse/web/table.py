@@ -23,7 +23,6 @@ import msgspec
 from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.characteristics import characteristics
 from obverse.engine import Legal, LegalCache, check_actor, legal_parts, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
@@ -31,8 +30,9 @@ from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
 from obverse.scenario import to_step
 from obverse.state import GameObject, GameState
-from obverse.views import chars_dict, handle, is_visible, status_dict, view, view_events
+from obverse.views import is_visible, view_events
 from obverse.vocab import verb_of
+from obverse.web.seatview import SeatParts, judge_view, player_view, seat_handles, seat_names
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
 
 CardLookup = Callable[[str], CardDef | None]
@@ -157,6 +157,9 @@ class Table:
         self.offer_naming: dict[str, dict[int, set[v.Action]]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
+        #: What each seat was given of the objects (see :mod:`obverse.web.seatview`; shared
+        #: the same way).
+        self.seat_parts = SeatParts()
         actors = [a for _, a in rec.steps]
         for (name, arg), actor in zip(self.scn.steps, actors, strict=True):
             if not self._replay(name, arg, actor):
@@ -334,9 +337,7 @@ class Table:
         table and seat: callers must not change it)."""
         v = self.viewer(seat)
         found: dict[str, GameObject] = self.seen(
-            "handles",
-            seat,
-            lambda: {handle(self.state, v, o): o for o in self.state.objects.values()},
+            "handles", seat, lambda: seat_handles(self.seat_parts, self.state, seat, v)
         )
         return found
 
@@ -347,62 +348,16 @@ class Table:
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
-        st, rs = self.state, self.rs
-        zones = []
-        seats: list[str | None] = [*st.players, None]
-        for key in sorted(st.zones.keys()):
-            ids = st.zones[key]
-            if not ids:
-                continue
-            owner, _, zone = key.rpartition(":")
-            objs = []
-            for oid in ids:
-                o = st.objects[oid]
-                entry: dict[str, Any] = {
-                    "ref": self.label_of(o),
-                    "visible": True,
-                    "zone": o.zone,
-                    "owner": o.owner,
-                    "controller": o.controller,
-                }
-                entry.update(chars_dict(characteristics(st, o, rs), rs))
-                entry.update(status_dict(st, o, rs))
-                card = st.card_def(o)
-                entry["card"] = card.name
-                if len(card.faces) > 1:
-                    entry["faces"] = [f.name for f in card.faces]
-                entry.update(self.printed(o))
-                entry["hidden_from"] = [
-                    s or SPECTATOR for s in seats if not is_visible(st, s, o, rs)
-                ]
-                objs.append(entry)
-            zones.append({"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs})
-        return {
-            "ruleset": rs.name,
-            "viewer": JUDGE,
-            "players": list(st.players),
-            "active": st.active_player,
-            "turn": st.turn,
-            "pregame": st.pregame,
-            "zones": zones,
-        }
+        labels: dict[int, str] = self.seen("labels", "", self._label_map)
+        return judge_view(self.seat_parts, self.state, self.rs, labels, self.printed)
 
     def seat_view(self, seat: str) -> dict[str, Any]:
         """The seat's view: :func:`obverse.views.view`, with the printed faces of the
         objects it can identify (nothing is added to the others)."""
         if seat == JUDGE:
             return self.judge_view()
-        v = self.viewer(seat)
-        # Views share their parts with earlier views: copy what this adds to.
-        out = dict(view(self.state, v))
-        out["zones"] = [{**z, "objects": [dict(e) for e in z["objects"]]} for z in out["zones"]]
         objs = self.handles(seat)
-        for zone in out["zones"]:
-            for entry in zone["objects"]:
-                entry["ref"] = entry["handle"]
-                if entry["visible"]:
-                    entry.update(self.printed(objs[entry["handle"]]))
-        return out
+        return player_view(self.seat_parts, self.state, seat, self.viewer(seat), objs, self.printed)
 
     def hidden_names(self, seat: str, states: Iterable[GameState]) -> set[str]:
         """Names of cards the seat can't identify in any of ``states`` and sees nowhere."""
@@ -422,17 +377,7 @@ class Table:
         if found is not None and found[0] is st:
             return found[1], found[2]
         v = self.viewer(seat)
-        hidden: set[str] = set()
-        shown: set[str] = set()
-        for o in st.objects.values():
-            card = st.card_def(o)
-            names = {
-                card.name,
-                *card.face_names,
-                *(c.name for c in o.copies if c.name),
-                *(f.name for c in o.copies for f in c.faces if f.name),
-            }
-            (shown if is_visible(st, v, o, self.rs) else hidden).update(names)
+        hidden, shown = seat_names(self.seat_parts, st, seat, v, self.rs)
         if len(kept) > 1024:  # bounded: only the newest states are asked again
             kept.clear()
         kept[(id(st), seat)] = (st, hidden, shown)  # the state kept: its id stays its own
