@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
+
+from obverse.rulesets import Ruleset
 
 
 class SameRandomness:
@@ -33,3 +35,20 @@ def same_randomness(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
         monkeypatch.setattr(store_module, "secrets", SameRandomness())
 
     return restart
+
+
+@pytest.fixture
+def register(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[type[Ruleset]], Ruleset]]:
+    """Register ruleset classes in-process (``register(Toy)`` gives the ruleset); they are
+    unregistered afterwards (the registry is global)."""
+    from obverse import registry
+
+    monkeypatch.setattr(registry, "_EXTRA", {})
+
+    def add(cls: type[Ruleset]) -> Ruleset:
+        registry.register(cls)
+        return registry.get_ruleset(cls.aliases[0])
+
+    yield add
+    registry._EXTRA.clear()
+    registry.get_ruleset.cache_clear()

@@ -3,7 +3,7 @@ effects or the card table forgets only the candidates whose trial read it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import ClassVar
 
 import msgspec
@@ -34,13 +34,9 @@ class EvenToy(Toy):
 
 
 @pytest.fixture
-def even(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ruleset]:
-    """The even toy registered in-process, and unregistered afterwards."""
-    monkeypatch.setattr(registry, "_EXTRA", {})
-    registry.register(EvenToy)
-    yield registry.get_ruleset("even-toy")
-    registry._EXTRA.clear()
-    registry.get_ruleset.cache_clear()
+def even(register: Callable[[type[Ruleset]], Ruleset]) -> Ruleset:
+    """The EvenToy ruleset registered in-process (see conftest's ``register``)."""
+    return register(EvenToy)
 
 
 def _board(rs: Ruleset) -> GameState:

@@ -5,12 +5,12 @@ cached lists stay exactly the tried ones along random histories of every game.""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import ClassVar
 
 import pytest
 
-from obverse import Game, registry
+from obverse import Game
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.engine import LegalCache, apply, decode, legal_actions
@@ -140,13 +140,9 @@ class Hushed(Toy):
 
 
 @pytest.fixture
-def hushed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ruleset]:
-    """The hushed toy registered in-process, and unregistered afterwards."""
-    monkeypatch.setattr(registry, "_EXTRA", {})
-    registry.register(Hushed)
-    yield registry.get_ruleset("toy-hushed")
-    registry._EXTRA.clear()
-    registry.get_ruleset.cache_clear()
+def hushed(register: Callable[[type[Ruleset]], Ruleset]) -> Ruleset:
+    """The Hushed ruleset registered in-process (see conftest's ``register``)."""
+    return register(Hushed)
 
 
 def test_a_rule_asking_whether_anything_is_known_is_asked_again(hushed: Ruleset) -> None:

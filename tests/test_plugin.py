@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,13 +28,9 @@ LANTERN = CardDef(name="Lantern", faces=(Face(name="Lantern", types=("Gadget",))
 
 
 @pytest.fixture
-def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ruleset]:
-    """The toy registered in-process, and unregistered afterwards (the registry is global)."""
-    monkeypatch.setattr(registry, "_EXTRA", {})
-    registry.register(Toy)
-    yield registry.get_ruleset("toy")
-    registry._EXTRA.clear()
-    registry.get_ruleset.cache_clear()
+def toy(register: Callable[[type[Ruleset]], Ruleset]) -> Ruleset:
+    """The Toy ruleset registered in-process (see conftest's ``register``)."""
+    return register(Toy)
 
 
 def _fake_distribution(site: Path) -> None:
