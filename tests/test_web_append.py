@@ -162,3 +162,20 @@ def test_a_seats_encoded_log_is_its_log_encoded_along_a_game() -> None:
         pick = rng.choice(offers)
         step = build_step(table, "alice", Request(pick["verb"], pick["object"], pick["args"]))
         table = table.append(step, "alice")
+
+
+def test_a_seats_view_encoded_zone_by_zone_is_its_view_encoded_along_a_game() -> None:
+    from obverse.web.app import view_json
+
+    rng = random.Random(8)
+    table = Table(record())
+    seats = ("alice", "bob", JUDGE, "spectator")
+    for _ in range(8):
+        for seat in seats:
+            view = table.seat_view(seat)
+            assert view_json(table, seat, view) == msgspec.json.encode(view)
+        seat = rng.choice(("alice", "bob", JUDGE))
+        offers = [o for o in legal_actions(table, seat) if o["verb"] != "end_turn"]
+        pick = rng.choice(offers)
+        step = build_step(table, seat, Request(pick["verb"], pick["object"], pick["args"]))
+        table = table.append(step, seat)

@@ -291,9 +291,30 @@ def encode_state(table: Table, seat: str, out: dict[str, Any]) -> bytes:
 
 
 def view_json(table: Table, seat: str, view: dict[str, Any]) -> bytes:
-    """The seat's view (``view``, the table's) as JSON, encoded once per table and seat."""
-    made: bytes = table.seen("view-json", seat, lambda: msgspec.json.encode(view))
+    """The seat's view (``view``, the table's) as JSON, encoded once per table and seat, and
+    each zone only when it changed: a seat's view reuses the very same zone when nothing in
+    it did (:mod:`obverse.web.seatview`), so its bytes are kept by its identity."""
+    made: bytes = table.seen("view-json", seat, lambda: _view_bytes(table, seat, view))
     return made
+
+
+def _view_bytes(table: Table, seat: str, view: dict[str, Any]) -> bytes:
+    zones = view.get("zones")
+    if not isinstance(zones, list) or next(reversed(view)) != "zones":
+        return msgspec.json.encode(view)
+    encode = msgspec.json.encode
+    last = table.zone_bytes.get(seat, {})
+    live: dict[int, tuple[Any, bytes]] = {}  # only this view's zones are kept
+    parts = []
+    for zone in zones:
+        found = last.get(id(zone))
+        if found is None or found[0] is not zone:
+            found = (zone, encode(zone))
+        live[id(zone)] = found
+        parts.append(found[1])
+    table.zone_bytes[seat] = live
+    head = encode({k: v for k, v in view.items() if k != "zones"})[:-1]
+    return head + (b"," if len(view) > 1 else b"") + b'"zones":[' + b",".join(parts) + b"]}"
 
 
 def log_start(log: list[dict[str, Any]], since: int, after: str) -> int:

@@ -155,6 +155,8 @@ class Table:
         #: offers by the objects they name.
         self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
         self.offer_naming: dict[str, dict[int, set[v.Action]]] = {}
+        #: Each seat's last view's zones as JSON, by the zone's identity (shared the same way).
+        self.zone_bytes: dict[str, dict[int, tuple[Any, bytes]]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         #: What each seat was given of the objects (see :mod:`obverse.web.seatview`; shared
