@@ -149,12 +149,12 @@ class Table:
         #: shared the same way).
         self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
-        self.offer_bytes: dict[str, dict[v.Action, tuple[Legal, bytes]]] = {}
+        self.offer_bytes: dict[str, dict[int, tuple[Legal, bytes]]] = {}
         #: Each seat's encoded parts of its last offers, by the identity of the kernel's
         #: part (:func:`obverse.engine.legal_parts`; shared the same way), and its kept
         #: offers by the objects they name.
         self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
-        self.offer_naming: dict[str, dict[int, set[v.Action]]] = {}
+        self.offer_naming: dict[str, dict[int, set[int]]] = {}
         #: Each seat's last view's zones as JSON, by the zone's identity (shared the same way).
         self.zone_bytes: dict[str, dict[int, tuple[Any, bytes]]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
@@ -704,7 +704,7 @@ def legal_body(table: Table, seat: str) -> bytes:
     if seat_names is None:
         return b'{"actions":[]}'
     player, names = seat_names
-    kept: dict[v.Action, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
+    kept: dict[int, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
     naming = table.offer_naming.setdefault(seat, {})
     if len(kept) > 20_000:  # bounded: a long game's old offers go
         kept.clear()
@@ -715,8 +715,8 @@ def legal_body(table: Table, seat: str) -> bytes:
     given = table.offer_names.setdefault(seat, {})
     renamed = {i for i, h in names.items() if given.get(i, h) != h}
     for oid in renamed:
-        for action in naming.pop(oid, ()):
-            kept.pop(action, None)
+        for made in naming.pop(oid, ()):
+            kept.pop(made, None)
     given.update(names)
     # Each part's bytes, by the identity of the kernel's part: only this call's are kept.
     joined = table.part_bytes.get(seat, {})
@@ -737,23 +737,24 @@ def legal_body(table: Table, seat: str) -> bytes:
 def _part_bytes(
     table: Table,
     part: list[Legal],
-    kept: dict[v.Action, tuple[Legal, bytes]],
-    naming: dict[int, set[v.Action]],
+    kept: dict[int, tuple[Legal, bytes]],
+    naming: dict[int, set[int]],
     names: Mapping[int, str],
 ) -> bytes:
-    """A part of a seat's offers as JSON items, each offer's bytes kept with the kernel's
-    offer (the very same object while its action and rulings stand) and indexed by the
-    objects it names (their names are in the bytes)."""
+    """A part of a seat's offers as JSON items, each offer's bytes kept by the identity of
+    the kernel's offer (the very same object while its action and rulings stand; the entry
+    holds it, so its id stays its own) and indexed by the objects it names (their names are
+    in the bytes)."""
     templates, encode = table.offer_templates, msgspec.json.encode
     out: list[bytes] = []
     for legal in part:
-        found = kept.get(legal.action)
+        found = kept.get(id(legal))
         if found is None or found[0] is not legal:
             action = legal.action
             made = encode(_offer(templates, action, legal.rulings, names))
-            found = kept[action] = (legal, made)
+            found = kept[id(legal)] = (legal, made)
             for oid in action.object_ids():
-                naming.setdefault(oid, set()).add(action)
+                naming.setdefault(oid, set()).add(id(legal))
         out.append(found[1])
     return b",".join(out)
 
