@@ -369,15 +369,15 @@ class LegalCache:
                 if isinstance(key, tuple) and key[0] is _REFER:  # an object's part of
                     kept = offers.get(key[1], {})  # the actor check: the actor's offers
                     for action in self._naming.pop(key[1:], ()):  # naming it go
-                        kept.pop(action, None)
-                        self._drop(key[1], action)
+                        if kept.pop(action, _ALL) is not _ALL:
+                            self._drop(key[1], action)
                 elif isinstance(key, tuple) and key[0] is not _MADE:  # the rest of an actor
-                    offers.get(key[0], {}).pop(key[1], None)  # check: its offer goes
-                    self._drop(key[0], key[1])
+                    if offers.get(key[0], {}).pop(key[1], _ALL) is not _ALL:  # check: its
+                        self._drop(key[0], key[1])  # offer goes
                 elif not isinstance(key, tuple):
                     for actor, kept in offers.items():
-                        kept.pop(key, None)
-                        self._drop(actor, key)
+                        if kept.pop(key, _ALL) is not _ALL:  # an actor that had its offer
+                            self._drop(actor, key)
 
     def _drop(self, actor: str | None, action: v.Action) -> None:
         """Mark the offer of ``action`` gone from the actor's part of the object it names
