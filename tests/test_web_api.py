@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx works the sa
 from obverse.runner import run_scenario
 from obverse.web.app import MAX_BODY, create_app
 from obverse.web.store import Store
+from obverse.web.table import Table, legal_body
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -619,3 +621,27 @@ def test_the_docs_screenshot_is_small() -> None:
     shot = Path(__file__).parent.parent / "docs" / "web-board.png"
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 200_000
+
+
+def test_a_quiet_games_offers_are_made_unasked_and_are_the_asked_ones() -> None:
+    """``obverse serve`` makes a game's seats' offers once it has been quiet after a change
+    (the first request finds them made); they are the offers a request would make."""
+    app = create_app(Store(":memory:"))
+    sandbox = app.state.sandbox
+    sandbox.warm_after = 0.01
+    with TestClient(app) as c:
+        seats, _labels = board(c)
+        game, _ = sandbox.seat(seats["judge"])
+        table = sandbox.table(game)
+        for _ in range(100):  # the server's loop runs in its own thread: wait for it
+            if all(table.has_seen("legal", s) for s in ("judge", "alice", "bob")):
+                break
+            time.sleep(0.02)
+        assert all(table.has_seen("legal", s) for s in ("judge", "alice", "bob"))
+        warmed = {s: c.get(f"/api/t/{seats[s]}/legal").json() for s in ("alice", "bob")}
+    with TestClient(create_app(Store(":memory:"))) as cold:  # warming off: made when asked
+        again = new_table(cold)
+        assert not cold.app.state.sandbox.warm_after  # type: ignore[attr-defined]
+        assert again and warmed["alice"]["actions"] and warmed["bob"]["actions"]
+    fresh = {s: legal_body(Table(table.rec), s) for s in ("alice", "bob")}
+    assert {s: json.loads(b) for s, b in fresh.items()} == warmed

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
 import json
@@ -107,6 +108,10 @@ class Sandbox:
         self._loop: asyncio.AbstractEventLoop | None = None
         #: Set at shutdown: every stream ends at once rather than be cancelled.
         self.closing = False
+        #: Seconds a game must stay quiet after a change before its seats' offers are made
+        #: unasked (``None``: never; ``obverse serve`` sets :data:`WARM_AFTER`).
+        self.warm_after: float | None = None
+        self._warming: dict[str, asyncio.Handle] = {}
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -205,7 +210,40 @@ class Sandbox:
         changed = self._changes.pop(game, None)
         if changed is not None:
             changed.set()
+        self._warm_later(game)
         return seq
+
+    def _warm_later(self, game: str) -> None:
+        """Once the game has stayed quiet for :attr:`warm_after` seconds after a change,
+        make the offers of its seats that nobody asked for yet (each seat's page asks for
+        them after every change): the first request finds them made. A change meanwhile
+        starts the wait again, so a busy game is never warmed in its stride."""
+        if self.warm_after is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not serving: nothing to warm for
+            return
+        waiting = self._warming.pop(game, None)
+        if waiting is not None:
+            waiting.cancel()
+        self._warming[game] = loop.call_later(self.warm_after, self._warm, game)
+
+    def _warm(self, game: str) -> None:
+        """Make one seat's offers that nobody asked for yet, then let the loop serve what
+        waits before the next seat's (each can take tens of milliseconds on a big board)."""
+        self._warming.pop(game, None)
+        if self.closing:
+            return
+        try:
+            table = self.table(game)
+        except TableError:
+            return
+        for seat in (JUDGE, *table.state.players):
+            if not table.has_seen("legal", seat):
+                table.seen("legal", seat, functools.partial(legal_body, table, seat))
+                self._warming[game] = asyncio.get_running_loop().call_soon(self._warm, game)
+                return
 
     async def wait_change(self, game: str, timeout: float) -> None:
         """Until the game changes here or ``timeout`` seconds pass (another process sharing
@@ -755,6 +793,9 @@ def card_db_path(db: str | None) -> str | None:
     return str(found) if found.is_file() else None
 
 
+#: Seconds of quiet after a change before ``obverse serve`` makes a game's offers unasked.
+WARM_AFTER = 0.25
+
 #: The collector's thresholds while serving: a request allocates thousands of short-lived
 #: containers (trial states, response parts), so the default 700 runs the young collection
 #: thousands of times a second and promotes enough to trigger full collections, each a
@@ -786,6 +827,7 @@ def serve(
         print(f"obverse serve: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     sandbox: Sandbox = app.state.sandbox
+    sandbox.warm_after = WARM_AFTER
     tune_gc()
 
     class Server(uvicorn.Server):

@@ -232,6 +232,10 @@ class Table:
         new._replay(name, arg, seat)
         return new
 
+    def has_seen(self, kind: str, seat: str) -> bool:
+        """Whether :meth:`seen` made ``kind`` for ``seat`` already."""
+        return (kind, seat) in self._seen
+
     def seen(self, kind: str, seat: str, make: Callable[[], Any]) -> Any:
         """What ``seat`` gets of ``kind`` (a view, the offers ...), computed once per table.
         Callers must not change the answer: later requests share it."""
