@@ -96,6 +96,17 @@ def test_an_appended_event_survives_the_process_crashing(tmp_path: Path) -> None
     store.close()
 
 
+def offered_step(table: Table, seat: str, rng: random.Random) -> Table | None:
+    """The table after one offered action of ``seat`` (not ending the turn), picked at
+    random; ``None`` when nothing is offered."""
+    offers = [o for o in legal_actions(table, seat) if o["verb"] != "end_turn"]
+    if not offers:
+        return None
+    pick = rng.choice(offers)
+    step = build_step(table, seat, Request(pick["verb"], pick["object"], pick["args"]))
+    return table.append(step, seat)
+
+
 def test_kept_offer_bodies_equal_fresh_ones_along_a_game() -> None:
     """The encoded offers a seat keeps across tables (and the legal cache the tables share)
     give, after every step by any seat, exactly the offers a freshly replayed table lists;
@@ -112,13 +123,10 @@ def test_kept_offer_bodies_equal_fresh_ones_along_a_game() -> None:
                 own = set(table.handles(seat))
                 named = {o["object"] for o in body["actions"] if o["object"] is not None}
                 assert named <= own
-        seat = rng.choice(seats)
-        offers = [o for o in legal_actions(table, seat) if o["verb"] != "end_turn"]
-        if not offers:
+        after = offered_step(table, rng.choice(seats), rng)
+        if after is None:
             continue
-        pick = rng.choice(offers)
-        step = build_step(table, seat, Request(pick["verb"], pick["object"], pick["args"]))
-        table = table.append(step, seat)
+        table = after
         assert table.broken is None
 
 
@@ -158,10 +166,7 @@ def test_a_seats_encoded_log_is_its_log_encoded_along_a_game() -> None:
             log = table.log(seat)
             for start in {0, len(log) // 2, len(log)}:
                 assert table.log_json(seat, start) == msgspec.json.encode(log[start:])
-        offers = [o for o in legal_actions(table, "alice") if o["verb"] != "end_turn"]
-        pick = rng.choice(offers)
-        step = build_step(table, "alice", Request(pick["verb"], pick["object"], pick["args"]))
-        table = table.append(step, "alice")
+        table = offered_step(table, "alice", rng) or table
 
 
 def test_a_seats_view_encoded_zone_by_zone_is_its_view_encoded_along_a_game() -> None:
@@ -174,8 +179,4 @@ def test_a_seats_view_encoded_zone_by_zone_is_its_view_encoded_along_a_game() ->
         for seat in seats:
             view = table.seat_view(seat)
             assert view_json(table, seat, view) == msgspec.json.encode(view)
-        seat = rng.choice(("alice", "bob", JUDGE))
-        offers = [o for o in legal_actions(table, seat) if o["verb"] != "end_turn"]
-        pick = rng.choice(offers)
-        step = build_step(table, seat, Request(pick["verb"], pick["object"], pick["args"]))
-        table = table.append(step, seat)
+        table = offered_step(table, rng.choice(("alice", "bob", JUDGE)), rng) or table

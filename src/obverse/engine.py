@@ -527,18 +527,7 @@ class _Session:
     def _part(self, key: Any, made: Any, actions: list[v.Action]) -> list[Legal]:
         """The offers of ``actions``, kept under ``key`` as a :class:`_Part` made from
         ``made`` when every offer is kept."""
-        memo, offered = self.memo, self.offered
-        slots: list[Legal | None] = []
-        complete = True
-        for action in actions:
-            try:
-                legal = memo.get(action, _ALL)
-            except TypeError:  # an unhashable action is tried every time: so is its part
-                legal, complete = offered(action), False
-            if legal is _ALL:
-                legal = offered(action)
-                complete = complete and action in memo
-            slots.append(legal)
+        slots, complete = self._slots(actions)
         if not complete:
             return [x for x in slots if x is not None]
         part = self.cache._groups[key] = _Part(made, actions, slots)
@@ -560,25 +549,31 @@ class _Session:
         return part.legal
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
-        """The actions the actor may take now, with their rulings (:meth:`offered` of each;
-        the kept answers, the very same :class:`Legal` while kept, are looked up inline:
-        most candidates are unchanged since the last call)."""
-        out: list[Legal] = []
-        get, offered = self.memo.get, self.offered
-        reused = 0
+        """The actions the actor may take now, with their rulings (:meth:`offered` of
+        each)."""
+        return [x for x in self._slots(actions)[0] if x is not None]
+
+    def _slots(self, actions: list[v.Action]) -> tuple[list[Legal | None], bool]:
+        """Each action's offer (``None``: not offered), the kept ones (the very same
+        :class:`Legal` while kept) looked up inline: most candidates are unchanged since
+        the last call; and whether every one is kept now."""
+        slots: list[Legal | None] = []
+        get, offered, memo = self.memo.get, self.offered, self.memo
+        reused, complete = 0, True
         for action in actions:
             try:
                 legal = get(action, _ALL)
             except TypeError:  # an unhashable action: offered() tries it every time
-                legal = _ALL
-            if legal is _ALL:
-                legal = offered(action)
+                legal, complete = offered(action), False
             else:
-                reused += 1
-            if legal is not None:
-                out.append(legal)
+                if legal is _ALL:
+                    legal = offered(action)
+                    complete = complete and action in memo
+                else:
+                    reused += 1
+            slots.append(legal)
         self.cache.reused += reused
-        return out
+        return slots, complete
 
     def offered(self, action: v.Action) -> Legal | None:
         """``action`` with its rulings when the actor may take it now (result ``done``),
