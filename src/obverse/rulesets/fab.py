@@ -23,6 +23,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.fab_arena import (
+    ARENA_OFFERS,
     SUB_CARDS,
     AllowPlay,
     Charge,
@@ -429,26 +430,33 @@ class FleshAndBlood(FabArena):
             out.events,
         )
 
-    def object_candidates(
-        self, state: GameState, player: str, o: GameObject, verb: str | None = None
-    ) -> list[v.Action]:
-        """The shared candidates and FaB's own verbs: awaken, transcend, mark, and a hit on
-        a hero by each object in the arena."""
-        out = super().object_candidates(state, player, o, verb)
-        if verb in (None, "awaken"):
-            out.append(Awaken(object=o.id))
-        if verb in (None, "transcend"):
-            out.append(Transcend(object=o.id))
-        if verb in (None, "mark"):
-            out.append(Mark(object=o.id))
-        out += self.arena_candidates(state, player, o, verb)
-        if o.zone == "hero" and verb in (None, "hit"):
-            out += [
-                Hit(hero=o.id, source=x.id)
-                for x in state.iter_objects()
-                if x.id != o.id and self.is_in_play(x.zone)
-            ]
-        return out
+    #: Also FaB's own verbs: awaken, transcend, mark, the arena's (look, allow play, charge,
+    #: put under) and a hit on a hero by each object in the arena.
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("awaken", "_offer_awaken"),
+        ("transcend", "_offer_transcend"),
+        ("mark", "_offer_mark"),
+        *ARENA_OFFERS,
+        ("hit", "_offer_hits"),
+    )
+
+    def _offer_awaken(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Awaken(object=o.id)]
+
+    def _offer_transcend(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Transcend(object=o.id)]
+
+    def _offer_mark(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Mark(object=o.id)]
+
+    def _offer_hits(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone != "hero":
+            return []
+        return [
+            Hit(hero=o.id, source=x.id)
+            for x in state.iter_objects()
+            if x.id != o.id and self.is_in_play(x.zone)
+        ]
 
     def mark(self, state: GameState, a: Mark) -> Outcome:
         """8.5.50, 9.3.2: the hero becomes marked; 9.3.2a: a marked hero stays marked;

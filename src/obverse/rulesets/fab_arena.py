@@ -487,27 +487,37 @@ class FabArena(FabZones):
             out += [HasTranscended(player=p) for p in ((player,) if player else state.players)]
         return out
 
-    def arena_candidates(
-        self, state: GameState, player: str, o: GameObject, verb: str | None = None
-    ) -> list[v.Action]:
-        """Look, permission, charge and put-under candidates on one object (``verb``: only
-        that verb's)."""
-        out: list[v.Action] = []
-        if verb in (None, "look"):
-            out.append(Look(player=player, object=o.id))
-        if o.zone in ("banished", "graveyard") and verb in (None, "allow_play"):
-            out.append(AllowPlay(player=player, object=o.id))
-        if o.zone == "hand" and verb in (None, "charge"):
-            out.append(Charge(object=o.id))
-        if verb not in (None, "put_under"):
-            return out
+    # Look, permission, charge and put-under candidates on one object: FaB lists them among
+    # its own (ARENA_OFFERS).
+
+    def _offer_look(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Look(player=player, object=o.id)]
+
+    def _offer_allow_play(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone not in ("banished", "graveyard"):
+            return []
+        return [AllowPlay(player=player, object=o.id)]
+
+    def _offer_charge(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Charge(object=o.id)] if o.zone == "hand" else []
+
+    def _offer_put_under(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         # Only under the hero or a permanent of the same controller: the effects that put a
         # card under something (8.5.29, 8.5.36) are its controller's own.
-        out += [
+        return [
             PutUnder(object=o.id, top=x.id)
             for x in state.iter_objects()
             if x.id != o.id
             and x.controller == o.controller
             and (x.zone == self.hero_zone or x.zone == self.play_zone)
         ]
-        return out
+
+
+#: The arena's per-object generators (see :attr:`Offers.object_offers`), in the place FaB
+#: lists them.
+ARENA_OFFERS: Final = (
+    ("look", "_offer_look"),
+    ("allow_play", "_offer_allow_play"),
+    ("charge", "_offer_charge"),
+    ("put_under", "_offer_put_under"),
+)

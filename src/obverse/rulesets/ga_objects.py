@@ -90,25 +90,34 @@ class FieldObjects(Ruleset):
 
     # --- candidates -------------------------------------------------------------------------
 
-    def object_candidates(
-        self, state: GameState, player: str, o: GameObject, verb: str | None = None
+    #: Also, on the field: resting, waking up, removing a durability counter and levelling a
+    #: champion up with each champion card of its material deck.
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("rest", "_offer_rest"),
+        ("wake_up", "_offer_wake_up"),
+        ("remove_counters", "_offer_remove_counters"),
+        ("level_up", "_offer_level_ups"),
+    )
+
+    def _offer_rest(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Rest(object=o.id)] if o.zone == FIELD else []
+
+    def _offer_wake_up(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [WakeUp(object=o.id)] if o.zone == FIELD else []
+
+    def _offer_remove_counters(
+        self, state: GameState, player: str, o: GameObject
     ) -> list[v.Action]:
-        """The shared candidates, and on the field resting, waking up, removing a durability
-        counter and levelling a champion up with each champion card of its material deck."""
-        out = super().object_candidates(state, player, o, verb)
-        if o.zone != FIELD:
-            return out
-        if verb in (None, "rest"):
-            out.append(Rest(object=o.id))
-        if verb in (None, "wake_up"):
-            out.append(WakeUp(object=o.id))
-        if verb in (None, "remove_counters"):
-            out.append(RemoveCounters(object=o.id, counter=DURABILITY))
-        if verb in (None, "level_up") and _typed(self._chars(state, o), "CHAMPION"):
-            for c in state.zone_contents(self.zone_key(MATERIAL_DECK, o.controller)):
-                if _typed(self._chars(state, state.objects[c]), "CHAMPION"):
-                    out.append(LevelUp(object=o.id, card=c))
-        return out
+        return [RemoveCounters(object=o.id, counter=DURABILITY)] if o.zone == FIELD else []
+
+    def _offer_level_ups(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone != FIELD or not _typed(self._chars(state, o), "CHAMPION"):
+            return []
+        return [
+            LevelUp(object=o.id, card=c)
+            for c in state.zone_contents(self.zone_key(MATERIAL_DECK, o.controller))
+            if _typed(self._chars(state, state.objects[c]), "CHAMPION")
+        ]
 
     # --- orientation (Orientation, Rest, Wake Up, Field 5, Hindered, Wake Up Phase) ----------
 

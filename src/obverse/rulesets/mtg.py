@@ -126,15 +126,21 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         "supertypes": MTG_SUPERTYPES,
     }
 
-    def object_candidates(
-        self, state: GameState, player: str, o: GameObject, verb: str | None = None
-    ) -> list[v.Action]:
-        out = super().object_candidates(state, player, o, verb)
-        if verb in (None, "flip"):
-            out.append(Flip(object=o.id))
-        if verb in (None, "unlock", "cast"):
-            out += self.layout_candidates(state, o, verb)
-        return out
+    #: Also: flipping, unlocking a Room's doors, casting a split card fused.
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("flip", "_offer_flip"),
+        ("unlock", "_offer_unlock"),
+        ("cast", "_offer_fused"),
+    )
+
+    def _offer_flip(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [Flip(object=o.id)]
+
+    def _offer_unlock(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return self.layout_candidates(state, o, "unlock")
+
+    def _offer_fused(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return self.layout_candidates(state, o, "cast")
 
     def extra_candidates(
         self,

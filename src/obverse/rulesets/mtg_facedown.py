@@ -100,25 +100,34 @@ class MagicFaceDown(MagicFaces):
     face_down_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
     turn_up_ways: ClassVar[frozenset[str]] = frozenset({"special_action", "cost", "effect"})
 
-    def object_candidates(
-        self, state: GameState, player: str, o: GameObject, verb: str | None = None
-    ) -> list[v.Action]:
-        """Also: manifest or cloak a card, cast one face down with its keyword, and the two
-        ways of the special action on a face-down permanent."""
-        out = super().object_candidates(state, player, o, verb)
-        if o.face_down and o.zone == "battlefield":
-            if verb in (None, "turn_face_up"):
-                out += [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
-        elif o.zone not in ("battlefield", "stack"):
-            if verb in (None, "move"):
-                out += [
-                    v.Move(object=o.id, to="battlefield", face_down=True, as_=kind)
-                    for kind in sorted(MANIFESTED & self.face_down_kinds)
-                ]
-            has = keyword_cost(state.card_def(o)) if verb in (None, "cast") else None
-            if has is not None and has[0].lower() in self.face_down_kinds:
-                out.append(v.Cast(object=o.id, face_down=True, as_=has[0].lower()))
-        return out
+    #: Also: the two ways of the special action on a face-down permanent, manifesting or
+    #: cloaking a card, and casting one face down with its keyword.
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("turn_face_up", "_offer_face_up_ways"),
+        ("move", "_offer_manifest"),
+        ("cast", "_offer_cast_face_down"),
+    )
+
+    def _offer_face_up_ways(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if not (o.face_down and o.zone == "battlefield"):
+            return []
+        return [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
+
+    def _offer_manifest(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone in ("battlefield", "stack"):
+            return []
+        return [
+            v.Move(object=o.id, to="battlefield", face_down=True, as_=kind)
+            for kind in sorted(MANIFESTED & self.face_down_kinds)
+        ]
+
+    def _offer_cast_face_down(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone in ("battlefield", "stack"):
+            return []
+        has = keyword_cost(state.card_def(o))
+        if has is None or has[0].lower() not in self.face_down_kinds:
+            return []
+        return [v.Cast(object=o.id, face_down=True, as_=has[0].lower())]
 
     # --- values (708.2a, 702.168a, 701.58a) -------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
@@ -122,7 +122,7 @@ class Offers(Hooks):
     ) -> list[v.Action]:
         """The candidates of ``verb`` :meth:`candidates` generates on ``o`` (the first object
         they name): none if ``player`` may not refer to it."""
-        out = self.object_candidates(state, player or o.owner, o, verb)
+        out = _offers_on(self, state, player or o.owner, o, verb)
         copies = verb == "become_copy" and self.is_in_play(o.zone)
         # Asked last: most draws find no candidate of the verb on the object, and whether the
         # player may refer to it costs more than listing the few there are.
@@ -148,7 +148,7 @@ class Offers(Hooks):
         or this draw found none): what random play draws. Becoming a copy draws the other
         object among all and keeps it if it is a partner (each partner as likely), rather
         than asking of every object in play whether the player may refer to it."""
-        if verb == "become_copy" and not self.object_candidates(state, player or o.owner, o, verb):
+        if verb == "become_copy" and not _offers_on(self, state, player or o.owner, o, verb):
             if not self.is_in_play(o.zone):
                 return None
             if player is not None and not self.may_refer(state, player, o):
@@ -187,45 +187,156 @@ class Offers(Hooks):
                     out.append(v.Shuffle(player=who, zone=zone))
         return out
 
+    #: This class's own per-object generators, in the order :meth:`object_candidates` lists
+    #: them (after those of the classes it extends): ``(verb, method name)`` pairs, each method
+    #: ``(state, player, o)`` giving that verb's candidates on ``o``. A generator of a verb
+    #: outside the vocabulary is never asked. Random play asks only the verb's generators.
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("move", "_offer_moves"),
+        ("resolve", "_offer_resolve"),
+        ("cast", "_offer_casts"),
+        ("turn_face_down", "_offer_turn_face_down"),
+        ("turn_face_up", "_offer_turn_face_up"),
+        ("examine", "_offer_examine"),
+        ("reveal", "_offer_reveal"),
+        ("add_counters", "_offer_add_counters"),
+        ("create_token_copy", "_offer_token_copy"),
+        ("change_control", "_offer_change_control"),
+        ("transform", "_offer_transform"),
+    )
+
     def object_candidates(
         self, state: GameState, player: str, o: GameObject, verb: str | None = None
     ) -> list[v.Action]:
         """Candidate actions on one object ``player`` may refer to (``verb``: only that
-        verb's, in the same order; an override keeps to it as this one does)."""
+        verb's, in the same order): the generators of :attr:`object_offers` in order. An
+        override keeps to ``verb`` as this one does."""
         out: list[v.Action] = []
-        if verb in (None, "move"):
-            for zone in _zones_in_order(type(self)):
-                if not self.zone_matches(o.zone, zone) and zone != self.stack_zone:
-                    out.append(v.Move(object=o.id, to=zone))
-        if o.zone == self.stack_zone:
-            if verb in (None, "resolve"):
-                out.append(v.Resolve(object=o.id))
-        elif verb in (None, "cast") and not self.is_in_play(o.zone):
-            card = state.card_def(o)
-            faces = (
-                sorted(self.allowed_faces(card, self.stack_zone)) if len(card.faces) > 1 else [None]
-            )
-            out += [v.Cast(object=o.id, face=f) for f in faces]  # type: ignore[arg-type]
-        if verb in (None, "turn_face_down"):
-            out.append(v.TurnFaceDown(object=o.id))
-        if verb in (None, "turn_face_up"):
-            out.append(v.TurnFaceUp(object=o.id))
-        if verb in (None, "examine"):
-            out.append(v.Examine(player=player, object=o.id))
-        if verb in (None, "reveal"):
-            out.append(v.Reveal(object=o.id))
-        if self.is_in_play(o.zone):
-            if verb in (None, "add_counters"):
-                out.append(v.AddCounters(object=o.id, counter="+1/+1"))
-            if verb in (None, "create_token_copy"):
-                out.append(v.CreateTokenCopy(of=o.id))
-            if verb in (None, "change_control"):
-                out += [
-                    v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller
-                ]
-        if verb in (None, "transform") and v.Transform in self.vocabulary():
-            out.append(v.Transform(object=o.id))
+        if verb is None:
+            for _verb, make in _table(type(self)).every:
+                out += make(self, state, player, o)
+        else:
+            for make in _table(type(self)).by_verb.get(verb, ()):
+                out += make(self, state, player, o)
         return out
+
+    def _offer_moves(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        # Never onto the stack: casting puts a card there.
+        return [v.Move(object=o.id, to=zone) for zone in _move_targets(self, o.zone)]
+
+    def _offer_resolve(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.Resolve(object=o.id)] if o.zone == self.stack_zone else []
+
+    def _offer_casts(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone == self.stack_zone or self.is_in_play(o.zone):
+            return []
+        card = state.card_def(o)
+        if len(card.faces) < 2:
+            return [v.Cast(object=o.id)]
+        faces = sorted(self.allowed_faces(card, self.stack_zone))
+        return [v.Cast(object=o.id, face=f) for f in faces]  # type: ignore[arg-type]
+
+    def _offer_turn_face_down(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.TurnFaceDown(object=o.id)]
+
+    def _offer_turn_face_up(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.TurnFaceUp(object=o.id)]
+
+    def _offer_examine(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.Examine(player=player, object=o.id)]
+
+    def _offer_reveal(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.Reveal(object=o.id)]
+
+    def _offer_add_counters(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if not self.is_in_play(o.zone):
+            return []
+        return [v.AddCounters(object=o.id, counter="+1/+1")]
+
+    def _offer_token_copy(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.CreateTokenCopy(of=o.id)] if self.is_in_play(o.zone) else []
+
+    def _offer_change_control(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if not self.is_in_play(o.zone):
+            return []
+        return [v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller]
+
+    def _offer_transform(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.Transform(object=o.id)]
+
+
+#: A per-object generator (an :attr:`Offers.object_offers` method, unbound).
+Offer = Callable[[Any, GameState, str, GameObject], list[v.Action]]
+
+
+class _Table(NamedTuple):
+    """A ruleset class's per-object generators: ``every`` ``(verb, generator)`` in order,
+    ``by_verb`` each verb's generators in that order, and whether ``object_candidates`` is
+    :class:`Offers`' own (``direct``: no override adds to them, so asking the verb's
+    generators is asking it)."""
+
+    every: tuple[tuple[str, Offer], ...]
+    by_verb: dict[str, tuple[Offer, ...]]
+    direct: bool
+
+
+def _offers_on(
+    rs: Offers, state: GameState, player: str, o: GameObject, verb: str
+) -> list[v.Action]:
+    """``rs.object_candidates(state, player, o, verb)`` (a new list), asking only the
+    verb's generators when no override stands between."""
+    table = _TABLES.get(type(rs)) or _table(type(rs))
+    if not table.direct:
+        return rs.object_candidates(state, player, o, verb)
+    makers = table.by_verb.get(verb)
+    if makers is None:  # most verbs have no generator on most objects: nothing to make
+        return []
+    if len(makers) == 1:
+        return makers[0](rs, state, player, o)
+    out: list[v.Action] = []
+    for make in makers:
+        out += make(rs, state, player, o)
+    return out
+
+
+_TABLES: dict[type[Offers], _Table] = {}
+
+
+def _table(cls: type[Offers]) -> _Table:
+    """``cls``'s generators: each class's :attr:`Offers.object_offers`, base classes first
+    (the order of ``super()`` calls), found once per class (a subclass overriding a generator
+    method gets its own)."""
+    found = _TABLES.get(cls)
+    if found is None:
+        verbs = {v.verb_of(a) for a in cls.vocabulary()}
+        every = tuple(
+            (verb, getattr(cls, name))
+            for k in reversed(cls.__mro__)
+            for verb, name in vars(k).get("object_offers", ())
+            if verb in verbs
+        )
+        by_verb: dict[str, tuple[Offer, ...]] = {}
+        for verb, make in every:
+            by_verb[verb] = (*by_verb.get(verb, ()), make)
+        direct = cls.object_candidates is Offers.object_candidates
+        found = _TABLES[cls] = _Table(every, by_verb, direct)
+    return found
+
+
+_MOVE_TARGETS: dict[tuple[type[Offers], str], tuple[str, ...]] = {}
+
+
+def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
+    """The zones an object in ``zone`` is offered to move to, sorted: every zone it isn't in
+    but the stack (a function of the class and the zone, found once each)."""
+    found = _MOVE_TARGETS.get((type(rs), zone))
+    if found is None:
+        found = _MOVE_TARGETS[type(rs), zone] = tuple(
+            z
+            for z in _zones_in_order(type(rs))
+            if not rs.zone_matches(zone, z) and z != rs.stack_zone
+        )
+    return found
 
 
 _OBJECT_VERBS: dict[type[Offers], frozenset[str]] = {}

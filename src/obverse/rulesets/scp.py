@@ -473,14 +473,11 @@ class SCP(Ruleset):
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
-    def object_candidates(
-        self, state: GameState, player: str, o: GameObject, verb: str | None = None
-    ) -> list[v.Action]:
-        """The shared candidates and a cross test declared by each object on the site."""
-        out = super().object_candidates(state, player, o, verb)
-        if o.zone == SITE_ZONE and verb in (None, "cross_test"):
-            out.append(CrossTest(object=o.id))
-        return out
+    #: Also a cross test declared by each object on the site.
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("cross_test", "_offer_cross_test"),)
+
+    def _offer_cross_test(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [CrossTest(object=o.id)] if o.zone == SITE_ZONE else []
 
     def cross_test(self, state: GameState, a: CrossTest) -> Outcome:
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
