@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
 
 from obverse import vocab as v
 from obverse.cards import CardDef
@@ -17,10 +16,9 @@ from obverse.engine import apply, legal_actions
 from obverse.errors import ObverseError
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
+from obverse.rulesets.offers import objects_in_order
 from obverse.rulings import DONE, Outcome
-from obverse.state import GameState, new_state, object_ids
-
-_T = TypeVar("_T")
+from obverse.state import GameObject, GameState, new_state
 
 
 def replay(initial: GameState, log: Iterable[v.Action]) -> GameState:
@@ -107,7 +105,7 @@ def random_candidate(
     :func:`random_action` draws and not tried; ``where`` drops a draw (it draws again);
     ``None`` when no draw of ``tries`` finds one."""
     rs = rs or get_ruleset(state.ruleset)
-    offered, objects = _offered(rs, None), object_ids(state)
+    offered, objects = _offered(rs, None), objects_in_order(state)
     for _ in range(tries):
         action = _candidate(state, rng, rs, player, offered, objects)
         if action is not None and (where is None or where(action)):
@@ -124,10 +122,11 @@ def _draw(
     tries: int,
 ) -> tuple[v.Action, Outcome | None]:
     """The action :func:`random_action` draws and, when it tried it, its ``done`` outcome."""
-    player = _pick(rng, [*state.players, None])
+    seats = (*state.players, None)
+    player = seats[int(rng.random() * len(seats))]
     offered = _offered(rs, verbs)
     # The object table's own order (no sort of every id for each action), kept per map.
-    objects = object_ids(state)
+    objects = objects_in_order(state)
     for _ in range(tries if offered else 0):
         action = _candidate(state, rng, rs, player, offered, objects)
         if action is None:
@@ -149,35 +148,30 @@ def _candidate(
     rs: Ruleset,
     player: str | None,
     offered: Sequence[tuple[str, bool]],
-    objects: Sequence[int],
+    objects: Sequence[GameObject],
 ) -> v.Action | None:
     """One draw: a verb, then an object and one of its candidates of that verb (or one of
-    the verb's candidates, for a verb naming no object); ``None`` when there is none."""
-    if not offered:
-        return None
-    verb, names_object = _pick(rng, offered)
+    the verb's candidates, for a verb naming no object); ``None`` when there is none. Each
+    pick is ``items[int(rng.random() * len(items))]``: ``rng.choice`` at a third of the
+    cost, one float drawn."""
+    verb, names_object = offered[int(rng.random() * len(offered))]
     if not names_object:
         pool = rs.candidates(state, player, verb)
-        return _pick(rng, pool) if pool else None
+        return pool[int(rng.random() * len(pool))] if pool else None
     if not objects:
         return None
-    return rs.draw_on(state, player, state.objects[_pick(rng, objects)], verb, rng)
+    return rs.draw_on(state, player, objects[int(rng.random() * len(objects))], verb, rng)
 
 
-def _pick(rng: random.Random, items: Sequence[_T]) -> _T:
-    """A uniformly random item (``rng.choice`` at a third of the cost: one float drawn)."""
-    return items[int(rng.random() * len(items))]
-
-
-def _offered(rs: Ruleset, verbs: Sequence[str] | None) -> list[tuple[str, bool]]:
+def _offered(rs: Ruleset, verbs: Sequence[str] | None) -> Sequence[tuple[str, bool]]:
     """The verbs to draw from, each with whether its actions name an object."""
     every = _OFFERED.get(type(rs))
     if every is None:  # a ruleset's vocabulary is fixed: listed once per class
-        every = _OFFERED[type(rs)] = [(v.verb_of(c), bool(c.refs)) for c in rs.vocabulary()]
+        every = _OFFERED[type(rs)] = tuple((v.verb_of(c), bool(c.refs)) for c in rs.vocabulary())
     return every if verbs is None else [x for x in every if x[0] in verbs]
 
 
-_OFFERED: dict[type[Ruleset], list[tuple[str, bool]]] = {}
+_OFFERED: dict[type[Ruleset], tuple[tuple[str, bool], ...]] = {}
 
 
 def random_legal_action(state: GameState, rng: random.Random, player: str) -> v.Action:

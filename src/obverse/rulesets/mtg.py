@@ -156,12 +156,15 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         firsts = melds if acting is None else [x for x in melds if acting(x)]
         return [Meld(objects=(x.id, y.id)) for x in firsts for y in melds if x.id < y.id]
 
-    def candidates_on(
+    #: Melding names two objects.
+    several_verbs: ClassVar[frozenset[str]] = frozenset({"become_copy", "meld"})
+
+    def several_on(
         self, state: GameState, player: str | None, o: GameObject, verb: str
     ) -> list[v.Action]:
         """Also melding ``o`` with each meld card of the same owner after it."""
         if verb != "meld":
-            return super().candidates_on(state, player, o, verb)
+            return super().several_on(state, player, o, verb)
         if not self._meld_half(state, player, o):
             return []
         return [Meld(objects=(o.id, y.id)) for y in self._meld_halves(state, player) if o.id < y.id]

@@ -12,9 +12,11 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, NamedTuple
 
+import immutables
+
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
-from obverse.state import GameObject, GameState, object_ids
+from obverse.state import GameObject, GameState
 
 
 class CandidatePart(NamedTuple):
@@ -117,15 +119,32 @@ class Offers(Hooks):
         others; with ``acting``, only those whose first object passes it."""
         return []
 
+    #: Verbs whose candidates on an object name other objects too: :meth:`several_on` makes
+    #: them (becoming a copy of another object; MTG adds melding).
+    several_verbs: ClassVar[frozenset[str]] = frozenset({"become_copy"})
+
     def candidates_on(
         self, state: GameState, player: str | None, o: GameObject, verb: str
     ) -> list[v.Action]:
         """The candidates of ``verb`` :meth:`candidates` generates on ``o`` (the first object
         they name): none if ``player`` may not refer to it."""
+        if verb in self.several_verbs:
+            return self.several_on(state, player, o, verb)
         out = _offers_on(self, state, player or o.owner, o, verb)
-        copies = verb == "become_copy" and self.is_in_play(o.zone)
         # Asked last: most draws find no candidate of the verb on the object, and whether the
         # player may refer to it costs more than listing the few there are.
+        if not out or (player is not None and not self.may_refer(state, player, o)):
+            return []
+        return out
+
+    def several_on(
+        self, state: GameState, player: str | None, o: GameObject, verb: str
+    ) -> list[v.Action]:
+        """:meth:`candidates_on` for a verb of :attr:`several_verbs`: ``o`` becoming a copy of
+        each other object in play the player may refer to (after any candidates of the verb's
+        own generators)."""
+        out = _offers_on(self, state, player or o.owner, o, verb)
+        copies = verb == "become_copy" and self.is_in_play(o.zone)
         if not (out or copies) or (player is not None and not self.may_refer(state, player, o)):
             return []
         if copies:
@@ -153,8 +172,8 @@ class Offers(Hooks):
                 return None
             if player is not None and not self.may_refer(state, player, o):
                 return None
-            ids = object_ids(state)
-            x = state.objects[ids[int(rng.random() * len(ids))]]
+            objects = objects_in_order(state)
+            x = objects[int(rng.random() * len(objects))]
             if not self._copy_partner(state, player, o, x):
                 return None
             return v.BecomeCopy(object=o.id, of=x.id)
@@ -339,6 +358,23 @@ def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
     return found
 
 
+def objects_in_order(state: GameState) -> tuple[GameObject, ...]:
+    """Every object, in the object table's own order (that of
+    :func:`~obverse.state.object_ids`: the same for equal states, as it depends on the ids
+    only): random play draws from it. The last table's objects are kept (most draws see the
+    same table)."""
+    objects = state.objects
+    kept = _IN_ORDER[0]
+    if kept is not None and kept[0] is objects:
+        return kept[1]
+    found = tuple(objects.values())
+    _IN_ORDER[0] = (objects, found)  # the map held, so its identity can't be reused
+    return found
+
+
+_IN_ORDER: list[tuple[immutables.Map[int, GameObject], tuple[GameObject, ...]] | None] = [None]
+
+
 _OBJECT_VERBS: dict[type[Offers], frozenset[str]] = {}
 
 
@@ -362,4 +398,4 @@ def _zones_in_order(cls: type[Offers]) -> tuple[str, ...]:
     return found
 
 
-__all__ = ["Offers"]
+__all__ = ["Offers", "objects_in_order"]
