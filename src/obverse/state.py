@@ -151,8 +151,20 @@ def dropping(
             return derive(field, x, keep)  # type: ignore[no-any-return]
     if x not in map(field, entries):  # a scan in C first: most x are named by no entry
         return entries
-    out = tuple(e for e in entries if field(e) != x or (keep is not None and keep(e)))
-    return entries if len(out) == len(entries) else out
+    # The entries naming x found in C too (list.index), only they looked at in Python: a
+    # long tuple names x a few times at most.
+    named = list(map(field, entries))
+    out: list[Any] = []
+    start, at = 0, named.index(x)
+    while True:
+        if keep is None or not keep(entries[at]):
+            out += entries[start:at]
+            start = at + 1
+        try:
+            at = named.index(x, at + 1)
+        except ValueError:
+            break
+    return entries if start == 0 else (*out, *entries[start:])
 
 
 def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
