@@ -148,8 +148,10 @@ def check(
 ) -> Outcome | None:
     """The kernel's refusal of ``action`` before its procedure runs, or ``None``."""
     rs = rs or ruleset_of(state)
-    for oid in action.object_ids():
-        if oid in state.objects:
+    ids = action.object_ids()
+    objects = state.objects
+    for oid in ids:
+        if oid in objects:
             continue
         if actor is not None and 0 < oid < state.next_id:
             return refused_reference(state, rs)  # an actor can't tell gone from hidden
@@ -158,7 +160,7 @@ def check(
             return Outcome(state, NOTHING, (rs.ruling(rs.new_object_rule, reason),))
         raise InputError("", _field_of(action, oid), f"no object {oid}")
     if actor is not None:
-        refusal = check_actor(state, action, actor, rs)
+        refusal = _actor_refusal(state, action, actor, rs, ids)
         if refusal is not None:
             return refusal
     subject = type(action).subject
@@ -166,7 +168,7 @@ def check(
         return None
     verb = v.VERBS[type(action)]
     if verb not in rs.checks_forbid:
-        obj = state.objects[getattr(action, subject)]
+        obj = objects[getattr(action, subject)]
         if rs.is_forbidden(state, obj, verb):
             result = ILLEGAL if verb in _REFUSED_AS_ILLEGAL else NOTHING
             reason = f"an effect says it can't {verb.replace('_', ' ')}"
@@ -179,7 +181,13 @@ def check_actor(
 ) -> Outcome | None:
     """The refusal of an action naming what ``actor`` may not refer to (an object they
     can't identify) or learn (another player's answer), or ``None``."""
-    rs = rs or ruleset_of(state)
+    return _actor_refusal(state, action, actor, rs or ruleset_of(state), action.object_ids())
+
+
+def _actor_refusal(
+    state: GameState, action: v.Action, actor: str, rs: Ruleset, ids: tuple[int, ...]
+) -> Outcome | None:
+    """:func:`check_actor` of an action naming the objects ``ids`` (each one that exists)."""
     if actor not in state.players:
         raise InputError(
             "", "actor", f"unknown player {quote(actor)}{suggest(actor, state.players)}"
@@ -187,8 +195,9 @@ def check_actor(
     refusal = _viewer_refusal(state, action, actor, rs)
     if refusal is not None:
         return refusal
-    for oid in action.object_ids():
-        if not rs.may_refer(state, actor, state.objects[oid]):
+    objects = state.objects
+    for oid in ids:
+        if not rs.may_refer(state, actor, objects[oid]):
             return refused_reference(state, rs)
     return rs.refuse_actor(state, action, actor)
 

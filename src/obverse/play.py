@@ -8,7 +8,7 @@ draws an action the rules allow (or, asked to, any candidate, which the kernel m
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from obverse import vocab as v
 from obverse.cards import CardDef
@@ -18,7 +18,7 @@ from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
 from obverse.rulesets.offers import objects_in_order
 from obverse.rulings import DONE, Outcome
-from obverse.state import GameObject, GameState, new_state
+from obverse.state import GameState, new_state
 
 
 def replay(initial: GameState, log: Iterable[v.Action]) -> GameState:
@@ -105,9 +105,7 @@ def random_candidate(
     :func:`random_action` draws and not tried; ``where`` drops a draw (it draws again);
     ``None`` when no draw of ``tries`` finds one."""
     rs = rs or get_ruleset(state.ruleset)
-    offered, objects = _offered(rs, None), objects_in_order(state)
-    for _ in range(tries):
-        action = _candidate(state, rng, rs, player, offered, objects)
+    for action in _draws(state, rng, rs, player, _offered(rs, None), tries):
         if action is not None and (where is None or where(action)):
             return action
     return None
@@ -124,11 +122,7 @@ def _draw(
     """The action :func:`random_action` draws and, when it tried it, its ``done`` outcome."""
     seats = (*state.players, None)
     player = seats[int(rng.random() * len(seats))]
-    offered = _offered(rs, verbs)
-    # The object table's own order (no sort of every id for each action), kept per map.
-    objects = objects_in_order(state)
-    for _ in range(tries if offered else 0):
-        action = _candidate(state, rng, rs, player, offered, objects)
+    for action in _draws(state, rng, rs, player, _offered(rs, verbs), tries):
         if action is None:
             continue
         if not legal:
@@ -142,25 +136,30 @@ def _draw(
     return v.EndTurn(), None
 
 
-def _candidate(
+def _draws(
     state: GameState,
     rng: random.Random,
     rs: Ruleset,
     player: str | None,
     offered: Sequence[tuple[str, bool]],
-    objects: Sequence[GameObject],
-) -> v.Action | None:
-    """One draw: a verb, then an object and one of its candidates of that verb (or one of
-    the verb's candidates, for a verb naming no object); ``None`` when there is none. Each
-    pick is ``items[int(rng.random() * len(items))]``: ``rng.choice`` at a third of the
-    cost, one float drawn."""
-    verb, names_object = offered[int(rng.random() * len(offered))]
-    if not names_object:
-        pool = rs.candidates(state, player, verb)
-        return pool[int(rng.random() * len(pool))] if pool else None
-    if not objects:
-        return None
-    return rs.draw_on(state, player, objects[int(rng.random() * len(objects))], verb, rng)
+    tries: int,
+) -> Iterator[v.Action | None]:
+    """``tries`` draws (none without a verb), each a verb, then an object and one of its
+    candidates of that verb (or one of the verb's candidates, for a verb naming no object);
+    ``None`` when the draw found none. Each pick is ``items[int(rng.random() *
+    len(items))]``: ``rng.choice`` at a third of the cost, one float drawn."""
+    # The object table's own order (no sort of every id for each action), kept per map.
+    objects = objects_in_order(state)
+    for _ in range(tries if offered else 0):
+        verb, names_object = offered[int(rng.random() * len(offered))]
+        if not names_object:
+            pool = rs.candidates(state, player, verb)
+            yield pool[int(rng.random() * len(pool))] if pool else None
+        elif objects:
+            o = objects[int(rng.random() * len(objects))]
+            yield rs.draw_on(state, player, o, verb, rng)
+        else:
+            yield None
 
 
 def _offered(rs: Ruleset, verbs: Sequence[str] | None) -> Sequence[tuple[str, bool]]:

@@ -130,7 +130,10 @@ class Offers(Hooks):
         they name): none if ``player`` may not refer to it."""
         if verb in self.several_verbs:
             return self.several_on(state, player, o, verb)
-        out = _offers_on(self, state, player or o.owner, o, verb)
+        make = (_TABLES.get(type(self)) or _table(type(self))).makers.get(verb)
+        if make is None:  # most verbs have no generator on most objects: nothing to make
+            return []
+        out = make(self, state, player or o.owner, o)
         # Asked last: most draws find no candidate of the verb on the object, and whether the
         # player may refer to it costs more than listing the few there are.
         if not out or (player is not None and not self.may_refer(state, player, o)):
@@ -199,10 +202,8 @@ class Offers(Hooks):
         if verb not in (None, "shuffle"):
             return out
         for who in (player,) if player else state.players:
-            for zone in _zones_in_order(type(self)):
-                if zone in self.ordered_zones or self.is_shared(zone):
-                    continue
-                if state.zones.get(self.zone_key(zone, who)):
+            for zone, key in _shuffled_zones(self, who):
+                if state.zones.get(key):
                     out.append(v.Shuffle(player=who, zone=zone))
         return out
 
@@ -289,14 +290,15 @@ Offer = Callable[[Any, GameState, str, GameObject], list[v.Action]]
 
 
 class _Table(NamedTuple):
-    """A ruleset class's per-object generators: ``every`` ``(verb, generator)`` in order,
-    ``by_verb`` each verb's generators in that order, and whether ``object_candidates`` is
-    :class:`Offers`' own (``direct``: no override adds to them, so asking the verb's
-    generators is asking it)."""
+    """A ruleset class's per-object generators: ``every`` ``(verb, generator)`` in order and
+    ``by_verb`` each verb's generators in that order (what :meth:`Offers.object_candidates`
+    asks); ``makers``, per verb, the one call making that verb's candidates on an object
+    (:meth:`Offers.candidates_on` asks it): its generators themselves, or, where a class
+    overrides ``object_candidates``, that override."""
 
     every: tuple[tuple[str, Offer], ...]
     by_verb: dict[str, tuple[Offer, ...]]
-    direct: bool
+    makers: dict[str, Offer]
 
 
 def _offers_on(
@@ -304,18 +306,8 @@ def _offers_on(
 ) -> list[v.Action]:
     """``rs.object_candidates(state, player, o, verb)`` (a new list), asking only the
     verb's generators when no override stands between."""
-    table = _TABLES.get(type(rs)) or _table(type(rs))
-    if not table.direct:
-        return rs.object_candidates(state, player, o, verb)
-    makers = table.by_verb.get(verb)
-    if makers is None:  # most verbs have no generator on most objects: nothing to make
-        return []
-    if len(makers) == 1:
-        return makers[0](rs, state, player, o)
-    out: list[v.Action] = []
-    for make in makers:
-        out += make(rs, state, player, o)
-    return out
+    make = (_TABLES.get(type(rs)) or _table(type(rs))).makers.get(verb)
+    return [] if make is None else make(rs, state, player, o)
 
 
 _TABLES: dict[type[Offers], _Table] = {}
@@ -337,8 +329,52 @@ def _table(cls: type[Offers]) -> _Table:
         by_verb: dict[str, tuple[Offer, ...]] = {}
         for verb, make in every:
             by_verb[verb] = (*by_verb.get(verb, ()), make)
-        direct = cls.object_candidates is Offers.object_candidates
-        found = _TABLES[cls] = _Table(every, by_verb, direct)
+        if cls.object_candidates is Offers.object_candidates:
+            makers = {verb: _joined(gens) for verb, gens in by_verb.items()}
+        else:  # an override may add to any verb naming an object
+            makers = {v.verb_of(a): _asking(v.verb_of(a)) for a in cls.vocabulary() if a.refs}
+        found = _TABLES[cls] = _Table(every, by_verb, makers)
+    return found
+
+
+def _joined(gens: tuple[Offer, ...]) -> Offer:
+    """One call making what ``gens`` make, in order."""
+    if len(gens) == 1:
+        return gens[0]
+
+    def make(rs: Any, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        out: list[v.Action] = []
+        for gen in gens:
+            out += gen(rs, state, player, o)
+        return out
+
+    return make
+
+
+def _asking(verb: str) -> Offer:
+    """One call asking a ruleset's ``object_candidates`` override for ``verb``'s."""
+
+    def make(rs: Any, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return rs.object_candidates(state, player, o, verb)  # type: ignore[no-any-return]
+
+    return make
+
+
+_SHUFFLED: dict[tuple[type[Offers], str], tuple[tuple[str, str], ...]] = {}
+
+
+def _shuffled_zones(rs: Offers, who: str) -> tuple[tuple[str, str], ...]:
+    """``who``'s unordered zones of their own, sorted, each with its key (a function of the
+    class and the player, found once each)."""
+    found = _SHUFFLED.get((type(rs), who))
+    if found is None:
+        if len(_SHUFFLED) > 1024:  # players are named by callers: keep a bounded few
+            _SHUFFLED.clear()
+        found = _SHUFFLED[type(rs), who] = tuple(
+            (zone, rs.zone_key(zone, who))
+            for zone in _zones_in_order(type(rs))
+            if zone not in rs.ordered_zones and not rs.is_shared(zone)
+        )
     return found
 
 
