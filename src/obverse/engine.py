@@ -192,9 +192,10 @@ def _actor_refusal(
         raise InputError(
             "", "actor", f"unknown player {quote(actor)}{suggest(actor, state.players)}"
         )
-    refusal = _viewer_refusal(state, action, actor, rs)
-    if refusal is not None:
-        return refusal
+    if type(action).viewer_field is not None:  # a query naming who learns its answer
+        refusal = _viewer_refusal(state, action, actor, rs)
+        if refusal is not None:
+            return refusal
     objects = state.objects
     for oid in ids:
         if not rs.may_refer(state, actor, objects[oid]):
