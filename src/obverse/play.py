@@ -16,7 +16,7 @@ from obverse.engine import apply, legal_actions
 from obverse.errors import ObverseError
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
-from obverse.rulesets.offers import ids_in_order
+from obverse.rulesets.offers import objects_in_order
 from obverse.rulings import DONE, Outcome
 from obverse.state import GameState, new_state
 
@@ -149,14 +149,14 @@ def _draws(
     ``None`` when the draw found none. Each pick is ``items[int(rng.random() *
     len(items))]``: ``rng.choice`` at a third of the cost, one float drawn."""
     # The object table's own order (no sort of every id for each action), kept per map.
-    ids = ids_in_order(state)
+    objects = objects_in_order(state)
     for _ in range(tries if offered else 0):
         verb, names_object = offered[int(rng.random() * len(offered))]
         if not names_object:
             pool = rs.candidates(state, player, verb)
             yield pool[int(rng.random() * len(pool))] if pool else None
-        elif ids:
-            o = state.objects[ids[int(rng.random() * len(ids))]]
+        elif objects:
+            o = objects[int(rng.random() * len(objects))]
             yield rs.draw_on(state, player, o, verb, rng)
         else:
             yield None

@@ -16,7 +16,7 @@ import immutables
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
-from obverse.state import GameObject, GameState, Trail
+from obverse.state import GameObject, GameState
 
 
 class CandidatePart(NamedTuple):
@@ -175,8 +175,8 @@ class Offers(Hooks):
                 return None
             if player is not None and not self.may_refer(state, player, o):
                 return None
-            ids = ids_in_order(state)
-            x = state.objects[ids[int(rng.random() * len(ids))]]
+            objects = objects_in_order(state)
+            x = objects[int(rng.random() * len(objects))]
             if not self._copy_partner(state, player, o, x):
                 return None
             return v.BecomeCopy(object=o.id, of=x.id)
@@ -394,46 +394,21 @@ def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
     return found
 
 
-def ids_in_order(state: GameState) -> tuple[int, ...]:
-    """Every object id, in the object table's own order (that of
+def objects_in_order(state: GameState) -> tuple[GameObject, ...]:
+    """Every object, in the object table's own order (that of
     :func:`~obverse.state.object_ids`: the same for equal states, as it depends on the ids
-    only): random play draws from it. Kept for the last table, and for a table holding the
-    same ids (most steps change objects in place: the state's trail says which changed)."""
+    only): random play draws from it. The last table's objects are kept (most draws see the
+    same table)."""
     objects = state.objects
     kept = _IN_ORDER[0]
-    if kept is not None:
-        if kept.objects is objects:
-            return kept.ids
-        if len(objects) == len(kept.objects) and _same_ids(state, kept):
-            _IN_ORDER[0] = _Kept(objects, state.trail, kept.ids)
-            return kept.ids
-    ids = tuple(objects)
-    _IN_ORDER[0] = _Kept(objects, state.trail, ids)
-    return ids
+    if kept is not None and kept[0] is objects:
+        return kept[1]
+    found = tuple(objects.values())
+    _IN_ORDER[0] = (objects, found)  # the map held, so its identity can't be reused
+    return found
 
 
-class _Kept(NamedTuple):
-    """:func:`ids_in_order`'s slot: the last objects map (held, so its identity can't be
-    reused), the trail of its state and its ids."""
-
-    objects: immutables.Map[int, GameObject]
-    trail: Trail
-    ids: tuple[int, ...]
-
-
-_IN_ORDER: list[_Kept | None] = [None]
-#: Trail steps looked back at most: further, the ids are listed afresh.
-_TRAIL_STEPS = 16
-
-
-def _same_ids(state: GameState, kept: _Kept) -> bool:
-    """Whether ``state``'s objects have the ids ``kept``'s have (as many of them): each
-    object the trails say changed since is in both or in neither."""
-    changed = state.trail.since(kept.trail, _TRAIL_STEPS)
-    if changed is None:
-        return False
-    new, old = state.objects, kept.objects
-    return all((oid in new) == (oid in old) for oid in changed)
+_IN_ORDER: list[tuple[immutables.Map[int, GameObject], tuple[GameObject, ...]] | None] = [None]
 
 
 _OBJECT_VERBS: dict[type[Offers], frozenset[str]] = {}
@@ -459,4 +434,4 @@ def _zones_in_order(cls: type[Offers]) -> tuple[str, ...]:
     return found
 
 
-__all__ = ["Offers", "ids_in_order"]
+__all__ = ["Offers", "objects_in_order"]
