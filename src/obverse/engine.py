@@ -317,6 +317,9 @@ class LegalCache:
         #: (actor, object id, None or _COPIES) -> the offers on the object, kept while what
         #: the candidates were made from is (an offer that went is made again alone).
         self._groups: dict[tuple[Any, int, Any], _Part] = {}
+        #: action -> the last offer made of it (any actor's): an offer made again with the
+        #: same rulings is that very object, so what a server keeps by it stays good.
+        self._made: dict[v.Action, Legal] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
@@ -331,6 +334,7 @@ class LegalCache:
             self._offers.clear()
             self._naming.clear()
             self._groups.clear()
+            self._made.clear()
             self._indexed = 0
         elif values != self._values:
             self._forget_changed(self._values, values)
@@ -378,6 +382,14 @@ class LegalCache:
                     for actor, kept in offers.items():
                         if kept.pop(key, _ALL) is not _ALL:  # an actor that had its offer
                             self._drop(actor, key)
+
+    def _legal(self, action: v.Action, rulings: tuple[Ruling, ...]) -> Legal:
+        """The offer of ``action`` with ``rulings``: the last one made when its rulings are
+        the same (most offers tried again are)."""
+        made = self._made.get(action)
+        if made is None or made.rulings != rulings:
+            made = self._made[action] = Legal(action, rulings)
+        return made
 
     def _drop(self, actor: str | None, action: v.Action) -> None:
         """Mark the offer of ``action`` gone from the actor's part of the object it names
@@ -587,7 +599,7 @@ class _Session:
             self.cache.reused += 1
             return memo  # type: ignore[no-any-return]
         rulings, keys = self._offered(action)
-        legal = None if rulings is None else Legal(action, rulings)
+        legal = None if rulings is None else self.cache._legal(action, rulings)
         entries = self.cache._entries
         if all(k in entries for k in keys):
             self.memo[action] = legal  # the entries it came from are kept: so is it
