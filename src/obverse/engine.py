@@ -408,8 +408,12 @@ class LegalCache:
         """Store an entry and index it by what it read."""
         self._entries[key] = (deps, value)
         readers = self._readers
-        for i, k, _ in deps:
-            readers.setdefault((i, k), set()).add(key)
+        for dep in deps:
+            found = readers.get(dep)
+            if found is None:
+                readers[dep] = {key}
+            else:
+                found.add(key)
         self._indexed += len(deps)
         if self._indexed > 16 * len(self._entries) + 100_000:
             self._reindex()
@@ -419,8 +423,8 @@ class LegalCache:
         self._readers = {}
         self._indexed = 0
         for key, (deps, _) in self._entries.items():
-            for i, k, _ in deps:
-                self._readers.setdefault((i, k), set()).add(key)
+            for dep in deps:
+                self._readers.setdefault(dep, set()).add(key)
             self._indexed += len(deps)
 
 
@@ -644,7 +648,7 @@ class _Session:
         fields: dict[str, Any] = {}
         for i, f in enumerate((*_TRACED, *_TUPLES)):
             m = self.values[i]
-            fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
+            fields[f] = _TracedMap(m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
         plain = _TracedState(*msgspec.structs.astuple(self.state))
         trial = msgspec.structs.replace(plain, **fields)
         if self.trial is None and not _RUNNING:
@@ -667,8 +671,7 @@ class _Session:
         finally:
             _RUNNING.pop()
         if not reads.untrusted:
-            deps = tuple((i, k, val) for (i, k), val in reads.seen.items())
-            self.cache._keep(key, deps, value)
+            self.cache._keep(key, tuple(reads.seen), value)
         return value
 
 
