@@ -394,10 +394,14 @@ class LegalCache:
     def _drop(self, actor: str | None, action: v.Action) -> None:
         """Mark the offer of ``action`` gone from the actor's part of the object it names
         first (made again when the part is next asked for)."""
-        ids = action.object_ids()
-        if not ids:
-            return
-        for key in ((actor, ids[0], None), (actor, ids[0], _COPIES)):
+        refs = action.refs
+        first = getattr(action, refs[0]) if refs else None
+        if type(first) is not int:  # not one id first (the common case): ask the action
+            ids = action.object_ids()
+            if not ids:
+                return
+            first = ids[0]
+        for key in ((actor, first, None), (actor, first, _COPIES)):
             part = self._groups.get(key)
             if part is not None:
                 i = part.index.get(action)
@@ -489,10 +493,10 @@ class _Session:
     ) -> None:
         self.cache, self.state, self.actor, self.values = cache, state, actor, values
         self.memo = cache._offers.setdefault(actor, {})
-        #: The state a trial runs on and its traced fields (made on the first trial: most
-        #: calls try nothing).
+        #: The state a trial runs on and the reads its fields note into (made on the first
+        #: trial: most calls try nothing).
         self.trial: GameState | None = None
-        self.roots: tuple[Any, ...] = ()
+        self.reads: _Reads | None = None
 
     def grouped(
         self, rs: Ruleset, acting: Callable[[GameObject], bool] | None
@@ -639,12 +643,8 @@ class _Session:
 
     def _trial_state(self, reads: _Reads) -> GameState:
         """The state a trial runs on, its traced fields noting into ``reads``. Made once per
-        session: a trial's state never outlives it, so the next one reuses it, its fields
-        pointed at the new reads (unless a trial runs inside another)."""
-        if self.trial is not None and not _RUNNING:
-            for root in self.roots:
-                root._reads = reads
-            return self.trial
+        session with its reads (:attr:`reads`): a trial's state never outlives it, so the
+        next one reuses both (unless a trial runs inside another: it gets its own)."""
         fields: dict[str, Any] = {}
         for i, f in enumerate((*_TRACED, *_TUPLES)):
             m = self.values[i]
@@ -652,7 +652,7 @@ class _Session:
         plain = _TracedState(*msgspec.structs.astuple(self.state))
         trial = msgspec.structs.replace(plain, **fields)
         if self.trial is None and not _RUNNING:
-            self.trial, self.roots = trial, tuple(fields.values())
+            self.trial, self.reads = trial, reads
         return trial
 
     def _kept(self, key: Any, run: Callable[[GameState], Any]) -> Any:
@@ -663,8 +663,12 @@ class _Session:
     def _traced(self, key: Any, run: Callable[[GameState], Any]) -> Any:
         """``run`` on a copy of the state that notes what it reads; kept under ``key``
         unless a read could not be followed."""
-        reads = _Reads(self.state)
-        state = self._trial_state(reads)
+        reads, state = self.reads, self.trial
+        if reads is None or state is None or _RUNNING:
+            reads = _Reads(self.state)
+            state = self._trial_state(reads)
+        else:  # the session's trial state, its reads emptied
+            reads.seen, reads.untrusted = set(), False
         _RUNNING.append(reads)
         try:
             value = run(state)

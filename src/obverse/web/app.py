@@ -288,7 +288,7 @@ class Sandbox:
         whole, or only its entries after the ``since``-th when the seat's copy ends with
         ``after``, that entry's key (each key chains the entries before it, so a log an
         undo rewrote comes whole again: ``log_from`` says which)."""
-        log = table.log(seat)
+        log = table.kept_log(seat)
         out: dict[str, Any] = {
             "seat": seat,
             "version": "",
@@ -318,7 +318,7 @@ class Sandbox:
     ) -> bytes:
         """:meth:`state_json` encoded once per table, seat and first log entry sent (the
         view in any answer once per table and seat)."""
-        start = log_start(table.log(seat), since, after)
+        start = log_start(table.kept_log(seat), since, after)
         # Clients that polled the same version ask from the same entry: one encoding each
         # (a few kept per table and seat, whatever entries clients ask from).
         kept: dict[int, bytes] = table.seen("state-from", seat, dict)
