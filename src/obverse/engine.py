@@ -554,18 +554,22 @@ class _Session:
         return part.legal
 
     def _patched(self, key: Any, part: _Part) -> list[Legal]:
-        """A kept part's offers, those whose offer went (:meth:`LegalCache._drop`) made again."""
+        """A kept part's offers, those whose offer went (:meth:`LegalCache._drop`) made again
+        (the same list when each is the offer it was)."""
         if not part.stale:
             return part.legal
-        memo = self.memo
+        memo, slots, changed = self.memo, part.slots, False
         for i in part.stale:
             action = part.actions[i]
-            part.slots[i] = self.offered(action)
+            legal = self.offered(action)
+            if legal is not slots[i]:
+                slots[i], changed = legal, True
             if action not in memo:  # not kept: nor is the part
                 del self.cache._groups[key]
-                return [x for x in part.slots if x is not None]
+                return [x for x in slots if x is not None]
         part.stale.clear()
-        part.legal = [x for x in part.slots if x is not None]
+        if changed:  # offers made again the same (the very same Legal) leave the very list
+            part.legal = [x for x in slots if x is not None]
         return part.legal
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
