@@ -161,3 +161,22 @@ def test_kept_versions_follow_another_connection(tmp_path: Path) -> None:
     assert one.version(game) == 3  # reopened: nothing kept from before
     one.close()
     other.close()
+
+
+def test_the_in_process_bench_measures_every_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_server.py"
+    spec = importlib.util.spec_from_file_location("bench_server", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_server", bench)  # its structs' types resolve
+    spec.loader.exec_module(bench)
+    out = bench.measure_in_process(clients=4, requests=40, cards=6, seed=3)
+    figures = asyncio.run(out)
+    assert figures["requests"] == 160 and figures["errors"] == 0
+    assert set(figures["cpu_ms_by_kind"]) == {"state", "log", "legal", "act"}
+    assert figures["cpu_ms_per_request"] > 0 and figures["floor_cpu_ms_per_request"] > 0
+    assert set(figures["statuses"]) <= {"200", "404", "409", "422"}
