@@ -11,7 +11,11 @@ the server. The machine may be shared, so it runs several times (``--runs``) and
 best run and the spread. A hard time limit ends each run however the server behaves. Usage::
 
     python benchmarks/bench_server.py [--clients 20] [--requests 300] [--cards 60]
-                                      [--runs 3] [--json]
+                                      [--runs 3] [--json] [--in-process]
+
+``--in-process`` sends the same requests straight to the app in this process and reports the
+CPU time each took (by kind, with its floor): no server, socket or client process shares the
+measure, so it compares two trees on a loaded machine where requests/s can't.
 """
 
 from __future__ import annotations
@@ -169,6 +173,63 @@ class Conn:
             self.writer = self.reader = None
 
 
+class AppConn:
+    """A connection straight to an ASGI app in this process (``--in-process``): the same
+    requests as :class:`Conn`, with no HTTP server or socket between."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        #: The CPU time the app took for the last request, in seconds.
+        self.cpu = 0.0
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        """``(status, body)`` of one request."""
+        route, _, query = path.partition("?")
+        data = b"" if body is None else _encode(body)
+        headers = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")]
+        headers.append((b"content-length", b"%d" % len(data)))
+        if body is not None:
+            headers.append((b"content-type", b"application/json"))
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": route,
+            "raw_path": route.encode(),
+            "query_string": query.encode(),
+            "root_path": "",
+            "headers": headers,
+            "client": ("127.0.0.1", 1),
+            "server": ("127.0.0.1", 8000),
+        }
+        sent: list[Any] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": data, "more_body": False}
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        await asyncio.sleep(0)  # the other clients' turn first, as over a socket
+        t0 = time.process_time()
+        await self.app(scope, receive, send)
+        self.cpu = time.process_time() - t0
+        return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
+
+    async def close(self) -> None:
+        """Nothing to close."""
+
+
+Connect = Any  # a function making a connection (``--in-process``)
+
+
+def connect(port: int | Connect) -> Any:
+    """A connection to the server on ``port``, or one ``port`` (a factory) makes."""
+    return Conn(port) if isinstance(port, int) else port()
+
+
 def free_port() -> int:
     """A port nothing listens on now (the OS's pick)."""
     with socket.socket() as s:
@@ -231,10 +292,10 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(5)
 
 
-async def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
+async def build_table(port: int | Connect, cards: int, seed: int) -> dict[str, str]:
     """A new table with ``cards`` cards dealt between two players (battlefield, hand,
     library, graveyard); returns the seat tokens."""
-    conn = Conn(port)
+    conn = connect(port)
     status, raw = await conn.request("POST", "/api/tables", {"ruleset": "mtg", "seed": seed})
     made = msgspec.json.decode(raw)
     if status != 201:
@@ -255,12 +316,16 @@ async def build_table(port: int, cards: int, seed: int) -> dict[str, str]:
     return seats
 
 
-async def client(port: int, token: str, count: int, load: Load, seed: int, mixed: bool) -> None:
-    """One client: ``count`` requests (mixed, or the floor's trivial GET)."""
+async def client(
+    port: int | Connect, token: str, count: int, load: Load, seed: int, mixed: bool
+) -> None:
+    """One client: ``count`` requests (mixed, or the floor's trivial GET). In process
+    (``port`` a factory), a request's "latency" is the CPU time the app took."""
+    in_process = not isinstance(port, int)
     rng = random.Random(seed)
     offers: list[Offer] = []
     since, after = 0, ""
-    conn = Conn(port)
+    conn = connect(port)
     clock = time.perf_counter
     for _ in range(count):
         kind = "floor" if not mixed else pick(rng, bool(offers))
@@ -283,7 +348,7 @@ async def client(port: int, token: str, count: int, load: Load, seed: int, mixed
             load.errors += 1
             await conn.close()
             continue
-        load.latencies.append(clock() - t0)
+        load.latencies.append(conn.cpu if in_process else clock() - t0)
         load.by_kind.setdefault(kind, []).append(load.latencies[-1])
         load.kinds[kind] += 1
         load.statuses[status] += 1
@@ -314,7 +379,7 @@ def pick(rng: random.Random, can_act: bool) -> str:
 
 
 async def run_load(
-    port: int,
+    port: int | Connect,
     server_pid: int,
     tokens: list[str],
     clients: int,
@@ -383,6 +448,74 @@ async def measure(
         "met_rate": rate >= GOAL_RATE and not timed_out,
         "met_p99": p99 <= GOAL_P99_MS and not timed_out,
     }
+
+
+async def measure_in_process(clients: int, requests: int, cards: int, seed: int) -> dict[str, Any]:
+    """One run in this process (``--in-process``): the same table, floor and mixed load sent
+    straight to the app, each request's CPU time taken. No HTTP server, socket or other
+    process is in it, so the figures hold on a loaded machine (compare them, as ratios, with
+    another tree's: ``PYTHONPATH=OTHER/src``)."""
+    from obverse.web.app import create_app, tune_gc  # only this mode needs the package here
+
+    deadline = time.monotonic() + HARD_LIMIT
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Path(tmp) / "tables.sqlite3")
+        tune_gc()  # as ``obverse serve`` starts
+
+        def conn() -> AppConn:
+            return AppConn(app)
+
+        seats = await build_table(conn, cards, seed)
+        tokens = [seats[s] for s in ("alice", "bob", "judge", "spectator")]
+        for token in tokens:  # the quiet game's offers, as the server makes them unasked
+            await conn().request("GET", f"/api/t/{token}/legal")
+        floor = await run_load(conn, 0, tokens, clients, requests, deadline, False)
+        mixed = await run_load(conn, 0, tokens, clients, requests, deadline, True)
+        app.state.sandbox.store.close()
+    cpu, floor_cpu = _mean_ms(mixed.latencies), _mean_ms(floor.latencies)
+    return {
+        "requests": len(mixed.latencies),
+        "errors": mixed.errors,
+        "cpu_ms_per_request": round(cpu, 4),
+        "floor_cpu_ms_per_request": round(floor_cpu, 4),
+        "ratio_to_floor": round(cpu / floor_cpu, 2) if floor_cpu else None,
+        "cpu_ms_by_kind": {k: round(_mean_ms(v), 4) for k, v in sorted(mixed.by_kind.items())},
+        "p99_cpu_ms": round(mixed.percentile(99), 3),
+        "max_cpu_ms": round(max(mixed.latencies, default=0.0) * 1000, 3),
+        "kinds": dict(mixed.kinds),
+        "statuses": {str(k): v for k, v in sorted(mixed.statuses.items())},
+    }
+
+
+def _mean_ms(seconds: list[float]) -> float:
+    return sum(seconds) / len(seconds) * 1000 if seconds else 0.0
+
+
+def in_process_main(args: argparse.Namespace) -> int:
+    """``--in-process``: every run's figures, the lowest CPU per request first."""
+    runs = [
+        asyncio.run(measure_in_process(args.clients, args.requests, args.cards, args.seed))
+        for _ in range(args.runs)
+    ]
+    best = min(runs, key=lambda r: r["cpu_ms_per_request"])
+    out = {
+        "mode": "in-process",
+        "runs": len(runs),
+        **best,
+        "spread_cpu_ms_per_request": [r["cpu_ms_per_request"] for r in runs],
+    }
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        print(
+            f"in process, best of {out['runs']} runs: {out['requests']} requests, "
+            f"{out['cpu_ms_per_request']} ms of CPU per request (floor "
+            f"{out['floor_cpu_ms_per_request']} ms, ratio {out['ratio_to_floor']}); p99 "
+            f"{out['p99_cpu_ms']} ms, slowest {out['max_cpu_ms']} ms"
+        )
+        print(f"by kind (ms) {out['cpu_ms_by_kind']}; runs {out['spread_cpu_ms_per_request']}")
+        print(f"statuses {out['statuses']}; errors {out['errors']}")
+    return 0 if not any(r["errors"] for r in runs) else 1
 
 
 def _p99(latencies: list[float]) -> float:
@@ -454,6 +587,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", metavar="FILE", help="py-spy's collapsed stacks of the server")
+    ap.add_argument(
+        "--in-process",
+        action="store_true",
+        help="drive the app in this process: its CPU time per request, no server",
+    )
     args = ap.parse_args(argv)
     if not (
         1 <= args.clients <= 200
@@ -462,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
         and 1 <= args.runs <= 20
     ):
         ap.error("--clients 1..200, --requests 1..10000, --cards 0..500, --runs 1..20")
+    if args.in_process:
+        return in_process_main(args)
     runs = [
         asyncio.run(measure(args.clients, args.requests, args.cards, args.seed, args.profile))
         for _ in range(args.runs)

@@ -134,3 +134,26 @@ def test_legal_parts_are_the_list_in_parts_and_an_unchanged_part_is_the_same_lis
     kept = {id(part) for part in before}
     # The other card in hand and the battlefield's own offers are the very same lists.
     assert sum(1 for part in after if id(part) in kept and part) >= 3
+
+
+def test_an_offer_tried_again_with_the_same_rulings_is_the_same_object() -> None:
+    state, ids = _mtg_board("battlefield", "battlefield", "hand")
+    cache = LegalCache()
+    parts = legal_parts(state, None, cache)
+    first = {x.action: x for part in parts for x in part}
+    copy = v.BecomeCopy(object=ids[0], of=ids[1])
+    (copies,) = [part for part in parts if copy in [x.action for x in part]]
+    # A counter on the copied object: every trial that read it is tried again.
+    countered = engine_apply(state, v.AddCounters(object=ids[1], counter="+1/+1")).state
+    tried = cache.tried
+    parts = legal_parts(countered, None, cache)
+    again = [x for part in parts for x in part]
+    assert again == legal_actions(countered, None)
+    assert cache.tried > tried  # the copy was tried again ...
+    found = {x.action: x for x in again}
+    assert found[copy] is first[copy]  # ... and its offer, the same, is the same object,
+    assert any(part is copies for part in parts)  # in the very same list
+    # A player's offer of it is that object too (an offer names no actor).
+    assert {x.action: x for x in legal_actions(countered, "alice", cache=cache)}[copy] is (
+        first[copy]
+    )

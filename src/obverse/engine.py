@@ -327,6 +327,9 @@ class LegalCache:
         #: (actor, object id, None or _COPIES) -> the offers on the object, kept while what
         #: the candidates were made from is (an offer that went is made again alone).
         self._groups: dict[tuple[Any, int, Any], _Part] = {}
+        #: action -> the last offer made of it (any actor's): an offer made again with the
+        #: same rulings is that very object, so what a server keeps by it stays good.
+        self._made: dict[v.Action, Legal] = {}
         #: Trials run and outcomes reused since the cache was made (for measurements).
         self.tried = 0
         self.reused = 0
@@ -341,6 +344,7 @@ class LegalCache:
             self._offers.clear()
             self._naming.clear()
             self._groups.clear()
+            self._made.clear()
             self._indexed = 0
         elif values != self._values:
             self._forget_changed(self._values, values)
@@ -389,13 +393,25 @@ class LegalCache:
                         if kept.pop(key, _ALL) is not _ALL:  # an actor that had its offer
                             self._drop(actor, key)
 
+    def _legal(self, action: v.Action, rulings: tuple[Ruling, ...]) -> Legal:
+        """The offer of ``action`` with ``rulings``: the last one made when its rulings are
+        the same (most offers tried again are)."""
+        made = self._made.get(action)
+        if made is None or made.rulings != rulings:
+            made = self._made[action] = Legal(action, rulings)
+        return made
+
     def _drop(self, actor: str | None, action: v.Action) -> None:
         """Mark the offer of ``action`` gone from the actor's part of the object it names
         first (made again when the part is next asked for)."""
-        ids = action.object_ids()
-        if not ids:
-            return
-        for key in ((actor, ids[0], None), (actor, ids[0], _COPIES)):
+        refs = action.refs
+        first = getattr(action, refs[0]) if refs else None
+        if type(first) is not int:  # not one id first (the common case): ask the action
+            ids = action.object_ids()
+            if not ids:
+                return
+            first = ids[0]
+        for key in ((actor, first, None), (actor, first, _COPIES)):
             part = self._groups.get(key)
             if part is not None:
                 i = part.index.get(action)
@@ -406,8 +422,12 @@ class LegalCache:
         """Store an entry and index it by what it read."""
         self._entries[key] = (deps, value)
         readers = self._readers
-        for i, k, _ in deps:
-            readers.setdefault((i, k), set()).add(key)
+        for dep in deps:
+            found = readers.get(dep)
+            if found is None:
+                readers[dep] = {key}
+            else:
+                found.add(key)
         self._indexed += len(deps)
         if self._indexed > 16 * len(self._entries) + 100_000:
             self._reindex()
@@ -417,8 +437,8 @@ class LegalCache:
         self._readers = {}
         self._indexed = 0
         for key, (deps, _) in self._entries.items():
-            for i, k, _ in deps:
-                self._readers.setdefault((i, k), set()).add(key)
+            for dep in deps:
+                self._readers.setdefault(dep, set()).add(key)
             self._indexed += len(deps)
 
 
@@ -483,10 +503,10 @@ class _Session:
     ) -> None:
         self.cache, self.state, self.actor, self.values = cache, state, actor, values
         self.memo = cache._offers.setdefault(actor, {})
-        #: The state a trial runs on and its traced fields (made on the first trial: most
-        #: calls try nothing).
+        #: The state a trial runs on and the reads its fields note into (made on the first
+        #: trial: most calls try nothing).
         self.trial: GameState | None = None
-        self.roots: tuple[Any, ...] = ()
+        self.reads: _Reads | None = None
 
     def grouped(
         self, rs: Ruleset, acting: Callable[[GameObject], bool] | None
@@ -544,18 +564,22 @@ class _Session:
         return part.legal
 
     def _patched(self, key: Any, part: _Part) -> list[Legal]:
-        """A kept part's offers, those whose offer went (:meth:`LegalCache._drop`) made again."""
+        """A kept part's offers, those whose offer went (:meth:`LegalCache._drop`) made again
+        (the same list when each is the offer it was)."""
         if not part.stale:
             return part.legal
-        memo = self.memo
+        memo, slots, changed = self.memo, part.slots, False
         for i in part.stale:
             action = part.actions[i]
-            part.slots[i] = self.offered(action)
+            legal = self.offered(action)
+            if legal is not slots[i]:
+                slots[i], changed = legal, True
             if action not in memo:  # not kept: nor is the part
                 del self.cache._groups[key]
-                return [x for x in part.slots if x is not None]
+                return [x for x in slots if x is not None]
         part.stale.clear()
-        part.legal = [x for x in part.slots if x is not None]
+        if changed:  # offers made again the same (the very same Legal) leave the very list
+            part.legal = [x for x in slots if x is not None]
         return part.legal
 
     def offers(self, actions: list[v.Action]) -> list[Legal]:
@@ -597,7 +621,7 @@ class _Session:
             self.cache.reused += 1
             return memo  # type: ignore[no-any-return]
         rulings, keys = self._offered(action)
-        legal = None if rulings is None else Legal(action, rulings)
+        legal = None if rulings is None else self.cache._legal(action, rulings)
         entries = self.cache._entries
         if all(k in entries for k in keys):
             self.memo[action] = legal  # the entries it came from are kept: so is it
@@ -633,20 +657,16 @@ class _Session:
 
     def _trial_state(self, reads: _Reads) -> GameState:
         """The state a trial runs on, its traced fields noting into ``reads``. Made once per
-        session: a trial's state never outlives it, so the next one reuses it, its fields
-        pointed at the new reads (unless a trial runs inside another)."""
-        if self.trial is not None and not _RUNNING:
-            for root in self.roots:
-                root._reads = reads
-            return self.trial
+        session with its reads (:attr:`reads`): a trial's state never outlives it, so the
+        next one reuses both (unless a trial runs inside another: it gets its own)."""
         fields: dict[str, Any] = {}
         for i, f in enumerate((*_TRACED, *_TUPLES)):
             m = self.values[i]
-            fields[f] = _TracedMap(m, m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
+            fields[f] = _TracedMap(m, i, reads) if i < len(_TRACED) else _traced(m, i, reads)
         plain = _TracedState(*msgspec.structs.astuple(self.state))
         trial = msgspec.structs.replace(plain, **fields)
         if self.trial is None and not _RUNNING:
-            self.trial, self.roots = trial, tuple(fields.values())
+            self.trial, self.reads = trial, reads
         return trial
 
     def _kept(self, key: Any, run: Callable[[GameState], Any]) -> Any:
@@ -657,16 +677,19 @@ class _Session:
     def _traced(self, key: Any, run: Callable[[GameState], Any]) -> Any:
         """``run`` on a copy of the state that notes what it reads; kept under ``key``
         unless a read could not be followed."""
-        reads = _Reads(self.state)
-        state = self._trial_state(reads)
+        reads, state = self.reads, self.trial
+        if reads is None or state is None or _RUNNING:
+            reads = _Reads(self.state)
+            state = self._trial_state(reads)
+        else:  # the session's trial state, its reads emptied
+            reads.seen, reads.untrusted = set(), False
         _RUNNING.append(reads)
         try:
             value = run(state)
         finally:
             _RUNNING.pop()
         if not reads.untrusted:
-            deps = tuple((i, k, val) for (i, k), val in reads.seen.items())
-            self.cache._keep(key, deps, value)
+            self.cache._keep(key, tuple(reads.seen), value)
         return value
 
 

@@ -34,9 +34,10 @@ _WHOLE = tuple(
 #: The fields a trial's reads are noted on, in the order of their index in a dependency.
 _FIELDS = (*_TRACED, *_TUPLES, *_WHOLE)
 #: The core edits: what they read of a map only builds the next state (and the value they
-#: write at a key derives from the value read at that same key), so it is no dependency.
+#: write at a key derives from the value read at that same key), so it is no dependency. By
+#: the id of their code (hashing a code object hashes its constants, on every read).
 _EDITS = frozenset(
-    f.__code__
+    id(f.__code__)
     for f in (
         core.place,
         core.remove,
@@ -49,17 +50,18 @@ _EDITS = frozenset(
 #: The key standing for a read of a whole map (its length, keys or items).
 _ALL: Any = object()
 
-Dependency = tuple[int, Any, Any]  # (traced map index, key or _ALL, the value read)
+Dependency = tuple[int, Any]  # (traced map index, key or _ALL)
 
 
 class _Reads:
-    """What one trial read of the state it started from: ``(map, key) -> value``."""
+    """What one trial read of the state it started from: ``(map, key)`` pairs (a changed
+    entry is found by comparing states, so the values read need not be kept)."""
 
     __slots__ = ("origin", "seen", "untrusted")
 
     def __init__(self, origin: GameState) -> None:
         self.origin = origin
-        self.seen: dict[tuple[int, Any], Any] = {}
+        self.seen: set[Dependency] = set()
         #: A read the tracing can't follow happened: the outcome is not kept.
         self.untrusted = False
 
@@ -77,11 +79,11 @@ class _TracedState(GameState, frozen=True):
 def _whole_field(index: int, name: str) -> property:
     """A property reading field ``name`` that notes the read, as index ``index``."""
     get = GameState.__dict__[name].__get__
+    key = (index, _ALL)
 
     def read(self: GameState) -> Any:
         if _RUNNING:
-            reads = _RUNNING[-1]
-            reads.seen.setdefault((index, _ALL), get(reads.origin))
+            _RUNNING[-1].seen.add(key)
         return get(self)
 
     return property(read, doc=f"``{name}``, noted as read by the running trial.")
@@ -102,35 +104,40 @@ class _TracedMap:
     the notes. A key the procedure itself set or deleted on the way holds only its own
     value, so reading it there notes nothing (a new object's id is no dependency)."""
 
-    __slots__ = ("_base", "_index", "_map", "_reads", "_written")
+    __slots__ = ("_index", "_map", "_reads", "_written")
 
     def __init__(
-        self, m: Any, base: Any, index: int, reads: _Reads, written: frozenset[Any] = frozenset()
+        self, m: Any, index: int, reads: _Reads, written: frozenset[Any] = frozenset()
     ) -> None:
-        self._map, self._base, self._index, self._reads = m, base, index, reads
+        self._map, self._index, self._reads = m, index, reads
         self._written = written
 
     def _note(self, key: Any) -> None:
-        base = self._base
-        self._reads.seen.setdefault((self._index, key), base if key is _ALL else base.get(key))
+        self._reads.seen.add((self._index, key))
 
     # The three reads by key note the read inline (a trial makes many): unless the key was
     # written on the way, or the reader is a core edit. The object table is never read by the
     # core edits (they only set and delete), so only the other maps ask who reads.
 
     def get(self, key: Any, default: Any = None) -> Any:
-        if key not in self._written and (self._index == 0 or sys._getframe(1).f_code not in _EDITS):
-            self._reads.seen.setdefault((self._index, key), self._base.get(key))
+        if key not in self._written and (
+            self._index == 0 or id(sys._getframe(1).f_code) not in _EDITS
+        ):
+            self._reads.seen.add((self._index, key))
         return self._map.get(key, default)
 
     def __getitem__(self, key: Any) -> Any:
-        if key not in self._written and (self._index == 0 or sys._getframe(1).f_code not in _EDITS):
-            self._reads.seen.setdefault((self._index, key), self._base.get(key))
+        if key not in self._written and (
+            self._index == 0 or id(sys._getframe(1).f_code) not in _EDITS
+        ):
+            self._reads.seen.add((self._index, key))
         return self._map[key]
 
     def __contains__(self, key: Any) -> bool:
-        if key not in self._written and (self._index == 0 or sys._getframe(1).f_code not in _EDITS):
-            self._reads.seen.setdefault((self._index, key), self._base.get(key))
+        if key not in self._written and (
+            self._index == 0 or id(sys._getframe(1).f_code) not in _EDITS
+        ):
+            self._reads.seen.add((self._index, key))
         return key in self._map
 
     def _whole(self) -> Any:
@@ -163,12 +170,12 @@ class _TracedMap:
     def set(self, key: Any, value: Any) -> _TracedMap:
         m = self._map.set(key, value)
         written = self._written if key in self._written else self._written | {key}
-        return _TracedMap(m, self._base, self._index, self._reads, written)
+        return _TracedMap(m, self._index, self._reads, written)
 
     def delete(self, key: Any) -> _TracedMap:
         m = self._map.delete(key)
         written = self._written if key in self._written else self._written | {key}
-        return _TracedMap(m, self._base, self._index, self._reads, written)
+        return _TracedMap(m, self._index, self._reads, written)
 
     def __getattr__(self, name: str) -> Any:
         self._reads.untrusted = True  # e.g. mutate(): not followed, so not cached
@@ -193,10 +200,10 @@ class _TracedTuple(tuple):  # type: ignore[type-arg]
     _dropped = False
 
     def _note(self) -> None:
-        self._reads.seen.setdefault((self._index, _ALL), self._orig)
+        self._reads.seen.add((self._index, _ALL))
 
     def _note_key(self, key: Any, answer: bool) -> bool:
-        self._reads.seen.setdefault((self._index, key), answer)
+        self._reads.seen.add((self._index, key))
         return answer
 
     def __iter__(self) -> Any:

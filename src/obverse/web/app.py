@@ -34,7 +34,7 @@ import json
 import secrets
 import sys
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ from obverse.errors import InputError
 from obverse.loader import load_text
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
+from obverse.web.hot import ACT_KEYS, HotRoutes
 from obverse.web.store import (
     JUDGE,
     SPECTATOR,
@@ -103,6 +104,8 @@ class Sandbox:
         self._names: dict[str, list[str]] = {}
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._seats: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        #: Every seat's token per judge token (they never change: derived or sealed).
+        self._tokens: OrderedDict[str, dict[str, str]] = OrderedDict()
         #: One event per game with a stream waiting on it, set (and dropped) on a change.
         self._changes: dict[str, asyncio.Event] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -204,6 +207,15 @@ class Sandbox:
             self._seats.move_to_end(token)
         return found
 
+    def seat_tokens(self, game: str, judge_token: str) -> dict[str, str]:
+        """Every seat's token of a game, for its judge (kept: they never change)."""
+        found = self._tokens.get(judge_token)
+        if found is None:
+            found = self._tokens[judge_token] = self.store.tokens(game, judge_token)
+            while len(self._tokens) > 1024:
+                self._tokens.popitem(last=False)
+        return found
+
     def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
         """Store one event and wake the game's event streams."""
         seq = self.store.append(game, kind, actor, payload)
@@ -276,7 +288,7 @@ class Sandbox:
         whole, or only its entries after the ``since``-th when the seat's copy ends with
         ``after``, that entry's key (each key chains the entries before it, so a log an
         undo rewrote comes whole again: ``log_from`` says which)."""
-        log = table.log(seat)
+        log = table.kept_log(seat)
         out: dict[str, Any] = {
             "seat": seat,
             "version": "",
@@ -293,7 +305,7 @@ class Sandbox:
         else:
             out["version"] = str(table.rec.version)
             out["game"] = game
-            out["seats"] = self.store.tokens(game, token)
+            out["seats"] = self.seat_tokens(game, token)
             out["labels"] = [e["label"] for e in table.rec.setup]
             if table.broken:
                 out["broken"] = table.broken
@@ -306,7 +318,7 @@ class Sandbox:
     ) -> bytes:
         """:meth:`state_json` encoded once per table, seat and first log entry sent (the
         view in any answer once per table and seat)."""
-        start = log_start(table.log(seat), since, after)
+        start = log_start(table.kept_log(seat), since, after)
         # Clients that polled the same version ask from the same entry: one encoding each
         # (a few kept per table and seat, whatever entries clients ask from).
         kept: dict[int, bytes] = table.seen("state-from", seat, dict)
@@ -399,11 +411,11 @@ def _players(value: Any, where: str = "players") -> list[str]:
     return list(value)
 
 
-def _log_query(request: Request) -> tuple[int, str]:
+def log_query(params: Mapping[str, str]) -> tuple[int, str]:
     """``?since=N&after=KEY``: the log entries the page already holds."""
-    raw = request.query_params.get("since", "0")
+    raw = params.get("since", "0")
     since = int(raw) if raw.isdigit() and len(raw) < 10 else 0
-    return since, request.query_params.get("after", "")[:32]
+    return since, params.get("after", "")[:32]
 
 
 def _scalar_args(args: Any) -> dict[str, Any]:
@@ -534,18 +546,27 @@ class Api:
     async def seat_state(self, request: Request) -> Response:
         """The seat's state (the log from ``?since``)."""
         token = request.path_params["token"]
-        game, seat = self.sandbox.seat(token)
-        since, after = _log_query(request)
-        table = self.sandbox.table(game)
-        body = self.sandbox.state_bytes(game, seat, table, token, since, after)
+        body = self.state_answer(token, request.query_params)
         return Response(body, media_type="application/json")
+
+    def state_answer(self, token: str, query: Mapping[str, str]) -> bytes:
+        """The seat's state as JSON (the log from ``since`` in ``query``)."""
+        game, seat = self.sandbox.seat(token)
+        since, after = log_query(query)
+        table = self.sandbox.table(game)
+        return self.sandbox.state_bytes(game, seat, table, token, since, after)
 
     async def legal(self, request: Request) -> Response:
         """The actions offered to the seat."""
-        game, seat = self.sandbox.seat(request.path_params["token"])
-        table = self.sandbox.table(game)
-        body = table.seen("legal", seat, lambda: legal_body(table, seat))
+        body = self.legal_answer(request.path_params["token"])
         return Response(body, media_type="application/json")
+
+    def legal_answer(self, token: str) -> bytes:
+        """The actions offered to the seat, as JSON."""
+        game, seat = self.sandbox.seat(token)
+        table = self.sandbox.table(game)
+        made: bytes = table.seen("legal", seat, lambda: legal_body(table, seat))
+        return made
 
     async def events(self, request: Request) -> Response:
         """Server-sent events: ``change`` (with the seat's version) whenever what the seat
@@ -583,8 +604,15 @@ class Api:
     async def act(self, request: Request) -> Response:
         """One action by the seat."""
         token = request.path_params["token"]
+        self.sandbox.seat(token)  # an unknown seat is told so before its body is read
+        data = await json_body(request, ACT_KEYS)
+        body = self.act_answer(token, data, request.query_params)
+        return Response(body, media_type="application/json")
+
+    def act_answer(self, token: str, data: dict[str, Any], query: Mapping[str, str]) -> bytes:
+        """One action by the seat (``data``: the request's JSON object); its state as JSON
+        with the action's log entry (the log from ``since`` in ``query``)."""
         game, seat = self.sandbox.seat(token)
-        data = await json_body(request, frozenset({"verb", "object", "args"}))
         args = _scalar_args(data.get("args"))
         verb, ref = data.get("verb", ""), data.get("object")
         if not isinstance(verb, str) or not (ref is None or isinstance(ref, str)):
@@ -595,10 +623,10 @@ class Api:
         seq = self.sandbox.append(game, "step", seat, step)
         new.rec.version = seq
         self.sandbox.remember(game, new)
-        since, after = _log_query(request)
+        since, after = log_query(query)
         out = self.sandbox.state_json(game, seat, new, token, since, after)
         out["last"] = new.log_entry(len(new.history), new.history[-1], seat)
-        return Response(encode_state(new, seat, out), media_type="application/json")
+        return encode_state(new, seat, out)
 
     def judge(self, token: str) -> tuple[str, Table]:
         """The judge's game and table (403 for any other seat)."""
@@ -754,10 +782,13 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error(exc.status_code, str(exc.detail))
 
 
-def create_app(store: Store | str | Path | None = None, db: str | None = None) -> Starlette:
+def create_app(
+    store: Store | str | Path | None = None, db: str | None = None, hot: bool = True
+) -> Starlette:
     """The sandbox app over a game store (a :class:`Store`, an SQLite path, or by default
     the user's data directory) and an optional card database path (for autocomplete and
-    cards beyond the bundled ones)."""
+    cards beyond the bundled ones). ``hot=False`` leaves the hot routes to the framework
+    (:mod:`obverse.web.hot`; the answers are the same)."""
     owned = not isinstance(store, Store)  # a store the caller made stays open
     if not isinstance(store, Store):
         store = Store(default_tables_path() if store is None else store)
@@ -778,6 +809,8 @@ def create_app(store: Store | str | Path | None = None, db: str | None = None) -
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SameOrigin)
     app.add_middleware(BodyLimit)
+    if hot:  # outermost of ours: the hot routes skip the rest
+        app.add_middleware(HotRoutes, api=api)
     app.state.sandbox = api.sandbox
     return app
 

@@ -124,6 +124,10 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        #: Each game's version as last read or written here, while no other connection
+        #: committed (``PRAGMA data_version`` is unchanged): most requests ask only this.
+        self._versions: dict[str, int] = {}
+        self._data_version: int | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -139,6 +143,7 @@ class Store:
             raise StoreError(f"{self.path}: not a tables file ({exc})") from None
 
     def _connect(self) -> sqlite3.Connection:
+        self._data_version = None  # counted per connection: a new one starts afresh
         conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
         # WAL with synchronous=NORMAL: a commit survives the server process crashing (only
         # an OS crash or power loss may drop the last commits); see docs/decisions.md.
@@ -256,12 +261,24 @@ class Store:
         return seats
 
     def version(self, game: str) -> int:
-        """The sequence number of a game's last event (0: none)."""
-        with self._conn() as conn:
-            row = conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game=?", (game,)
-            ).fetchone()
-        return int(row[0])
+        """The sequence number of a game's last event (0: none). Kept per game while no
+        other connection (another process sharing the file) commits: then one pragma
+        answers, not a query of the log."""
+        with self._lock:
+            if self._db is None:
+                self._db = self._connect()
+            db = self._db
+            changed = db.execute("PRAGMA data_version").fetchone()[0]
+            if changed != self._data_version:
+                self._versions.clear()
+                self._data_version = changed
+            found = self._versions.get(game)
+            if found is None:
+                row = db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game=?", (game,)
+                ).fetchone()
+                found = self._versions[game] = int(row[0])
+            return found
 
     def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
         """Append one event to a game's log; returns its sequence number."""
@@ -274,6 +291,8 @@ class Store:
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
                 (game, seq, kind, actor, json.dumps(payload, ensure_ascii=False), time.time()),
             )
+        with self._lock:  # committed: this connection's own write moves no data_version
+            self._versions[game] = seq
         return seq
 
     def load(self, game: str) -> GameRecord | None:

@@ -442,6 +442,11 @@ class Table:
         """The whole log as the seat may know it, each entry with its chained ``key`` (see
         :func:`chain_keys`); entries are computed once and shared by later tables, so
         callers must not change them."""
+        return list(self.kept_log(seat))
+
+    def kept_log(self, seat: str) -> list[dict[str, Any]]:
+        """:meth:`log` itself, not a copy (every request reads it): callers must change
+        neither the list nor its entries."""
         log = self._logs.setdefault(seat, [])
         if len(log) > len(self.history):  # pragma: no cover - a table only grows
             del log[:]
@@ -450,12 +455,12 @@ class Table:
             entry = self.log_entry(i + 1, self.history[i], seat)
             key = entry["key"] = entry_key(key, entry)
             log.append(entry)
-        return list(log)
+        return log
 
     def log_json(self, seat: str, start: int) -> bytes:
         """The seat's log from its ``start``-th entry as a JSON array, each entry encoded
         once (shared by later tables like the entries: a poll re-encodes nothing old)."""
-        log = self.log(seat)
+        log = self.kept_log(seat)
         done = self._log_json.setdefault(seat, [])
         del done[len(log) :]  # an entry made again (a log only grows: never, in fact)
         done += map(msgspec.json.encode, log[len(done) :])

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -37,6 +37,14 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def too_big(scope: Scope, limit: int = MAX_BODY) -> JSONResponse | None:
+    """The 413 for a request that declares a body over ``limit`` bytes, else ``None``."""
+    declared = _header(scope, b"content-length")
+    if declared is not None and (not declared.strip().isdigit() or int(declared) > limit):
+        return error(413, f"request body over {limit} bytes")
+    return None
+
+
 class BodyLimit:
     """ASGI middleware: refuse bodies over ``limit`` bytes with 413, declared or streamed."""
 
@@ -48,12 +56,10 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _header(scope, b"content-length")
-        if declared is not None:
-            too_big = not declared.strip().isdigit() or int(declared) > self.limit
-            if too_big:
-                await error(413, f"request body over {self.limit} bytes")(scope, receive, send)
-                return
+        refused = too_big(scope, self.limit)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
         seen = 0
 
         async def limited() -> Message:
@@ -66,6 +72,25 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+async def read_body(receive: Receive, limit: int = MAX_BODY) -> bytes:
+    """A request's whole body, as :class:`BodyLimit` and Starlette's ``Request.body`` read it
+    (413 as a :class:`TableError` past ``limit`` bytes)."""
+    chunks: list[bytes] = []
+    seen = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        if message["type"] == "http.request":
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > limit:
+                raise TableError(413, f"request body over {limit} bytes")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
 
 def own_origin(scope: Scope) -> str | None:
@@ -89,6 +114,20 @@ def claimed_origin(scope: Scope) -> str | None:
     return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme else "null"
 
 
+def write_refusal(scope: Scope) -> JSONResponse | None:
+    """The refusal of a write from another origin (403) or, to the API, not JSON (415);
+    ``None`` for a read or an acceptable write."""
+    if scope["method"] not in WRITES:
+        return None
+    claimed = claimed_origin(scope)
+    if claimed is not None and claimed != own_origin(scope):
+        return error(403, "cross-origin request refused: use the sandbox's own page")
+    ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    if scope["path"].startswith("/api/") and ctype != "application/json":
+        return error(415, "expected Content-Type: application/json")
+    return None
+
+
 class SameOrigin:
     """ASGI middleware: a write must come from the sandbox's own page (403 otherwise, so
     another site can't drive a local sandbox) and, to the API, be JSON (415 otherwise, so
@@ -98,18 +137,25 @@ class SameOrigin:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in WRITES:
-            claimed = claimed_origin(scope)
-            if claimed is not None and claimed != own_origin(scope):
-                response = error(403, "cross-origin request refused: use the sandbox's own page")
-                await response(scope, receive, send)
-                return
-            ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if scope["path"].startswith("/api/") and ctype != "application/json":
-                response = error(415, "expected Content-Type: application/json")
-                await response(scope, receive, send)
+        if scope["type"] == "http":
+            refused = write_refusal(scope)
+            if refused is not None:
+                await refused(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+#: What :class:`SecurityHeaders` adds to every response.
+SECURITY_HEADERS = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    ),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"cache-control", b"no-store"),
+)
 
 
 class SecurityHeaders:
@@ -124,18 +170,7 @@ class SecurityHeaders:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (
-                        b"content-security-policy",
-                        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                        b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-                    ),
-                    (b"referrer-policy", b"same-origin"),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"cache-control", b"no-store"),
-                ]
-                message["headers"] = headers
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -164,6 +199,11 @@ async def json_body(request: Request, keys: frozenset[str] | None = None) -> dic
         raw = await request.body()
     except HTTPException as exc:
         raise TableError(exc.status_code, str(exc.detail)) from None
+    return parse_json(raw, keys)
+
+
+def parse_json(raw: bytes, keys: frozenset[str] | None = None) -> dict[str, Any]:
+    """A request body's JSON object (as :func:`json_body` says)."""
     if not raw.strip():
         raise TableError(400, "expected a JSON object in the request body")
     try:
@@ -186,6 +226,7 @@ async def json_body(request: Request, keys: frozenset[str] | None = None) -> dic
 __all__ = [
     "MAX_BODY",
     "MAX_DEPTH",
+    "SECURITY_HEADERS",
     "BodyLimit",
     "SameOrigin",
     "SecurityHeaders",
@@ -194,4 +235,8 @@ __all__ = [
     "error",
     "json_body",
     "own_origin",
+    "parse_json",
+    "read_body",
+    "too_big",
+    "write_refusal",
 ]
