@@ -45,13 +45,29 @@ def handle(
     return _handle(_keyed(state.secret, viewer), obj, shuffles)
 
 
+#: Handles per keyed digest: one 64-byte digest holds the handles (8 bytes each) of the 8 ids
+#: that differ only in their last 3 bits, in one zone and facing, so a first view hashes once
+#: per 8 objects, not once per object. Each handle is its own part of a keyed hash of
+#: (viewer, id, zone, facing, shuffles), as unguessable and unlinkable as a digest of its own.
+_PER_DIGEST = 8
+_SLICES = tuple(slice(16 * i, 16 * i + 16) for i in range(_PER_DIGEST))
+
+
 def _handle(keyed: Any, obj: GameObject, shuffles: int) -> str:
+    oid = obj.id
+    tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
+    return "h" + _digest(keyed, oid >> 3, tail)[_SLICES[oid & 7]]
+
+
+def _digest(keyed: Any, block: int, tail: bytes) -> str:
+    """The hex digest of ids ``8 * block`` to ``8 * block + 7`` in the zone and facing that
+    ``tail`` names (see :data:`_PER_DIGEST`)."""
     # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
     # than keying a new hash, and the digest is that of the whole text all the same.
     h = keyed.copy()
-    h.update(f"{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode())
+    h.update(b"%d%s" % (block, tail))
     digest: str = h.hexdigest()
-    return "h" + digest
+    return digest
 
 
 _KEYED: dict[tuple[bytes, str | None], Any] = {}
@@ -60,7 +76,7 @@ _KEYED: dict[tuple[bytes, str | None], Any] = {}
 def _keyed(secret: bytes, viewer: str | None) -> Any:
     h = _KEYED.get((secret, viewer))
     if h is None:
-        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=8)
+        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=64)
         if len(_KEYED) > 1024:
             _KEYED.clear()
         _KEYED[(secret, viewer)] = h
@@ -435,8 +451,8 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
 #: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
 _Row = tuple[Any, dict[str, Any]]
 #: What the objects of one shape share in a zone being built: the body, the group of rows it
-#: sorts in, and the text after the id in their handles.
-_Shared = tuple[dict[str, Any], list[_Row], bytes]
+#: sorts in, the text after the id in their handles and the handle digests made with it.
+_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, str]]
 _first = itemgetter(0)
 _second = itemgetter(1)
 
@@ -454,15 +470,17 @@ def _zone_entries(
     hash, the zone's shuffles, the effects' targets) and, per shape, the body, the group of
     rows that sort by the same visibility and name, and the handle's text after the id."""
     objects, cards, shuffles = state.objects, state.cards, zone.shuffles
-    new_hash = _keyed(state.secret, viewer).copy
+    keyed = _keyed(state.secret, viewer)
     shared = rs.cacheable_characteristics
     targeted = _targeted(state.effects) if state.effects else frozenset()
     may_look, knows = rs.may_look, rs.knows
     ordered = zkey.rpartition(":")[2] in rs.ordered_zones
     rows: list[_Row] = []  # an ordered zone's
     groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
-    # Per visibility (False, True): shape -> (body, group, handle tail).
+    # Per visibility (False, True): shape -> (body, group, handle digests of its zone, facing).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
+    # Per handle tail (zone, facing, shuffles): block -> its handles' digest (see _digest).
+    digests: dict[bytes, dict[int, str]] = {}
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
@@ -475,7 +493,8 @@ def _zone_entries(
                     body = _shared_body(state, viewer, obj, rs, visible, shape)
                     tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
                     group = groups.setdefault((not visible, body.get("name") or ""), [])
-                    hit = local[visible][shape] = (body, group, tail)
+                    blocks = digests.setdefault(tail, {})
+                    hit = local[visible][shape] = (body, group, tail, blocks)
             except TypeError:  # an unhashable status field: no sharing
                 hit = None
         if hit is None:
@@ -485,13 +504,12 @@ def _zone_entries(
                 (rank if ordered else entry["handle"], entry)
             )
             continue
-        # _handle, with the text after the id made once per shape (zone and facing).
-        h = new_hash()
-        # Two updates: cheaper than formatting one text (f-string or bytes' %).
-        h.update(str(oid).encode())
-        h.update(hit[2])
+        # _handle, with the digest of each 8 ids made once per zone and facing.
+        digest = hit[3].get(oid >> 3)
+        if digest is None:
+            digest = hit[3][oid >> 3] = _digest(keyed, oid >> 3, hit[2])
         entry = hit[0].copy()
-        entry["handle"] = handle_ = "h" + h.hexdigest()
+        entry["handle"] = handle_ = "h" + digest[_SLICES[oid & 7]]
         if ordered:
             rows.append((rank, entry))
         else:
