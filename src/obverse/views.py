@@ -11,24 +11,25 @@ from __future__ import annotations
 import bisect
 import hashlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, cast
-
-import msgspec
+from typing import Any
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import (
+    NOT_SHAPE,
     Characteristics,
     apply_effects,
     characteristics,
+    marks_of,
+    object_shape,
     printed_cards,
 )
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
-from obverse.state import GameObject, GameState, PhysicalCard, Zone
+from obverse.state import GameObject, GameState, Zone
 
 _EMPTY = Face()
 
@@ -56,18 +57,18 @@ _SLICES = tuple(slice(16 * i, 16 * i + 16) for i in range(_PER_DIGEST))
 def _handle(keyed: Any, obj: GameObject, shuffles: int) -> str:
     oid = obj.id
     tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
-    return "h" + _digest(keyed, oid >> 3, tail)[_SLICES[oid & 7]]
+    return _handles(keyed, oid >> 3, tail)[oid & 7]
 
 
-def _digest(keyed: Any, block: int, tail: bytes) -> str:
-    """The hex digest of ids ``8 * block`` to ``8 * block + 7`` in the zone and facing that
+def _handles(keyed: Any, block: int, tail: bytes) -> tuple[str, ...]:
+    """The handles of ids ``8 * block`` to ``8 * block + 7`` in the zone and facing that
     ``tail`` names (see :data:`_PER_DIGEST`)."""
     # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
     # than keying a new hash, and the digest is that of the whole text all the same.
     h = keyed.copy()
     h.update(b"%d%s" % (block, tail))
-    digest: str = h.hexdigest()
-    return digest
+    digest = h.hexdigest()
+    return tuple("h" + digest[s] for s in _SLICES)
 
 
 _KEYED: dict[tuple[bytes, str | None], Any] = {}
@@ -201,48 +202,11 @@ def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
     return out
 
 
-#: GameObject fields no body depends on (as in :func:`obverse.characteristics.shape_key`):
-#: the id, the card ids (the physical cards stand for them), the timestamp, and the meld
-#: result (named by identity).
-_NOT_SHAPE = ("id", "cards", "timestamp", "meld")
-_ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
-
-
-def _shape_function() -> _ShapeFn:
-    """The function giving what a body depends on of the object itself: what
-    :func:`obverse.characteristics.shape_key` names (the physical cards, the printed card and
-    the meld result by identity, the other fields of the object and of its physical cards,
-    and the designations ``marks``) in one flat tuple. It is written out from the structs'
-    fields, so a field added later counts too: reading each field by name is several times
-    cheaper than the generic ways (astuple and slicing, attrgetter, a struct copy)."""
-    status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in _NOT_SHAPE)
-    phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
-    source = (
-        "def shape(cards, o, marks):\n"
-        "    if len(o.cards) == 1:\n"
-        "        pc = cards[o.cards[0]]\n"
-        f"        return (id(pc.card), {phys}, id(o.meld), {status}, marks)\n"
-        f"    return (phys(cards, o), id(o.meld), {status}, marks)\n"
-    )
-    names: dict[str, Any] = {"phys": _physical}
-    exec(source, names)  # the text is made here from field names only
-    return cast(_ShapeFn, names["shape"])
-
-
-def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
-    """An object's physical cards (more than one: melded) as the shape names them."""
-    return tuple(
-        (id(p.card), *msgspec.structs.astuple(p)[1:]) for p in map(cards.__getitem__, obj.cards)
-    )
-
-
-_shape = _shape_function()
-
-
-def _marks_of(state: GameState, oid: int) -> tuple[str, ...]:
-    """The names of the designations on object ``oid`` (FaB 8.1.11b: they may change its
-    characteristics), in the state's order."""
-    return tuple(d[0] for d in state.designations if d[1] == oid) if state.designations else ()
+#: What a body depends on of the object itself: what the characteristics' shape names (see
+#: :func:`obverse.characteristics.shape_key`), so one function serves both.
+_NOT_SHAPE = NOT_SHAPE
+_shape = object_shape
+_marks_of = marks_of
 
 
 def _all_marks(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
@@ -451,8 +415,8 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
 #: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
 _Row = tuple[Any, dict[str, Any]]
 #: What the objects of one shape share in a zone being built: the body, the group of rows it
-#: sorts in, the text after the id in their handles and the handle digests made with it.
-_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, str]]
+#: sorts in, the text after the id in their handles and the handles made with it.
+_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, tuple[str, ...]]]
 _first = itemgetter(0)
 _second = itemgetter(1)
 
@@ -479,8 +443,8 @@ def _zone_entries(
     groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
     # Per visibility (False, True): shape -> (body, group, handle digests of its zone, facing).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
-    # Per handle tail (zone, facing, shuffles): block -> its handles' digest (see _digest).
-    digests: dict[bytes, dict[int, str]] = {}
+    # Per handle tail (zone, facing, shuffles): block -> its handles (see _handles).
+    digests: dict[bytes, dict[int, tuple[str, ...]]] = {}
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
@@ -504,12 +468,12 @@ def _zone_entries(
                 (rank if ordered else entry["handle"], entry)
             )
             continue
-        # _handle, with the digest of each 8 ids made once per zone and facing.
-        digest = hit[3].get(oid >> 3)
-        if digest is None:
-            digest = hit[3][oid >> 3] = _digest(keyed, oid >> 3, hit[2])
+        # _handle, with the handles of each 8 ids made once per zone and facing.
+        eight = hit[3].get(oid >> 3)
+        if eight is None:
+            eight = hit[3][oid >> 3] = _handles(keyed, oid >> 3, hit[2])
         entry = hit[0].copy()
-        entry["handle"] = handle_ = "h" + digest[_SLICES[oid & 7]]
+        entry["handle"] = handle_ = eight[oid & 7]
         if ordered:
             rows.append((rank, entry))
         else:
