@@ -57,18 +57,18 @@ _SLICES = tuple(slice(16 * i, 16 * i + 16) for i in range(_PER_DIGEST))
 def _handle(keyed: Any, obj: GameObject, shuffles: int) -> str:
     oid = obj.id
     tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
-    return _handles(keyed, oid >> 3, tail)[oid & 7]
+    return "h" + _digest(keyed, oid >> 3, tail)[_SLICES[oid & 7]]
 
 
-def _handles(keyed: Any, block: int, tail: bytes) -> tuple[str, ...]:
-    """The handles of ids ``8 * block`` to ``8 * block + 7`` in the zone and facing that
-    ``tail`` names (see :data:`_PER_DIGEST`)."""
+def _digest(keyed: Any, block: int, tail: bytes) -> str:
+    """The hex digest holding the handles of ids ``8 * block`` to ``8 * block + 7`` in the
+    zone and facing that ``tail`` names (see :data:`_PER_DIGEST`)."""
     # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
     # than keying a new hash, and the digest is that of the whole text all the same.
     h = keyed.copy()
     h.update(b"%d%s" % (block, tail))
-    digest = h.hexdigest()
-    return tuple("h" + digest[s] for s in _SLICES)
+    digest: str = h.hexdigest()
+    return digest
 
 
 _KEYED: dict[tuple[bytes, str | None], Any] = {}
@@ -415,8 +415,8 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
 #: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
 _Row = tuple[Any, dict[str, Any]]
 #: What the objects of one shape share in a zone being built: the body, the group of rows it
-#: sorts in, the text after the id in their handles and the handles made with it.
-_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, tuple[str, ...]]]
+#: sorts in, the text after the id in their handles and the handle digests made with it.
+_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, str]]
 _first = itemgetter(0)
 _second = itemgetter(1)
 
@@ -443,8 +443,8 @@ def _zone_entries(
     groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
     # Per visibility (False, True): shape -> (body, group, handle digests of its zone, facing).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
-    # Per handle tail (zone, facing, shuffles): block -> its handles (see _handles).
-    digests: dict[bytes, dict[int, tuple[str, ...]]] = {}
+    # Per handle tail (zone, facing, shuffles): block -> its handles' digest (see _digest).
+    digests: dict[bytes, dict[int, str]] = {}
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
@@ -468,12 +468,12 @@ def _zone_entries(
                 (rank if ordered else entry["handle"], entry)
             )
             continue
-        # _handle, with the handles of each 8 ids made once per zone and facing.
-        eight = hit[3].get(oid >> 3)
-        if eight is None:
-            eight = hit[3][oid >> 3] = _handles(keyed, oid >> 3, hit[2])
+        # _handle, with the digest of each 8 ids made once per zone and facing.
+        digest = hit[3].get(oid >> 3)
+        if digest is None:
+            digest = hit[3][oid >> 3] = _digest(keyed, oid >> 3, hit[2])
         entry = hit[0].copy()
-        entry["handle"] = handle_ = eight[oid & 7]
+        entry["handle"] = handle_ = "h" + digest[_SLICES[oid & 7]]
         if ordered:
             rows.append((rank, entry))
         else:
