@@ -150,16 +150,16 @@ _BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
 
 
 #: GameObject fields no shape depends on: the id, the card ids (the physical cards stand for
-#: them), the timestamp (no characteristic depends on it) and the meld result (named by
-#: identity).
-NOT_SHAPE: Final = ("id", "cards", "timestamp", "meld")
+#: them) and the timestamp (no characteristic depends on it). The meld result counts by value
+#: (most objects have none: None hashes and compares fastest).
+NOT_SHAPE: Final = ("id", "cards", "timestamp")
 _ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
 
 
 def _shape_function() -> _ShapeFn:
     """The function behind :func:`shape_key`, taking the card table, the object and its
-    designations ``marks``: one flat tuple of the printed card and the meld result by
-    identity and every other field of the object and of its physical cards. It is written out
+    designations ``marks``: one flat tuple of the printed card by identity and every other
+    field of the object and of its physical cards. It is written out
     from the structs' fields, so a field added later counts too: reading each field by name is
     several times cheaper than the generic ways (astuple and slicing, attrgetter, a struct
     copy), and a flat tuple hashes faster than nested ones."""
@@ -169,8 +169,8 @@ def _shape_function() -> _ShapeFn:
         "def shape(cards, o, marks):\n"
         "    if len(o.cards) == 1:\n"
         "        pc = cards[o.cards[0]]\n"
-        f"        return (id(pc.card), {phys}, id(o.meld), {status}, marks)\n"
-        f"    return (phys(cards, o), id(o.meld), {status}, marks)\n"
+        f"        return (id(pc.card), {phys}, {status}, marks)\n"
+        f"    return (phys(cards, o), {status}, marks)\n"
     )
     names: dict[str, Any] = {"phys": _physical}
     exec(source, names)  # the text is made here from field names only
