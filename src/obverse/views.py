@@ -431,8 +431,9 @@ def _zone_entries(
 ) -> tuple[list[Any], list[dict[str, Any]]]:
     """Every object of one zone in view order, as sort keys and entries: :func:`_entry` and
     the sort key of :func:`_place`, with what the objects share looked up once (the keyed
-    hash, the zone's shuffles, the effects' targets) and, per shape, the body, the group of
-    rows that sort by the same visibility and name, and the handle's text after the id."""
+    hash, the zone's shuffles, the effects' targets), per shape the body, the group of rows
+    that sort by the same visibility and name and the handle's text after the id, and per 8
+    ids of one zone and facing the digest holding their handles."""
     objects, cards, shuffles = state.objects, state.cards, zone.shuffles
     keyed = _keyed(state.secret, viewer)
     shared = rs.cacheable_characteristics
