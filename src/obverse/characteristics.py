@@ -253,7 +253,9 @@ def _shared(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
     if named is None or not rs.cacheable_characteristics:
         return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
     mine = named.get(obj.id)
-    shape = shape_key(state, obj)
+    # shape_key, inlined (one call less on every miss of the per-object cache).
+    marks = marks_of(state, obj.id) if state.designations else ()
+    shape = object_shape(state.cards, obj, marks)
     try:
         key = (type(rs), shape, id(mine))
         hit = _APPLIED.get(key)
