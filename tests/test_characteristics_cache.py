@@ -142,3 +142,17 @@ def test_objects_of_one_shape_share_only_the_effects_that_name_each() -> None:
     clear_cache(shapes=False)
     pa, pb = (characteristics(both, both.objects[o]).props for o in (oa.id, ob.id))
     assert (pa.power, pa.toughness, pb.power, pb.toughness) == (3, 7, 2, 7)
+
+
+def test_an_id_and_its_object_give_one_answer_and_a_hit_is_checked_against_the_state() -> None:
+    # A hit is looked up by the object passed; an id is looked up through the state's object.
+    clear_cache()
+    state, (oa, _) = _two_bears()
+    by_obj = characteristics(state, oa)
+    assert characteristics(state, oa.id) is by_obj  # the id finds the cached object's entry
+    pumped = apply(state, v.ApplyEffect(label="x", to=oa.id, modify={"power": 3})).state
+    # The same object under other effects: not the cached entry.
+    assert pumped.objects[oa.id] is oa
+    assert characteristics(pumped, oa).props.power == 5
+    assert characteristics(pumped, oa.id).props.power == 5
+    assert characteristics(state, oa).props.power == 2  # and back: the first state again

@@ -66,3 +66,23 @@ def test_two_games_with_one_seed_have_unrelated_handles() -> None:
     a, b = Game("mtg", seed=7), Game("mtg", seed=7)
     ca, cb = a.add("Clone", zone="library"), b.add("Clone", zone="library")
     assert handle(a.state, "bob", a.obj(ca)) != handle(b.state, "bob", b.obj(cb))
+
+
+def test_handles_of_ids_sharing_a_digest_are_distinct_and_change_alone() -> None:
+    # One keyed digest holds the handles of 8 neighbouring ids in a zone: each is its own,
+    # and moving one object renews its handle only.
+    game = Game("mtg", seed=3)
+    cards = [game.add("Serra Angel", zone="battlefield") for _ in range(12)]
+    objs = [game.obj(c) for c in cards]
+    assert len({o.id >> 3 for o in objs}) < len(objs)  # some ids do share a digest
+    before = {o.id: handle(game.state, "bob", o) for o in objs}
+    assert len(set(before.values())) == len(objs)
+    assert set(_handles(view(game.state, "bob"), "battlefield")) == set(before.values())
+    game.move(cards[5], "graveyard")
+    moved = game.obj(cards[5])
+    after = {
+        o.id: handle(game.state, "bob", game.state.objects[o.id]) for o in objs if o is not objs[5]
+    }
+    assert after == {k: h for k, h in before.items() if k != objs[5].id}
+    assert handle(game.state, "bob", moved) not in before.values()
+    assert set(_handles(view(game.state, "bob"), "graveyard")) == {handle(game.state, "bob", moved)}

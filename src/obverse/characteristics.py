@@ -6,15 +6,15 @@ go in; nothing derived is ever stored on an object (DESIGN.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
 
 from obverse.cards import LIST_FIELDS, STAT_FIELDS, Face
 from obverse.registry import get_ruleset
 from obverse.rulings import Ruling
-from obverse.state import Effect, GameObject, GameState
+from obverse.state import Effect, GameObject, GameState, PhysicalCard
 
 if TYPE_CHECKING:
     from obverse.rulesets.hooks import Hooks as Ruleset
@@ -95,19 +95,22 @@ def characteristics(
 
     Cached by the identity of the (immutable) object, effects and card table; ``why`` is part
     of the cached value, so it is as fresh as the values."""
-    o = state.objects[obj] if isinstance(obj, int) else obj
-    hit = _CACHE.get(id(o))
+    # The object itself is looked up first (what most callers pass): an id's int is never a
+    # cached object (the entry keeps its object alive, so no live int has that address).
+    hit = _CACHE.get(id(obj))
     if (
         hit is not None
-        and hit[0] is o
+        and hit[0] is obj
         and hit[1] is state.effects
         and hit[2] is state.cards
         and hit[3] == state.ruleset
         and hit[5] is state.designations
     ):
         return hit[4]  # type: ignore[no-any-return]
+    if isinstance(obj, int):
+        return characteristics(state, state.objects[obj], ruleset)
     rs = ruleset or get_ruleset(state.ruleset)
-    chars = _shared(state, o, rs)
+    chars = _shared(state, obj, rs)
     # A legal-action trial's state (a subclass noting what it reads) is not cached: its card
     # table is a new wrapper each time, and a hit must not skip the reads it notes.
     if (
@@ -117,7 +120,14 @@ def characteristics(
     ):
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
-        _CACHE[id(o)] = (o, state.effects, state.cards, state.ruleset, chars, state.designations)
+        _CACHE[id(obj)] = (
+            obj,
+            state.effects,
+            state.cards,
+            state.ruleset,
+            chars,
+            state.designations,
+        )
     return chars
 
 
@@ -133,14 +143,53 @@ def clear_cache(shapes: bool = True) -> None:
 # Base characteristics (before effects) depend on the printed card(s) and the object's status,
 # not on its id: objects of the same shape (the same card, face, zone, status) share them, so
 # they are computed once per card definition and status, not once per object.
-#: The shape of an object's status is the object with every field blanked but the status
-#: ones: not the id; not the card ids (the physical cards stand for them); not the timestamp
-#: (no characteristic depends on it); not the meld result (named by identity). A struct built,
-#: hashed and compared in C; a new field is part of the shape by default.
 _replace: Final = msgspec.structs.replace
 _astuple: Final = msgspec.structs.astuple
 #: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
 _BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
+
+
+#: GameObject fields no shape depends on: the id, the card ids (the physical cards stand for
+#: them) and the timestamp (no characteristic depends on it). The meld result counts by value
+#: (most objects have none: None hashes and compares fastest).
+NOT_SHAPE: Final = ("id", "cards", "timestamp")
+_ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
+
+
+def _shape_function() -> _ShapeFn:
+    """The function behind :func:`shape_key`, taking the card table, the object and its
+    designations ``marks``: one flat tuple of the printed card by identity and every other
+    field of the object and of its physical cards. It is written out
+    from the structs' fields, so a field added later counts too: reading each field by name is
+    several times cheaper than the generic ways (astuple and slicing, attrgetter, a struct
+    copy), and a flat tuple hashes faster than nested ones."""
+    status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in NOT_SHAPE)
+    phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
+    source = (
+        "def shape(cards, o, marks):\n"
+        "    if len(o.cards) == 1:\n"
+        "        pc = cards[o.cards[0]]\n"
+        f"        return (id(pc.card), {phys}, {status}, marks)\n"
+        f"    return (phys(cards, o), {status}, marks)\n"
+    )
+    names: dict[str, Any] = {"phys": _physical}
+    exec(source, names)  # the text is made here from field names only
+    return cast(_ShapeFn, names["shape"])
+
+
+def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
+    """An object's physical cards (more than one: melded) as the shape names them."""
+    return tuple((id(p.card), *_astuple(p)[1:]) for p in map(cards.__getitem__, obj.cards))
+
+
+#: ``object_shape(cards, obj, marks)``: :func:`shape_key` with the designations given.
+object_shape: Final = _shape_function()
+
+
+def marks_of(state: GameState, oid: int) -> tuple[str, ...]:
+    """The names of the designations on object ``oid`` (FaB 8.1.11b: they may change its
+    characteristics), in the state's order."""
+    return tuple(d[0] for d in state.designations if d[1] == oid) if state.designations else ()
 
 
 def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
@@ -150,19 +199,8 @@ def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
     hashed."""
     # A game may derive characteristics from a designation (FaB 8.1.11b: a demi-hero that
     # became its player's hero has the hero type), so the object's designations count too.
-    marks = tuple(d[0] for d in state.designations if d[1] == obj.id) if state.designations else ()
-    cards = state.cards
-    if len(obj.cards) == 1:  # the common case, one level flatter (fewer tuples to build)
-        pc = _astuple(cards[obj.cards[0]])
-        return (
-            id(pc[0]),
-            pc[1:],
-            id(obj.meld),
-            _replace(obj, id=0, cards=(), timestamp=0, meld=None),
-            marks,
-        )
-    phys = tuple((id(p[0]), p[1:]) for p in map(_astuple, map(cards.__getitem__, obj.cards)))
-    return (phys, id(obj.meld), _replace(obj, id=0, cards=(), timestamp=0, meld=None), marks)
+    marks = marks_of(state, obj.id) if state.designations else ()
+    return object_shape(state.cards, obj, marks)
 
 
 def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:
@@ -171,12 +209,15 @@ def printed_cards(state: GameState, obj: GameObject) -> tuple[Any, ...]:
     return (obj.meld, *(state.cards[c].card for c in obj.cards))
 
 
-def base_characteristics(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
+def base_characteristics(
+    state: GameState, obj: GameObject, rs: Ruleset, shape: tuple[Any, ...] | None = None
+) -> Characteristics:
     """``rs.base_characteristics(state, obj)``, shared by objects of the same shape when the
-    ruleset's characteristics are cacheable."""
+    ruleset's characteristics are cacheable (``shape``: the object's :func:`shape_key`, when
+    the caller has it)."""
     if not rs.cacheable_characteristics:
         return rs.base_characteristics(state, obj)
-    key = (type(rs), shape_key(state, obj))
+    key = (type(rs), shape_key(state, obj) if shape is None else shape)
     try:
         hit = _BASE.get(key)
     except TypeError:  # an unhashable status field: no sharing
@@ -204,18 +245,25 @@ def _shared(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
     fresh object of a known shape costs a shape key and a lookup. A filter effect may look
     at the object's id, so then nothing is shared beyond the base."""
     effects = state.effects
-    named = _by_object(effects) if effects else _NO_EFFECTS
+    if effects:
+        memo = _NAMED.get(id(effects))  # _by_object's memo, looked up inline
+        named = memo[1] if memo is not None and memo[0] is effects else _by_object(effects)
+    else:
+        named = _NO_EFFECTS
     if named is None or not rs.cacheable_characteristics:
         return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
     mine = named.get(obj.id)
+    # shape_key, inlined (one call less on every miss of the per-object cache).
+    marks = marks_of(state, obj.id) if state.designations else ()
+    shape = object_shape(state.cards, obj, marks)
     try:
-        key = (type(rs), shape_key(state, obj), id(mine))
+        key = (type(rs), shape, id(mine))
         hit = _APPLIED.get(key)
     except TypeError:  # an unhashable status field: no sharing
-        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+        return apply_effects(state, obj, rs.base_characteristics(state, obj), rs)
     if hit is not None and hit[0][0] is mine:  # the printed cards in the key are kept too
         return hit[1]
-    chars = apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+    chars = apply_effects(state, obj, base_characteristics(state, obj, rs, shape), rs)
     if len(_APPLIED) > _CACHE_LIMIT:
         _APPLIED.clear()
     _APPLIED[key] = ((mine, printed_cards(state, obj)), chars)

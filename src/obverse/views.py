@@ -11,24 +11,25 @@ from __future__ import annotations
 import bisect
 import hashlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, cast
-
-import msgspec
+from typing import Any
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import (
+    NOT_SHAPE,
     Characteristics,
     apply_effects,
     characteristics,
+    marks_of,
+    object_shape,
     printed_cards,
 )
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
-from obverse.state import GameObject, GameState, PhysicalCard, Zone
+from obverse.state import GameObject, GameState, Zone
 
 _EMPTY = Face()
 
@@ -45,13 +46,29 @@ def handle(
     return _handle(_keyed(state.secret, viewer), obj, shuffles)
 
 
+#: Handles per keyed digest: one 64-byte digest holds the handles (8 bytes each) of the 8 ids
+#: that differ only in their last 3 bits, in one zone and facing, so a first view hashes once
+#: per 8 objects, not once per object. Each handle is its own part of a keyed hash of
+#: (viewer, id, zone, facing, shuffles), as unguessable and unlinkable as a digest of its own.
+_PER_DIGEST = 8
+_SLICES = tuple(slice(16 * i, 16 * i + 16) for i in range(_PER_DIGEST))
+
+
 def _handle(keyed: Any, obj: GameObject, shuffles: int) -> str:
+    oid = obj.id
+    tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
+    return "h" + _digest(keyed, oid >> 3, tail)[_SLICES[oid & 7]]
+
+
+def _digest(keyed: Any, block: int, tail: bytes) -> str:
+    """The hex digest holding the handles of ids ``8 * block`` to ``8 * block + 7`` in the
+    zone and facing that ``tail`` names (see :data:`_PER_DIGEST`)."""
     # The keyed hash of "viewer:" is kept per game and viewer and copied: a copy is cheaper
     # than keying a new hash, and the digest is that of the whole text all the same.
     h = keyed.copy()
-    h.update(f"{obj.id}:{obj.zone}:{obj.face_down}:{shuffles}".encode())
+    h.update(b"%d%s" % (block, tail))
     digest: str = h.hexdigest()
-    return "h" + digest
+    return digest
 
 
 _KEYED: dict[tuple[bytes, str | None], Any] = {}
@@ -60,7 +77,7 @@ _KEYED: dict[tuple[bytes, str | None], Any] = {}
 def _keyed(secret: bytes, viewer: str | None) -> Any:
     h = _KEYED.get((secret, viewer))
     if h is None:
-        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=8)
+        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=64)
         if len(_KEYED) > 1024:
             _KEYED.clear()
         _KEYED[(secret, viewer)] = h
@@ -185,48 +202,11 @@ def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
     return out
 
 
-#: GameObject fields no body depends on (as in :func:`obverse.characteristics.shape_key`):
-#: the id, the card ids (the physical cards stand for them), the timestamp, and the meld
-#: result (named by identity).
-_NOT_SHAPE = ("id", "cards", "timestamp", "meld")
-_ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
-
-
-def _shape_function() -> _ShapeFn:
-    """The function giving what a body depends on of the object itself: what
-    :func:`obverse.characteristics.shape_key` names (the physical cards, the printed card and
-    the meld result by identity, the other fields of the object and of its physical cards,
-    and the designations ``marks``) in one flat tuple. It is written out from the structs'
-    fields, so a field added later counts too: reading each field by name is several times
-    cheaper than the generic ways (astuple and slicing, attrgetter, a struct copy)."""
-    status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in _NOT_SHAPE)
-    phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
-    source = (
-        "def shape(cards, o, marks):\n"
-        "    if len(o.cards) == 1:\n"
-        "        pc = cards[o.cards[0]]\n"
-        f"        return (id(pc.card), {phys}, id(o.meld), {status}, marks)\n"
-        f"    return (phys(cards, o), id(o.meld), {status}, marks)\n"
-    )
-    names: dict[str, Any] = {"phys": _physical}
-    exec(source, names)  # the text is made here from field names only
-    return cast(_ShapeFn, names["shape"])
-
-
-def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
-    """An object's physical cards (more than one: melded) as the shape names them."""
-    return tuple(
-        (id(p.card), *msgspec.structs.astuple(p)[1:]) for p in map(cards.__getitem__, obj.cards)
-    )
-
-
-_shape = _shape_function()
-
-
-def _marks_of(state: GameState, oid: int) -> tuple[str, ...]:
-    """The names of the designations on object ``oid`` (FaB 8.1.11b: they may change its
-    characteristics), in the state's order."""
-    return tuple(d[0] for d in state.designations if d[1] == oid) if state.designations else ()
+#: What a body depends on of the object itself: what the characteristics' shape names (see
+#: :func:`obverse.characteristics.shape_key`), so one function serves both.
+_NOT_SHAPE = NOT_SHAPE
+_shape = object_shape
+_marks_of = marks_of
 
 
 def _all_marks(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
@@ -435,8 +415,8 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
 #: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
 _Row = tuple[Any, dict[str, Any]]
 #: What the objects of one shape share in a zone being built: the body, the group of rows it
-#: sorts in, and the text after the id in their handles.
-_Shared = tuple[dict[str, Any], list[_Row], bytes]
+#: sorts in, the text after the id in their handles and the handle digests made with it.
+_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, str]]
 _first = itemgetter(0)
 _second = itemgetter(1)
 
@@ -451,18 +431,21 @@ def _zone_entries(
 ) -> tuple[list[Any], list[dict[str, Any]]]:
     """Every object of one zone in view order, as sort keys and entries: :func:`_entry` and
     the sort key of :func:`_place`, with what the objects share looked up once (the keyed
-    hash, the zone's shuffles, the effects' targets) and, per shape, the body, the group of
-    rows that sort by the same visibility and name, and the handle's text after the id."""
+    hash, the zone's shuffles, the effects' targets), per shape the body, the group of rows
+    that sort by the same visibility and name and the handle's text after the id, and per 8
+    ids of one zone and facing the digest holding their handles."""
     objects, cards, shuffles = state.objects, state.cards, zone.shuffles
-    new_hash = _keyed(state.secret, viewer).copy
+    keyed = _keyed(state.secret, viewer)
     shared = rs.cacheable_characteristics
     targeted = _targeted(state.effects) if state.effects else frozenset()
     may_look, knows = rs.may_look, rs.knows
     ordered = zkey.rpartition(":")[2] in rs.ordered_zones
     rows: list[_Row] = []  # an ordered zone's
     groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
-    # Per visibility (False, True): shape -> (body, group, handle tail).
+    # Per visibility (False, True): shape -> (body, group, handle digests of its zone, facing).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
+    # Per handle tail (zone, facing, shuffles): block -> its handles' digest (see _digest).
+    digests: dict[bytes, dict[int, str]] = {}
     for oid, rank in zone.rank_of.items():
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
@@ -475,7 +458,8 @@ def _zone_entries(
                     body = _shared_body(state, viewer, obj, rs, visible, shape)
                     tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
                     group = groups.setdefault((not visible, body.get("name") or ""), [])
-                    hit = local[visible][shape] = (body, group, tail)
+                    blocks = digests.setdefault(tail, {})
+                    hit = local[visible][shape] = (body, group, tail, blocks)
             except TypeError:  # an unhashable status field: no sharing
                 hit = None
         if hit is None:
@@ -485,13 +469,12 @@ def _zone_entries(
                 (rank if ordered else entry["handle"], entry)
             )
             continue
-        # _handle, with the text after the id made once per shape (zone and facing).
-        h = new_hash()
-        # Two updates: cheaper than formatting one text (f-string or bytes' %).
-        h.update(str(oid).encode())
-        h.update(hit[2])
+        # _handle, with the digest of each 8 ids made once per zone and facing.
+        digest = hit[3].get(oid >> 3)
+        if digest is None:
+            digest = hit[3][oid >> 3] = _digest(keyed, oid >> 3, hit[2])
         entry = hit[0].copy()
-        entry["handle"] = handle_ = "h" + h.hexdigest()
+        entry["handle"] = handle_ = "h" + digest[_SLICES[oid & 7]]
         if ordered:
             rows.append((rank, entry))
         else:
