@@ -591,10 +591,15 @@ def forget(state: GameState, obj_id: int) -> GameState:
         and not (state.effects or knowledge or designations)
     ):
         return state
-    # Each a scan in C first: most objects have no entry naming them.
-    effects = dropping(state.effects, _TARGET, obj_id)
-    knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
-    designations = dropping(designations, DESIGNATED, obj_id)
+    # Each a scan in C first: most objects have no entry naming them. An empty plain tuple
+    # (never a traced one: its emptiness is no read to make) has nothing to drop.
+    effects = state.effects
+    if type(effects) is not tuple or effects:
+        effects = dropping(effects, _TARGET, obj_id)
+    if type(knowledge) is not tuple or knowledge:
+        knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
+    if type(designations) is not tuple or designations:
+        designations = dropping(designations, DESIGNATED, obj_id)
     if (
         effects is state.effects
         and knowledge is state.knowledge
