@@ -155,6 +155,13 @@ def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> b
     return bool(mention(field, x)) if mention is not None else x in map(field, entries)
 
 
+def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[Any]) -> bool:
+    """Whether an entry's ``field`` is one of ``xs`` (a traced tuple is read whole)."""
+    if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
+        return not _named(entries, field).isdisjoint(xs)
+    return not xs.isdisjoint(map(field, entries))
+
+
 def dropping(
     entries: tuple[Any, ...],
     field: Callable[[Any], Any],

@@ -636,7 +636,7 @@ class Ruleset(Offers):
         knowledge = state.knowledge
         if contents:  # an empty zone ends no knowledge: no scan of it
             ids = set(contents)
-            if not ids.isdisjoint(map(core.KNOWN_OBJ, knowledge)):
+            if core.mentions_any(knowledge, core.KNOWN_OBJ, ids):
                 knowledge = tuple(k for k in knowledge if k.obj not in ids)
         state = replace(
             core.shuffle_zone(state, key, contents),
