@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from obverse.state import KNOWN_CARD, KNOWN_OBJ, Knowledge, dropping, mentions
+from obverse.state import KNOWN_CARD, KNOWN_OBJ, Knowledge, adding, dropping, mentions
 
 
 def _entries(rng: random.Random, n: int) -> tuple[Knowledge, ...]:
@@ -39,3 +39,16 @@ def test_an_entry_added_or_dropped_is_seen_at_once() -> None:
     assert mentions(more, KNOWN_OBJ, 999) and mentions(more, KNOWN_CARD, 999)
     assert not mentions(fewer, KNOWN_OBJ, 999)
     assert mentions(entries, KNOWN_OBJ, gone)  # the older tuple again: its own answer
+
+
+def test_adding_to_an_indexed_tuple_carries_the_new_entries() -> None:
+    rng = random.Random(5)
+    entries = _entries(rng, 50)
+    assert not mentions(entries, KNOWN_OBJ, 500)  # indexes entries
+    assert not mentions(entries, KNOWN_CARD, 501)
+    more = adding(entries, Knowledge(player="P2", card=501, obj=500))
+    assert mentions(more, KNOWN_OBJ, 500) and mentions(more, KNOWN_CARD, 501)
+    assert all(mentions(more, KNOWN_OBJ, k.obj) for k in entries)
+    assert not mentions(entries, KNOWN_OBJ, 500)  # the older tuple keeps its own answer
+    short = adding((), Knowledge(player="P1", card=7, obj=8))
+    assert mentions(short, KNOWN_OBJ, 8) and not mentions(short, KNOWN_OBJ, 7)

@@ -204,7 +204,13 @@ def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
         derive = getattr(entries, "_adding", None)
         if derive is not None:
             return derive(new)  # type: ignore[no-any-return]
-    return (*entries, *new)
+    out = (*entries, *new)
+    # An index of entries (:func:`_named`) carries over: the new values added to it, not
+    # every entry read again.
+    for field, slot in tuple(_NAMED.items()):
+        if slot[0] is entries and len(out) >= _INDEXED_FROM:
+            _NAMED[field] = (out, slot[1].union(map(field, new)))
+    return out
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
