@@ -76,11 +76,12 @@ def apply(
 
     Raises :class:`InputError` for names that don't exist (verb, zone, player, object)."""
     rs = get_ruleset(state.ruleset)
-    action = normalize(state, action, rs)
+    cls = type(action)
+    if cls not in (_PLAIN.get(type(rs)) or _plain(rs)):  # names to check or make canonical
+        action = normalize(state, action, rs)
     refusal = check(state, action, actor, rs)
     if refusal is not None:
         return refusal
-    cls = type(action)
     procedure: Callable[..., Outcome] = getattr(rs, v.VERBS[cls])
     if cls.uses_catalog:
         return procedure(state, action, catalog or _EmptyCatalog())
@@ -95,6 +96,19 @@ def _vocabulary(rs: Ruleset) -> frozenset[type[v.Action]]:
     """``rs``'s vocabulary as a set."""
     known = _VOCABULARY[type(rs)] = frozenset(rs.vocabulary())
     return known
+
+
+#: Each ruleset class's verbs naming no player and no zone: :func:`normalize` leaves them as
+#: they are (nothing to check), so :func:`apply` doesn't call it.
+_PLAIN: dict[type[Ruleset], frozenset[type[v.Action]]] = {}
+
+
+def _plain(rs: Ruleset) -> frozenset[type[v.Action]]:
+    """``rs``'s verbs that name no player and no zone."""
+    plain = _PLAIN[type(rs)] = frozenset(
+        c for c in _vocabulary(rs) if not (c.player_fields or c.zone_fields)
+    )
+    return plain
 
 
 def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> v.Action:

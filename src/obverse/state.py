@@ -122,16 +122,44 @@ _TARGET: Final = operator.attrgetter("target")
 DESIGNATED: Final = operator.itemgetter(1)
 
 
+#: A plain tuple this long or longer is asked through its index (:func:`_named`); a shorter
+#: one is scanned (a scan of a few entries costs less than finding the index).
+_INDEXED_FROM: Final = 24
+
+#: Per field, the last long tuple asked about and the set of its entries' ``field`` values:
+#: one slot each, as ``(entries, values)`` set at once (a reader never pairs one tuple with
+#: another's values). The tuple is held, so its identity can't be reused while kept.
+_NAMED: dict[Callable[[Any], Any], tuple[tuple[Any, ...], frozenset[Any]]] = {}
+
+
+def _named(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> frozenset[Any]:
+    """The ``field`` values of a long plain tuple's entries. Knowledge grows with the game
+    and is asked about many times between its changes: one pass per tuple, not per ask."""
+    slot = _NAMED.get(field)
+    if slot is None or slot[0] is not entries:
+        slot = _NAMED[field] = (entries, frozenset(map(field, entries)))
+    return slot[1]
+
+
 def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> bool:
     """Whether an entry's ``field`` is ``x`` (``x in map(field, entries)``, a scan in C).
 
     Asks only about ``x``: a legal-action trial's traced tuple notes the read as one of ``x``,
     so a later change of entries naming something else doesn't make the trial stale.
     ``field`` is a module constant (the trace keeps the fields it was asked by)."""
-    if type(entries) is tuple:  # a state's own tuple: the plain scan
+    if type(entries) is tuple:  # a state's own tuple: the plain scan, or its index if long
+        if len(entries) >= _INDEXED_FROM:
+            return x in _named(entries, field)
         return x in map(field, entries)
     mention = getattr(entries, "_mentions", None)
     return bool(mention(field, x)) if mention is not None else x in map(field, entries)
+
+
+def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[Any]) -> bool:
+    """Whether an entry's ``field`` is one of ``xs`` (a traced tuple is read whole)."""
+    if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
+        return not _named(entries, field).isdisjoint(xs)
+    return not xs.isdisjoint(map(field, entries))
 
 
 def dropping(
@@ -149,7 +177,9 @@ def dropping(
         derive = getattr(entries, "_dropping", None)
         if derive is not None:
             return derive(field, x, keep)  # type: ignore[no-any-return]
-    if x not in map(field, entries):  # a scan in C first: most x are named by no entry
+    # A scan in C (or the index of a long tuple) first: most x are named by no entry.
+    long = type(entries) is tuple and len(entries) >= _INDEXED_FROM
+    if x not in (_named(entries, field) if long else map(field, entries)):
         return entries
     # The entries naming x found in C too (list.index), only they looked at in Python: a
     # long tuple names x a few times at most.
@@ -174,7 +204,13 @@ def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
         derive = getattr(entries, "_adding", None)
         if derive is not None:
             return derive(new)  # type: ignore[no-any-return]
-    return (*entries, *new)
+    out = (*entries, *new)
+    # An index of entries (:func:`_named`) carries over: the new values added to it, not
+    # every entry read again.
+    for field, slot in tuple(_NAMED.items()):
+        if slot[0] is entries and len(out) >= _INDEXED_FROM:
+            _NAMED[field] = (out, slot[1].union(map(field, new)))
+    return out
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):
@@ -591,10 +627,15 @@ def forget(state: GameState, obj_id: int) -> GameState:
         and not (state.effects or knowledge or designations)
     ):
         return state
-    # Each a scan in C first: most objects have no entry naming them.
-    effects = dropping(state.effects, _TARGET, obj_id)
-    knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
-    designations = dropping(designations, DESIGNATED, obj_id)
+    # Each a scan in C first: most objects have no entry naming them. An empty plain tuple
+    # (never a traced one: its emptiness is no read to make) has nothing to drop.
+    effects = state.effects
+    if type(effects) is not tuple or effects:
+        effects = dropping(effects, _TARGET, obj_id)
+    if type(knowledge) is not tuple or knowledge:
+        knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
+    if type(designations) is not tuple or designations:
+        designations = dropping(designations, DESIGNATED, obj_id)
     if (
         effects is state.effects
         and knowledge is state.knowledge

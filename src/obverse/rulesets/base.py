@@ -156,8 +156,9 @@ class Ruleset(Offers):
         if flipped is None:
             flipped = self.is_flipped_on_setup(card, face)
         state, card_id = core.add_physical_card(state, PhysicalCard(card, owner, token=token))
-        state, oid = core.new_object_id(state)
-        state, ts = core.tick(state)
+        # A new id and the next timestamp in one edit of the state.
+        oid, ts = state.next_id, state.clock + 1
+        state = replace(state, next_id=oid + 1, clock=ts)
         if not (self.is_in_play(zone) or zone == self.stack_zone):
             controller = None  # outside play the controller is the owner
         obj = GameObject(
@@ -628,11 +629,15 @@ class Ruleset(Offers):
         zone = self.canonical_zone(a.zone)
         key = self.zone_key(zone, a.player)
         contents = list(state.zone_contents(key))
-        random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
-        ids = set(contents)
+        # Fewer than two cards: the seeded shuffle draws nothing and keeps the order, so
+        # seeding its generator (the costly part) is skipped.
+        if len(contents) > 1:
+            random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
         knowledge = state.knowledge
-        if not ids.isdisjoint(map(core.KNOWN_OBJ, knowledge)):
-            knowledge = tuple(k for k in knowledge if k.obj not in ids)
+        if contents:  # an empty zone ends no knowledge: no scan of it
+            ids = set(contents)
+            if core.mentions_any(knowledge, core.KNOWN_OBJ, ids):
+                knowledge = tuple(k for k in knowledge if k.obj not in ids)
         state = replace(
             core.shuffle_zone(state, key, contents),
             shuffles=state.shuffles + 1,
