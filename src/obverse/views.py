@@ -511,8 +511,10 @@ def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
     return [x for k, x in a.items() if k not in b] + [x for k, x in b.items() if k not in a]
 
 
-def _changed(old: GameState, new: GameState) -> set[int] | None:
-    """Objects whose entries may differ between ``old`` and ``new``; None: rebuild all."""
+def changed_objects(old: GameState, new: GameState) -> set[int] | None:
+    """Objects whose view entries may differ between ``old`` and ``new`` (found from the
+    trail and the tuples that changed, in O(changes)); ``None``: any may have, rebuild all.
+    What the kept views and the web's seat views patch."""
     if old is new:
         return set()
     same = (old.ruleset, old.secret, old.pregame, old.players) == (
@@ -651,7 +653,7 @@ def build(state: GameState, viewer: str | None) -> Memo:
     mkey = (state.secret, state.ruleset, viewer)
     # Taken out while it is patched, so that only this function holds it (see _unshared).
     memo = _MEMO.pop(mkey, None)
-    changed = None if memo is None else _changed(memo.state, state)
+    changed = None if memo is None else changed_objects(memo.state, state)
     if changed:
         changed |= rs.view_dependents(state, changed)
     if memo is not None and changed is not None:

@@ -19,8 +19,7 @@ from typing import Any
 from obverse.characteristics import characteristics
 from obverse.rulesets import Ruleset
 from obverse.state import GameObject, GameState, Zone
-from obverse.views import _changed as views_changed
-from obverse.views import chars_dict, handle, is_visible, status_dict, view
+from obverse.views import changed_objects, chars_dict, handle, is_visible, status_dict, view
 from obverse.web.store import JUDGE, SPECTATOR
 
 #: A handle's inputs besides the game's key and the viewer: object id, zone, facing, and
@@ -103,7 +102,7 @@ def seat_handles(
     memo = parts.handles.setdefault(seat, {})
     _bounded(memo, len(state.objects))
     last = parts.last_handles.get(seat)
-    changed = None if last is None else views_changed(last[0], state)
+    changed = None if last is None else changed_objects(last[0], state)
     objects = state.objects
     found: dict[str, GameObject]
     if changed is None or last is None:
@@ -232,7 +231,7 @@ def _changed_since(last: GameState | None, state: GameState, rs: Ruleset) -> set
     else but a label); None: ask every object."""
     if last is None:
         return None
-    changed = views_changed(last, state)
+    changed = changed_objects(last, state)
     if changed:
         changed |= rs.view_dependents(state, changed)
     return changed
