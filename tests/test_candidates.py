@@ -206,3 +206,16 @@ def test_tables_kept_per_ruleset_class_follow_each_subclass() -> None:
     assert ("tap", True) in _offered(wide, None)
     assert ("tap", True) not in _offered(base, None)
     assert {repr(a) for a in base.candidates(state, None)} == before
+
+
+@pytest.mark.parametrize("alias", ALIASES)
+def test_first_object_id_is_the_first_of_object_ids(alias: str) -> None:
+    """The legal-action cache files an offer under ``first_object_id``: it must be the first
+    id ``object_ids`` lists, for every candidate of every game (one field, several, none)."""
+    rs, names = get_ruleset(alias), Counter[int]()
+    for state in _states(alias):
+        for a in rs.candidates(state, None):
+            ids = a.object_ids()
+            assert a.first_object_id() == (ids[0] if ids else None), a
+            names[len(ids)] += 1
+    assert names[0] and names[1] and names[2], names  # none, one and several objects named

@@ -101,19 +101,6 @@ def test_move_and_transform_states_equal_the_separate_edits() -> None:
     assert back.face == "back" and back.timestamp == turned.clock == state.clock + 1
 
 
-def test_object_ids_follow_each_objects_map() -> None:
-    # The kept ids belong to one map: an edit's state (a new map) gets its own ids.
-    state = board(5)
-    oid = state.zones["battlefield"][0]
-    before = core.object_ids(state)
-    assert sorted(before) == sorted(state.objects.keys())
-    moved = actions.move(state, oid, "graveyard").state
-    after = core.object_ids(moved)
-    assert oid not in after and len(after) == len(before)
-    assert set(after) == set(moved.objects.keys())
-    assert core.object_ids(state) == before  # the older state again: its own ids
-
-
 def test_knowledge_prechecks_keep_every_match() -> None:
     # forget, knows and shuffle first look for the object (or card) among the entries:
     # an entry found only through its card (lasting), or one of several, still counts.

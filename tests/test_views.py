@@ -179,16 +179,18 @@ def test_handles_in_a_view_are_the_handle_function_s() -> None:
 
 
 def test_a_view_shape_is_at_least_as_fine_as_the_characteristics_shape() -> None:
-    """View bodies are shared by objects of one shape (:func:`obverse.views._shape`): two
-    objects of one view shape must have one characteristics shape (else a shared body would
-    be stale), and every object field the characteristics shape counts must change the view
-    shape too (a field added to GameObject later counts without an edit)."""
+    """View bodies are shared by objects of one shape
+    (:func:`obverse.characteristics.object_shape`): two objects of one view shape must have
+    one characteristics shape (else a shared body would be stale), and every object field the
+    characteristics shape counts must change the view shape too (a field added to GameObject
+    later counts without an edit)."""
     import msgspec
 
     from obverse.bench import board
+    from obverse.characteristics import NOT_SHAPE as _NOT_SHAPE
+    from obverse.characteristics import object_shape as _shape
     from obverse.characteristics import shape_key
     from obverse.state import GameObject
-    from obverse.views import _NOT_SHAPE, _shape
 
     state = board(120, seed=4)
     objs = list(state.objects.values())

@@ -418,13 +418,9 @@ class LegalCache:
     def _drop(self, actor: str | None, action: v.Action) -> None:
         """Mark the offer of ``action`` gone from the actor's part of the object it names
         first (made again when the part is next asked for)."""
-        refs = action.refs
-        first = getattr(action, refs[0]) if refs else None
-        if type(first) is not int:  # not one id first (the common case): ask the action
-            ids = action.object_ids()
-            if not ids:
-                return
-            first = ids[0]
+        first = action.first_object_id()
+        if first is None:
+            return
         for key in ((actor, first, None), (actor, first, _COPIES)):
             part = self._groups.get(key)
             if part is not None:

@@ -599,23 +599,6 @@ def shuffle_zone(state: GameState, key: str, order: Iterable[int]) -> GameState:
     return _replace(state, zones=state.zones.set(key, zone.shuffled(order)))
 
 
-#: :func:`object_ids`' one slot: the last objects map asked about (held, so its identity
-#: can't be reused by another map while kept) and its ids.
-_IDS_OF: list[tuple[immutables.Map[int, GameObject], tuple[int, ...]]] = []
-
-
-def object_ids(state: GameState) -> tuple[int, ...]:
-    """Every object id, in the object table's own order (the same for equal states: it
-    depends on the ids only). Random play draws from it each step, and most steps change
-    nothing: the last map's ids are kept."""
-    objects = state.objects
-    if _IDS_OF and _IDS_OF[0][0] is objects:
-        return _IDS_OF[0][1]
-    ids = tuple(objects)
-    _IDS_OF[:] = [(objects, ids)]
-    return ids
-
-
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
     knowledge, designations = state.knowledge, state.designations

@@ -19,7 +19,6 @@ from typing import Any
 
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import (
-    NOT_SHAPE,
     Characteristics,
     apply_effects,
     characteristics,
@@ -202,15 +201,12 @@ def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
     return out
 
 
-#: What a body depends on of the object itself: what the characteristics' shape names (see
-#: :func:`obverse.characteristics.shape_key`), so one function serves both.
-_NOT_SHAPE = NOT_SHAPE
-_shape = object_shape
-_marks_of = marks_of
+# What a body depends on of the object itself is what the characteristics' shape names
+# (:func:`obverse.characteristics.object_shape`): one function serves both.
 
 
 def _all_marks(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
-    """:func:`_marks_of` for every object at once."""
+    """:func:`~obverse.characteristics.marks_of` for every object at once."""
     out: dict[int, tuple[str, ...]] = {}
     for name, oid in designations:
         out[oid] = (*out.get(oid, ()), name)
@@ -256,7 +252,7 @@ def _entry(
     entry = None
     if rs.cacheable_characteristics and not (effects and obj.id in _targeted(effects)):
         try:
-            shape = _shape(state.cards, obj, _marks_of(state, obj.id))
+            shape = object_shape(state.cards, obj, marks_of(state, obj.id))
             entry = _shared_body(state, viewer, obj, rs, visible, shape).copy()
         except TypeError:  # an unhashable status field: no sharing
             entry = None
@@ -452,7 +448,7 @@ def _zone_entries(
         hit = None
         if shared and oid not in targeted:
             try:
-                shape = _shape(cards, obj, marks.get(oid, ()) if marks else ())
+                shape = object_shape(cards, obj, marks.get(oid, ()) if marks else ())
                 hit = local[visible].get(shape)
                 if hit is None:
                     body = _shared_body(state, viewer, obj, rs, visible, shape)

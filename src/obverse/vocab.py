@@ -65,6 +65,17 @@ class Action(
                     out.append(v)
         return tuple(out)
 
+    def first_object_id(self) -> int | None:
+        """The first object id the action names (``None``: it names none): the object the
+        legal-action cache files its offer under."""
+        refs = self.refs
+        if refs:  # the common case: the first field names one object
+            value = getattr(self, refs[0])
+            if type(value) is int:
+                return value
+        ids = self.object_ids()
+        return ids[0] if ids else None
+
 
 class _Verbs(dict[type, str]):
     """Verb per action class, found once: ``__struct_config__`` builds a new object on every

@@ -395,10 +395,9 @@ def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
 
 
 def objects_in_order(state: GameState) -> tuple[GameObject, ...]:
-    """Every object, in the object table's own order (that of
-    :func:`~obverse.state.object_ids`: the same for equal states, as it depends on the ids
-    only): random play draws from it. The last table's objects are kept (most draws see the
-    same table)."""
+    """Every object, in the object table's own order (the same for equal states, as it
+    depends on the ids only): random play draws from it. The last table's objects are kept
+    (most draws see the same table)."""
     objects = state.objects
     kept = _IN_ORDER[0]
     if kept is not None and kept[0] is objects:
