@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -76,16 +76,46 @@ def apply(
 
     Raises :class:`InputError` for names that don't exist (verb, zone, player, object)."""
     rs = get_ruleset(state.ruleset)
-    cls = type(action)
-    if cls not in (_PLAIN.get(type(rs)) or _plain(rs)):  # names to check or make canonical
-        action = normalize(state, action, rs)
+    routes = _ROUTES.get(type(rs)) or _ROUTES.setdefault(type(rs), {})
+    procedure, names, uses_catalog = routes.get(type(action)) or _route(rs, action, routes)
+    if names:  # players or zones to check or make canonical
+        action = _checked_names(state, action, rs)
     refusal = check(state, action, actor, rs)
     if refusal is not None:
         return refusal
-    procedure: Callable[..., Outcome] = getattr(rs, v.VERBS[cls])
-    if cls.uses_catalog:
-        return procedure(state, action, catalog or _EmptyCatalog())
-    return procedure(state, action)
+    if uses_catalog:
+        return procedure(rs, state, action, catalog or _EmptyCatalog())
+    return procedure(rs, state, action)
+
+
+class _Route(NamedTuple):
+    """How :func:`apply` carries out one verb under one ruleset class, found once."""
+
+    #: The verb's procedure, unbound (called with the ruleset first).
+    procedure: Callable[..., Outcome]
+    #: Whether the action names a player or zone (:func:`normalize` checks them).
+    names: bool
+    uses_catalog: bool
+
+
+#: Per ruleset class, each action class's route.
+_ROUTES: dict[type[Ruleset], dict[type[v.Action], _Route]] = {}
+
+
+def _route(rs: Ruleset, action: v.Action, routes: dict[type[v.Action], _Route]) -> _Route:
+    """The route of ``action``'s class under ``rs`` (kept in ``routes``); raises
+    :class:`InputError` for a verb outside the ruleset's vocabulary."""
+    cls = type(action)
+    if cls not in _vocabulary(rs):
+        raise _unknown_verb(rs, action)
+    names = bool(cls.player_fields or cls.zone_fields)
+    route = routes[cls] = _Route(getattr(type(rs), v.VERBS[cls]), names, cls.uses_catalog)
+    return route
+
+
+def _unknown_verb(rs: Ruleset, action: v.Action) -> InputError:
+    verbs = [v.verb_of(c) for c in rs.vocabulary()]
+    return InputError("", action.verb, f"not an action of {rs.name}{suggest(action.verb, verbs)}")
 
 
 #: Each ruleset class's vocabulary as a set (membership is asked once per action).
@@ -98,29 +128,19 @@ def _vocabulary(rs: Ruleset) -> frozenset[type[v.Action]]:
     return known
 
 
-#: Each ruleset class's verbs naming no player and no zone: :func:`normalize` leaves them as
-#: they are (nothing to check), so :func:`apply` doesn't call it.
-_PLAIN: dict[type[Ruleset], frozenset[type[v.Action]]] = {}
-
-
-def _plain(rs: Ruleset) -> frozenset[type[v.Action]]:
-    """``rs``'s verbs that name no player and no zone."""
-    plain = _PLAIN[type(rs)] = frozenset(
-        c for c in _vocabulary(rs) if not (c.player_fields or c.zone_fields)
-    )
-    return plain
-
-
 def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> v.Action:
     """``action`` with its names checked: the verb is this ruleset's, the players exist,
     the zones are the game's (canonical names). Raises :class:`InputError` otherwise."""
     rs = rs or ruleset_of(state)
     cls = type(action)
     if cls not in (_VOCABULARY.get(type(rs)) or _vocabulary(rs)):
-        verbs = [v.verb_of(c) for c in rs.vocabulary()]
-        raise InputError(
-            "", action.verb, f"not an action of {rs.name}{suggest(action.verb, verbs)}"
-        )
+        raise _unknown_verb(rs, action)
+    return _checked_names(state, action, rs)
+
+
+def _checked_names(state: GameState, action: v.Action, rs: Ruleset) -> v.Action:
+    """:func:`normalize` of an action whose verb is in ``rs``'s vocabulary."""
+    cls = type(action)
     for name in cls.player_fields:
         value = getattr(action, name)
         for p in value if isinstance(value, tuple) else (value,):

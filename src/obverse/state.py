@@ -536,10 +536,12 @@ def relocate(
     new: GameObject,
     new_key: str,
     position: str | None = None,
+    clock: int | None = None,
+    next_id: int | None = None,
 ) -> GameState:
     """:func:`remove` ``old`` from zone ``old_key``, then :func:`place` ``new`` (the object it
     became: the same id or a new one) into ``new_key``, as one edit (a move is the hottest
-    pair of edits)."""
+    pair of edits); ``clock`` and ``next_id``: the state's new counters, if they change."""
     zones = state.zones
     contents = zones[old_key].without(old.id)
     if old_key == new_key:
@@ -562,6 +564,8 @@ def relocate(
         objects=state.objects.delete(old.id).set(new.id, new),
         card_object=card_object,
         trail=Trail(Trail(trail, old.id, trail.depth + 1), new.id, trail.depth + 2),
+        clock=state.clock if clock is None else clock,
+        next_id=state.next_id if next_id is None else next_id,
     )
 
 

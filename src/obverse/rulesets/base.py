@@ -85,12 +85,20 @@ class Ruleset(Offers):
         return core.remove(state, obj, self.zone_key(obj.zone, obj.owner))
 
     def relocate(
-        self, state: GameState, old: GameObject, new: GameObject, position: str | None = None
+        self,
+        state: GameState,
+        old: GameObject,
+        new: GameObject,
+        position: str | None = None,
+        *,
+        clock: int | None = None,
+        next_id: int | None = None,
     ) -> GameState:
-        """:meth:`remove` ``old`` and :meth:`place` ``new``, the object it became, as one edit."""
+        """:meth:`remove` ``old`` and :meth:`place` ``new``, the object it became, as one edit
+        (``clock``, ``next_id``: the state's new counters too, see :func:`core.relocate`)."""
         old_key = self.zone_key(old.zone, old.owner)
         new_key = self.zone_key(new.zone, new.owner)
-        return core.relocate(state, old, old_key, new, new_key, position)
+        return core.relocate(state, old, old_key, new, new_key, position, clock, next_id)
 
     # --- checks the kernel makes before any procedure ---------------------------------------
 
@@ -188,14 +196,9 @@ class Ruleset(Offers):
         destination really reached, the face, the facing and whether it is a new object."""
         if a.as_ is not None:  # no kind: nothing to check
             self.check_kind(a.as_)
+        # a.to is canonical: the kernel made it so. Positional: a move is the hottest call.
         return self.move_object(
-            state,
-            a.object,
-            self.canonical_zone(a.to),
-            face=a.face,
-            face_down=a.face_down,
-            transformed=a.transformed,
-            position=a.position,
+            state, a.object, a.to, a.face, a.face_down, a.transformed, a.position
         )
 
     def move_object(
@@ -203,7 +206,6 @@ class Ruleset(Offers):
         state: GameState,
         obj_id: int,
         to: str,
-        *,
         face: str | None = None,
         face_down: bool | None = None,
         transformed: bool | None = None,
@@ -237,9 +239,12 @@ class Ruleset(Offers):
             state = core.forget(self.remove(state, obj), obj.id)
             gone = Event("cease", obj.id, obj.cards[0])
             return Outcome(state, DONE, (*rulings, *why), (*events, gone))
-        new, state = self._moved(state, obj, dest, new_face, fd, is_new, face_down, controller)
-        state = self.after_move(self.relocate(state, obj, new, position), obj, new)
-        return Outcome(state, DONE, rulings, events)
+        new, state = self._moved(
+            state, obj, dest, new_face, fd, is_new, face_down, controller, stamp=False
+        )
+        next_id = new.id + 1 if is_new else None  # the counters advance in the same edit
+        state = self.relocate(state, obj, new, position, clock=new.timestamp, next_id=next_id)
+        return Outcome(self.after_move(state, obj, new), DONE, rulings, events)
 
     def _moved(
         self,
@@ -251,15 +256,19 @@ class Ruleset(Offers):
         is_new: bool,
         face_down: bool | None,
         controller: str | None,
+        stamp: bool = True,
     ) -> tuple[GameObject, GameState]:
-        """The object as it arrives in ``dest`` (a new object, or the same one)."""
+        """The object as it arrives in ``dest`` (a new object, or the same one), with the
+        next timestamp (and id); ``stamp=False``: the state's counters are left for the
+        caller's edit to advance."""
         ts = state.clock + 1
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
             state = core.forget(state, obj.id)
             oid = state.next_id
-            state = replace(state, clock=ts, next_id=oid + 1)
+            if stamp:
+                state = replace(state, clock=ts, next_id=oid + 1)
             new = GameObject(
                 id=oid,
                 cards=obj.cards,
@@ -273,7 +282,8 @@ class Ruleset(Offers):
                 timestamp=ts,
             )
         else:
-            state = replace(state, clock=ts)
+            if stamp:
+                state = replace(state, clock=ts)
             new = replace(
                 obj,
                 zone=dest,

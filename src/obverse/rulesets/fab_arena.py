@@ -91,7 +91,9 @@ class FabArena(FabZones):
 
     # --- entering the arena: afflictions (8.2.11c) and demi-heroes (8.1.11b) ----------------
 
-    def move_object(self, state: GameState, obj_id: int, to: str, **how: Any) -> Outcome:
+    def move_object(
+        self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
+    ) -> Outcome:
         """A move, then what entering the arena as a permanent does to afflictions and
         demi-heroes; a sub-card leaving its top-card stops being one; sub-cards whose
         top-card ceased to exist are cleared (3.0.14e)."""
@@ -99,7 +101,7 @@ class FabArena(FabZones):
         if to == SUB_CARDS and before.zone != SUB_CARDS:
             why = "a card is under a permanent only if a rule or effect puts it there"
             return Outcome(state, NOTHING, self.one("3.0.14a", why))
-        out = super().move_object(state, obj_id, to, **how)
+        out = super().move_object(state, obj_id, to, *args, **how)
         if out.result != DONE:
             return out
         state, rulings = out.state, out.rulings

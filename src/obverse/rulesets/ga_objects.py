@@ -172,12 +172,14 @@ class FieldObjects(Ruleset):
 
     # --- entering the field (Field 5, Hindered 1, Durability 2, Ephemerate 3.3) --------------
 
-    def move_object(self, state: GameState, obj_id: int, to: str, **how: Any) -> Outcome:
+    def move_object(
+        self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
+    ) -> Outcome:
         """:meth:`Ruleset.move_object`; an object entering the field enters awake (or rested,
         Hindered) with its durability counters, and the state-based checks follow."""
         before = state.objects[obj_id]
         ephemeral = self.is_ephemeral(state, before)
-        out = super().move_object(state, obj_id, to, **how)
+        out = super().move_object(state, obj_id, to, *args, **how)
         new = out.state.object_of_card(before.card)
         if out.result != DONE or new is None or new.zone != FIELD or before.zone == FIELD:
             return out

@@ -180,14 +180,23 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
 
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """304.4, 307.4: an instant or sorcery told to enter the battlefield face up stays in
-        its zone; everything else moves as :meth:`Ruleset.move` says."""
-        if self.canonical_zone(a.to) == "battlefield" and not (a.transformed or a.face == "back"):
-            obj = state.objects[a.object]
+        its zone; ``as``: put onto the battlefield face down that way (701.40a manifest,
+        701.58a cloak ...); a Room's doors (709.5d); everything else moves as
+        :meth:`Ruleset.move` says. (One override: each part a helper in its own module.)"""
+        obj = state.objects[a.object]
+        if a.to == "battlefield" and not (a.transformed or a.face == "back"):
             down, _ = self.face_down_on_move(state, obj, "battlefield", a.face_down)
             stays = () if down or obj.zone == "battlefield" else self._spell_only(state, obj)
             if stays:
                 return Outcome(state, NOTHING, stays)
-        return super().move(state, a)
+        if a.as_ is not None:
+            self.check_move_as(a)
+        out = super().move(state, a)
+        if out.result != DONE:
+            return out
+        if obj.unlocked or obj.zone != "battlefield":  # a Room has a say only then (709.5d)
+            out = self.room_moved(state, obj, a.to, out)
+        return out if a.as_ is None else self.moved_as(out, obj.card, a.as_)
 
     def _spell_only(self, state: GameState, obj: GameObject) -> Rulings:
         """Why ``obj``'s card can't enter the battlefield face up: only an instant or sorcery

@@ -168,20 +168,17 @@ class MagicFaceDown(MagicFaces):
             return state
         return core.update(state, replace(obj, face_down_as=kind))
 
-    def move(self, state: GameState, a: v.Move) -> Outcome:
-        """A move with ``as``: the card is put onto the battlefield face down that way
-        (701.40a manifest, 701.58a cloak ...)."""
-        if a.as_ is None:
-            return super().move(state, a)
+    def check_move_as(self, a: v.Move) -> None:
+        """A move with ``as`` puts the card onto the battlefield face down that way (701.40a
+        manifest, 701.58a cloak ...); raises for any other move."""
         self.check_kind(a.as_)
-        if self.canonical_zone(a.to) != "battlefield" or a.face_down is not True:
+        if a.to != "battlefield" or a.face_down is not True:
             raise RulesError("as: needs a move to the battlefield with face_down: true")
-        obj = state.objects[a.object]
-        out = super().move(state, a)
-        if out.result != DONE:
-            return out
-        why = self.rule(KIND_TOPIC[a.as_], f"put onto the battlefield face down by {a.as_}")
-        state = self._with_kind(out.state, obj.card, a.as_)
+
+    def moved_as(self, out: Outcome, card: int, kind: str) -> Outcome:
+        """A done move with ``as``: the card's face-down object records its kind."""
+        why = self.rule(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
+        state = self._with_kind(out.state, card, kind)
         return replace(out, state=state, rulings=(*why, *out.rulings))
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:

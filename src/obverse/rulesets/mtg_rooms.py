@@ -184,13 +184,14 @@ class MagicLayouts(MagicFaces):
 
     # --- moving: a Room enters locked, leaves relocked (709.5d, 400.7) ----------------------
 
-    def move(self, state: GameState, a: v.Move) -> Outcome:
-        obj = state.objects[a.object]
-        out = super().move(state, a)
-        if out.result != DONE or obj.face_down:
+    def room_moved(self, state: GameState, obj: GameObject, to: str, out: Outcome) -> Outcome:
+        """``out``, a done move of ``obj`` to ``to``, with what a Room adds: leaving the
+        battlefield unlocked its designations end; put onto it without being cast it enters
+        with neither door unlocked (709.5d)."""
+        if obj.face_down:
             return out
         # A Room has something to say only leaving the battlefield unlocked or entering it.
-        leaves_unlocked = obj.zone == "battlefield" and bool(obj.unlocked) and a.to != obj.zone
+        leaves_unlocked = obj.zone == "battlefield" and bool(obj.unlocked) and to != obj.zone
         may_enter = obj.zone != "battlefield"
         if not (leaves_unlocked or may_enter):
             return out
