@@ -147,15 +147,11 @@ def _checked_names(state: GameState, action: v.Action, rs: Ruleset) -> v.Action:
             if p is not None and p not in state.players:
                 hint = suggest(str(p), state.players)
                 raise InputError("", name, f"unknown player {quote(p)}{hint}")
-    if not cls.zone_fields:
-        return action
     changes: dict[str, Any] | None = None
     zones = _ZONE_NAMES.get(type(rs)) or _ZONE_NAMES.setdefault(type(rs), {})
     for name in cls.zone_fields:
         zone = getattr(action, name)
-        canonical = zones.get(zone)
-        if canonical is None:
-            canonical = _zone_name(rs, name, zone, zones)
+        canonical = zones.get(zone) or _zone_name(rs, name, zone, zones)
         if canonical != zone:
             changes = changes or {}
             changes[name] = canonical

@@ -545,12 +545,12 @@ def relocate(
     zones = state.zones
     contents = zones[old_key].without(old.id)
     if old_key == new_key:
-        zones = zones.set(new_key, contents.put(new.id, bottom=position == "bottom"))
+        zones = zones.set(new_key, contents.put(new.id, position == "bottom"))
     else:
         # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
         keep = contents.rank_of or contents.shuffles
         zones = zones.set(old_key, contents) if keep else zones.delete(old_key)
-        target = zones.get(new_key, EMPTY_ZONE).put(new.id, bottom=position == "bottom")
+        target = zones.get(new_key, EMPTY_ZONE).put(new.id, position == "bottom")
         zones = zones.set(new_key, target)
     card_object, trail = state.card_object, state.trail
     for card in old.cards:
