@@ -69,6 +69,16 @@ def _digest(keyed: Any, block: int, tail: bytes) -> str:
     return digest
 
 
+def _block_handles(keyed: Any, block: int, tail: bytes) -> list[str]:
+    """The handles :func:`_handle` gives ids ``8 * block`` to ``8 * block + 7`` in the zone
+    and facing that ``tail`` names: each 8 bytes of :func:`_digest` in hex after an "h", cut
+    in C (the hex text with a space every 8 bytes, split), not sliced one by one."""
+    h = keyed.copy()
+    h.update(b"%d%s" % (block, tail))
+    text: str = h.digest().hex(" ", 8)
+    return ("h" + text).replace(" ", " h").split(" ")
+
+
 _KEYED: dict[tuple[bytes, str | None], Any] = {}
 
 
@@ -423,7 +433,7 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
 #: entries go in (an ordered zone's one list, or the group of an unordered zone's entries that
 #: sort by the same visibility and name), the text after the id in their handles and the
 #: handle digests made with it.
-_Shared = tuple[dict[str, Any], list[dict[str, Any]], bytes, dict[int, str]]
+_Shared = tuple[dict[str, Any], list[dict[str, Any]], bytes, dict[int, list[str]]]
 _handle_of = itemgetter("handle")
 
 
@@ -453,8 +463,8 @@ def _zone_entries(
     groups: dict[tuple[bool, str], list[dict[str, Any]]] = {}  # an unordered zone's, by head
     # Per visibility (False, True): shape -> what its objects share (see _Shared).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
-    # Per handle tail (zone, facing, shuffles): block -> its handles' digest (see _digest).
-    digests: dict[bytes, dict[int, str]] = {}
+    # Per zone and facing: the handles' tail and per block its handles (see _block_handles).
+    digests: dict[tuple[str, bool], tuple[bytes, dict[int, list[str]]]] = {}
     for oid in map(zone.by_rank.__getitem__, ranks) if ordered else zone.rank_of:
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
@@ -464,27 +474,53 @@ def _zone_entries(
                 shape = object_shape(cards, obj, marks.get(oid, ()) if marks else ())
                 hit = local[visible].get(shape)
                 if hit is None:
-                    body = _shared_body(state, viewer, obj, rs, visible, shape)
-                    tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
-                    group = rows if ordered else _group(groups, visible, body)
-                    blocks = digests.setdefault(tail, {})
-                    hit = local[visible][shape] = (body, group, tail, blocks)
+                    place = rows if ordered else groups
+                    hit = _new_shared(
+                        state, viewer, obj, rs, visible, shape, place, digests, shuffles
+                    )
+                    local[visible][shape] = hit
             except TypeError:  # an unhashable status field: no sharing
                 hit = None
         if hit is None:
             entry = _entry(state, viewer, obj, rs, shuffles, visible)
             (rows if ordered else _group(groups, visible, entry)).append(entry)
             continue
-        # _handle, with the digest of each 8 ids made once per zone and facing.
-        digest = hit[3].get(oid >> 3)
-        if digest is None:
-            digest = hit[3][oid >> 3] = _digest(keyed, oid >> 3, hit[2])
+        # _handle, with the handles of each 8 ids made at once per zone and facing.
+        block = oid >> 3
+        handles = hit[3].get(block)
+        if handles is None:
+            handles = hit[3][block] = _block_handles(keyed, block, hit[2])
         entry = hit[0].copy()
-        entry["handle"] = "h" + digest[_SLICES[oid & 7]]
+        entry["handle"] = handles[oid & 7]
         hit[1].append(entry)
     if ordered:
         return list(zip(ranks)), rows  # keys (rank,)
     return None, _grouped(groups)
+
+
+def _new_shared(
+    state: GameState,
+    viewer: str | None,
+    obj: GameObject,
+    rs: Ruleset,
+    visible: bool,
+    shape: tuple[Any, ...],
+    place: list[dict[str, Any]] | dict[tuple[bool, str], list[dict[str, Any]]],
+    digests: dict[tuple[str, bool], tuple[bytes, dict[int, list[str]]]],
+    shuffles: int,
+) -> _Shared:
+    """What the objects of ``shape`` (``obj``'s) share in a zone being built (see
+    :data:`_Shared`): its list is ``place`` (an ordered zone's) or its group in ``place``; the
+    handles' tail and digests are those of its zone and facing in ``digests`` (the zone
+    shuffled ``shuffles`` times)."""
+    body = _shared_body(state, viewer, obj, rs, visible, shape)
+    group = place if isinstance(place, list) else _group(place, visible, body)
+    zone, face_down = obj.zone, obj.face_down
+    handles = digests.get((zone, face_down))
+    if handles is None:
+        tail = f":{zone}:{face_down}:{shuffles}".encode()
+        handles = digests[(zone, face_down)] = (tail, {})
+    return body, group, handles[0], handles[1]
 
 
 def _group(
