@@ -165,12 +165,16 @@ def _shape_function() -> _ShapeFn:
     copy), and a flat tuple hashes faster than nested ones."""
     status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in NOT_SHAPE)
     phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
+    # One physical card (all but melded objects) is unpacked, not counted and indexed: fewer
+    # steps on every object of a view.
     source = (
         "def shape(cards, o, marks):\n"
-        "    if len(o.cards) == 1:\n"
-        "        pc = cards[o.cards[0]]\n"
-        f"        return (id(pc.card), {phys}, {status}, marks)\n"
-        f"    return (phys(cards, o), {status}, marks)\n"
+        "    try:\n"
+        "        (card,) = o.cards\n"
+        "    except ValueError:\n"
+        f"        return (phys(cards, o), {status}, marks)\n"
+        "    pc = cards[card]\n"
+        f"    return (id(pc.card), {phys}, {status}, marks)\n"
     )
     names: dict[str, Any] = {"phys": _physical}
     exec(source, names)  # the text is made here from field names only
