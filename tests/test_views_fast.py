@@ -111,3 +111,30 @@ def test_sort_keys_are_made_when_a_patch_needs_them_and_match_the_entries() -> N
     assert len(part.entries) == len(field.entries) - 1
     # The earlier view is unchanged (its zone still holds the moved object).
     assert first["zones"][0]["count"] == 60
+
+
+def test_a_shape_tells_apart_every_field_its_short_form_leaves_out() -> None:
+    """A shape leaves out the fields at their plain defaults when all are (most objects):
+    two objects of one card and status share it, and a physical card's flag, an object's
+    flag or counters, or a designation each make it another shape."""
+    import msgspec
+
+    from obverse.characteristics import object_shape
+    from obverse.state import PhysicalCard
+
+    state = board(40, seed=5)
+    objs = list(state.objects.values())
+    o = objs[0]
+    twin = msgspec.structs.replace(o, id=10_000, timestamp=99)
+    base = object_shape(state.cards, o, ())
+    assert object_shape(state.cards, twin, ()) == base
+    variants = [object_shape(state.cards, o, ("hero",))]
+    for field, value in (("face_down", True), ("counters", (("+1/+1", 1),)), ("under", 3)):
+        variants.append(object_shape(state.cards, msgspec.structs.replace(o, **{field: value}), ()))
+    pc = state.cards[o.cards[0]]
+    for field in PhysicalCard.__struct_fields__:
+        if isinstance(getattr(pc, field), bool):
+            cards = state.cards.set(o.cards[0], msgspec.structs.replace(pc, **{field: True}))
+            variants.append(object_shape(cards, o, ()))
+    assert len(variants) >= 5
+    assert base not in variants and len(set(variants)) == len(variants)
