@@ -156,23 +156,47 @@ NOT_SHAPE: Final = ("id", "cards", "timestamp")
 _ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
 
 
+def _plain_default(field: msgspec.structs.FieldInfo) -> bool:
+    """Whether a field's default is a value most objects keep (False, None, 0, ()): such fields
+    go in the shape's tail, which most objects share (see :func:`_shape_function`)."""
+    return field.default is not msgspec.NODEFAULT and not isinstance(field.default, str)
+
+
 def _shape_function() -> _ShapeFn:
     """The function behind :func:`shape_key`, taking the card table, the object and its
-    designations ``marks``: one flat tuple of the printed card by identity and every other
-    field of the object and of its physical cards. It is written out
-    from the structs' fields, so a field added later counts too: reading each field by name is
-    several times cheaper than the generic ways (astuple and slicing, attrgetter, a struct
-    copy), and a flat tuple hashes faster than nested ones."""
-    status = ", ".join(f"o.{f}" for f in GameObject.__struct_fields__ if f not in NOT_SHAPE)
-    phys = ", ".join(f"pc.{f}" for f in PhysicalCard.__struct_fields__ if f != "card")
+    designations ``marks``: a flat tuple of the printed card by identity and the object's
+    other fields and its physical card's. It is written out from the structs' fields, so a
+    field added later counts too: reading each field by name is several times cheaper than
+    the generic ways (astuple and slicing, attrgetter, a struct copy).
+
+    Hashing and comparing the tuple is most of a shape's cost: so the fields with a plain
+    default (flags, counters, designations: see :func:`_plain_default`) are read into a tail
+    that is left out when it equals their defaults (as on most objects) and appended when it
+    doesn't, one element more: a shorter tuple, the same distinctions (tuples of different
+    lengths are never equal). A melded object's shape names each of its physical cards."""
+    obj_fields = [f for f in msgspec.structs.fields(GameObject) if f.name not in NOT_SHAPE]
+    card_fields = [f for f in msgspec.structs.fields(PhysicalCard) if f.name != "card"]
+    head = ["id(pc.card)"] + [f"pc.{f.name}" for f in card_fields if not _plain_default(f)]
+    head += [f"o.{f.name}" for f in obj_fields if not _plain_default(f)]
+    tail = [f"pc.{f.name}" for f in card_fields if _plain_default(f)]
+    tail += [f"o.{f.name}" for f in obj_fields if _plain_default(f)]
+    defaults = tuple(f.default for f in (*card_fields, *obj_fields) if _plain_default(f))
+    status = ", ".join(f"o.{f.name}" for f in obj_fields)
+    # One physical card (all but melded objects) is unpacked, not counted and indexed: fewer
+    # steps on every object of a view.
     source = (
         "def shape(cards, o, marks):\n"
-        "    if len(o.cards) == 1:\n"
-        "        pc = cards[o.cards[0]]\n"
-        f"        return (id(pc.card), {phys}, {status}, marks)\n"
-        f"    return (phys(cards, o), {status}, marks)\n"
+        "    try:\n"
+        "        (card,) = o.cards\n"
+        "    except ValueError:\n"
+        f"        return (phys(cards, o), {status}, marks)\n"
+        "    pc = cards[card]\n"
+        f"    tail = ({', '.join(tail)}, marks)\n"
+        "    if tail == DEFAULTS:\n"
+        f"        return ({', '.join(head)})\n"
+        f"    return ({', '.join(head)}, tail)\n"
     )
-    names: dict[str, Any] = {"phys": _physical}
+    names: dict[str, Any] = {"phys": _physical, "DEFAULTS": (*defaults, ())}
     exec(source, names)  # the text is made here from field names only
     return cast(_ShapeFn, names["shape"])
 

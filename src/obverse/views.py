@@ -13,7 +13,6 @@ import hashlib
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -68,6 +67,16 @@ def _digest(keyed: Any, block: int, tail: bytes) -> str:
     h.update(b"%d%s" % (block, tail))
     digest: str = h.hexdigest()
     return digest
+
+
+def _block_handles(keyed: Any, block: int, tail: bytes) -> list[str]:
+    """The handles :func:`_handle` gives ids ``8 * block`` to ``8 * block + 7`` in the zone
+    and facing that ``tail`` names: each 8 bytes of :func:`_digest` in hex after an "h", cut
+    in C (the hex text with a space every 8 bytes, split), not sliced one by one."""
+    h = keyed.copy()
+    h.update(b"%d%s" % (block, tail))
+    text: str = h.digest().hex(" ", 8)
+    return ("h" + text).replace(" ", " h").split(" ")
 
 
 _KEYED: dict[tuple[bytes, str | None], Any] = {}
@@ -226,7 +235,7 @@ def _shared_body(
     effects = state.effects
     # A visible object's body is the same for every viewer; a hidden one's is the viewer's
     # (public_characteristics takes the viewer).
-    key = (visible, None if visible else viewer, rs.name, id(effects), shape)
+    key = (visible, None if visible else viewer, rs.aliases[0], id(effects), shape)  # rs.name
     hit = _BODIES.get(key)
     if hit is not None:
         # The ids in the key are of objects the cached value keeps alive: no id reuse.
@@ -328,14 +337,28 @@ def status_dict(state: GameState, obj: GameObject, rs: Ruleset) -> dict[str, Any
 # --- incremental views --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Part:
     """One zone of a view: entries in view order with their sort keys (never mutated once
-    built, so earlier views stay valid)."""
+    built, so earlier views stay valid, except by a patch that owns it: see :func:`_patch`).
 
-    keys: list[Any]
-    entries: list[dict[str, Any]]
-    out: dict[str, Any]
+    An unordered zone's keys follow from its entries (:func:`_entry_key`): they are made
+    when a patch first needs them, so a first view doesn't build a key per object."""
+
+    __slots__ = ("_keys", "entries", "out")
+
+    def __init__(
+        self, keys: list[Any] | None, entries: list[dict[str, Any]], out: dict[str, Any]
+    ) -> None:
+        self._keys = keys
+        self.entries = entries
+        self.out = out
+
+    @property
+    def keys(self) -> list[Any]:
+        """The sort keys, in the entries' order (``None`` given: the unordered zone's)."""
+        if self._keys is None:
+            self._keys = list(map(_entry_key, self.entries))
+        return self._keys
 
 
 @dataclass(frozen=True)
@@ -352,10 +375,8 @@ _MEMO: dict[tuple[bytes, str, str | None], Memo] = {}
 _MEMO_LIMIT = 256
 
 
-def _sort_key(rs: Ruleset, zone_key: str, state: GameState, oid: int, e: dict[str, Any]) -> Any:
-    zone = zone_key.rpartition(":")[2]
-    if zone in rs.ordered_zones:
-        return (state.zones[zone_key].rank_of[oid],)
+def _entry_key(e: dict[str, Any]) -> tuple[bool, str, str]:
+    """An unordered zone's sort key of an entry: visible ones first, by name, then handle."""
     return (not e["visible"], e.get("name") or "", e["handle"])
 
 
@@ -375,10 +396,10 @@ def _place(
     if zkey.rpartition(":")[2] in rs.ordered_zones:
         return zkey, (zone.rank_of[oid],), None
     entry = _entry(state, viewer, obj, rs, zone.shuffles)
-    return zkey, (not entry["visible"], entry.get("name") or "", entry["handle"]), entry
+    return zkey, _entry_key(entry), entry
 
 
-def _part(zone_key: str, keys: list[Any], entries: list[dict[str, Any]]) -> _Part:
+def _part(zone_key: str, keys: list[Any] | None, entries: list[dict[str, Any]]) -> _Part:
     owner, _, zone = zone_key.rpartition(":")
     out = {"zone": zone, "owner": owner or None, "count": len(entries), "objects": entries}
     return _Part(keys, entries, out)
@@ -408,13 +429,12 @@ def _full(state: GameState, viewer: str | None, rs: Ruleset) -> Memo:
     return Memo(state, _top(state, rs, viewer, parts), parts)
 
 
-#: A row of a zone being built: its rank (ordered zones) or handle, and its entry.
-_Row = tuple[Any, dict[str, Any]]
-#: What the objects of one shape share in a zone being built: the body, the group of rows it
-#: sorts in, the text after the id in their handles and the handle digests made with it.
-_Shared = tuple[dict[str, Any], list[_Row], bytes, dict[int, str]]
-_first = itemgetter(0)
-_second = itemgetter(1)
+#: What the objects of one shape share in a zone being built: the body, the list their
+#: entries go in (an ordered zone's one list, or the group of an unordered zone's entries that
+#: sort by the same visibility and name), the text after the id in their handles and the
+#: handle digests made with it.
+_Shared = tuple[dict[str, Any], list[dict[str, Any]], bytes, dict[int, list[str]]]
+_handle_of = itemgetter("handle")
 
 
 def _zone_entries(
@@ -424,25 +444,28 @@ def _zone_entries(
     zkey: str,
     zone: Zone,
     marks: dict[int, tuple[str, ...]],
-) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Every object of one zone in view order, as sort keys and entries: :func:`_entry` and
-    the sort key of :func:`_place`, with what the objects share looked up once (the keyed
-    hash, the zone's shuffles, the effects' targets), per shape the body, the group of rows
-    that sort by the same visibility and name and the handle's text after the id, and per 8
-    ids of one zone and facing the digest holding their handles."""
+) -> tuple[list[Any] | None, list[dict[str, Any]]]:
+    """Every object of one zone in view order, as sort keys (``None``: an unordered zone's,
+    made from the entries when needed) and entries: :func:`_entry` and the sort key of
+    :func:`_place`, with what the objects share looked up once (the keyed hash, the zone's
+    shuffles, the effects' targets), per shape the body, the list its entries go in and the
+    handle's text after the id, and per 8 ids of one zone and facing the digest holding
+    their handles."""
     objects, cards, shuffles = state.objects, state.cards, zone.shuffles
     keyed = _keyed(state.secret, viewer)
     shared = rs.cacheable_characteristics
     targeted = _targeted(state.effects) if state.effects else frozenset()
     may_look, knows = rs.may_look, rs.knows
     ordered = zkey.rpartition(":")[2] in rs.ordered_zones
-    rows: list[_Row] = []  # an ordered zone's
-    groups: dict[tuple[bool, str], list[_Row]] = {}  # an unordered zone's, by sort key head
-    # Per visibility (False, True): shape -> (body, group, handle digests of its zone, facing).
+    # An ordered zone's objects are visited in rank order, so its entries need no sort.
+    ranks = sorted(zone.by_rank) if ordered else []
+    rows: list[dict[str, Any]] = []  # an ordered zone's entries
+    groups: dict[tuple[bool, str], list[dict[str, Any]]] = {}  # an unordered zone's, by head
+    # Per visibility (False, True): shape -> what its objects share (see _Shared).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
-    # Per handle tail (zone, facing, shuffles): block -> its handles' digest (see _digest).
-    digests: dict[bytes, dict[int, str]] = {}
-    for oid, rank in zone.rank_of.items():
+    # Per zone and facing: the handles' tail and per block its handles (see _block_handles).
+    digests: dict[tuple[str, bool], tuple[bytes, dict[int, list[str]]]] = {}
+    for oid in map(zone.by_rank.__getitem__, ranks) if ordered else zone.rank_of:
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
         hit = None
@@ -451,48 +474,73 @@ def _zone_entries(
                 shape = object_shape(cards, obj, marks.get(oid, ()) if marks else ())
                 hit = local[visible].get(shape)
                 if hit is None:
-                    body = _shared_body(state, viewer, obj, rs, visible, shape)
-                    tail = f":{obj.zone}:{obj.face_down}:{shuffles}".encode()
-                    group = groups.setdefault((not visible, body.get("name") or ""), [])
-                    blocks = digests.setdefault(tail, {})
-                    hit = local[visible][shape] = (body, group, tail, blocks)
+                    place = rows if ordered else groups
+                    hit = _new_shared(
+                        state, viewer, obj, rs, visible, shape, place, digests, shuffles
+                    )
+                    local[visible][shape] = hit
             except TypeError:  # an unhashable status field: no sharing
                 hit = None
         if hit is None:
             entry = _entry(state, viewer, obj, rs, shuffles, visible)
-            head = (not visible, entry.get("name") or "")
-            (rows if ordered else groups.setdefault(head, [])).append(
-                (rank if ordered else entry["handle"], entry)
-            )
+            (rows if ordered else _group(groups, visible, entry)).append(entry)
             continue
-        # _handle, with the digest of each 8 ids made once per zone and facing.
-        digest = hit[3].get(oid >> 3)
-        if digest is None:
-            digest = hit[3][oid >> 3] = _digest(keyed, oid >> 3, hit[2])
+        # _handle, with the handles of each 8 ids made at once per zone and facing.
+        block = oid >> 3
+        handles = hit[3].get(block)
+        if handles is None:
+            handles = hit[3][block] = _block_handles(keyed, block, hit[2])
         entry = hit[0].copy()
-        entry["handle"] = handle_ = "h" + digest[_SLICES[oid & 7]]
-        if ordered:
-            rows.append((rank, entry))
-        else:
-            hit[1].append((handle_, entry))
+        entry["handle"] = handles[oid & 7]
+        hit[1].append(entry)
     if ordered:
-        rows.sort(key=_first)
-        return list(zip(map(_first, rows))), list(map(_second, rows))  # keys (rank,)
-    return _grouped(groups)
+        return list(zip(ranks)), rows  # keys (rank,)
+    return None, _grouped(groups)
 
 
-def _grouped(groups: dict[tuple[bool, str], list[_Row]]) -> tuple[list[Any], list[dict[str, Any]]]:
-    """An unordered zone's rows in the order of their sort keys (not visible, name, handle):
-    the groups of equal visibility and name in order, each by handle (strings compare fast;
-    rows of a group only ever compare by handle). Returns the sort keys and the entries."""
-    keys: list[Any] = []
+def _new_shared(
+    state: GameState,
+    viewer: str | None,
+    obj: GameObject,
+    rs: Ruleset,
+    visible: bool,
+    shape: tuple[Any, ...],
+    place: list[dict[str, Any]] | dict[tuple[bool, str], list[dict[str, Any]]],
+    digests: dict[tuple[str, bool], tuple[bytes, dict[int, list[str]]]],
+    shuffles: int,
+) -> _Shared:
+    """What the objects of ``shape`` (``obj``'s) share in a zone being built (see
+    :data:`_Shared`): its list is ``place`` (an ordered zone's) or its group in ``place``; the
+    handles' tail and digests are those of its zone and facing in ``digests`` (the zone
+    shuffled ``shuffles`` times)."""
+    body = _shared_body(state, viewer, obj, rs, visible, shape)
+    group = place if isinstance(place, list) else _group(place, visible, body)
+    zone, face_down = obj.zone, obj.face_down
+    handles = digests.get((zone, face_down))
+    if handles is None:
+        tail = f":{zone}:{face_down}:{shuffles}".encode()
+        handles = digests[(zone, face_down)] = (tail, {})
+    return body, group, handles[0], handles[1]
+
+
+def _group(
+    groups: dict[tuple[bool, str], list[dict[str, Any]]], visible: bool, entry: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The group of an unordered zone's entries that sort by the same head of
+    :func:`_entry_key` (visibility, name) as ``entry`` (or a body)."""
+    return groups.setdefault((not visible, entry.get("name") or ""), [])
+
+
+def _grouped(groups: dict[tuple[bool, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """An unordered zone's entries in the order of their sort keys (:func:`_entry_key`): the
+    groups of equal visibility and name in order, each by handle (strings compare fast;
+    entries of a group only ever compare by handle)."""
     entries: list[dict[str, Any]] = []
     for head in sorted(groups):
-        rows = groups[head]
-        rows.sort(key=_first)
-        keys += zip(repeat(head[0]), repeat(head[1]), map(_first, rows))
-        entries += map(_second, rows)
-    return keys, entries
+        group = groups[head]
+        group.sort(key=_handle_of)
+        entries += group
+    return entries
 
 
 def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
@@ -615,7 +663,8 @@ def _refcounts(memo: Memo) -> list[int]:
             sys.getrefcount(p),
             sys.getrefcount(p.out),
             sys.getrefcount(p.entries),
-            sys.getrefcount(p.keys),
+            # Keys not made yet (-1) are held by no one.
+            -1 if p._keys is None else sys.getrefcount(p._keys),
         ]
     return counts
 
@@ -637,10 +686,13 @@ def _unshared(counts: list[int]) -> bool:
     """Whether the counts (of a memo held only by :func:`build`'s variable) show that nothing
     else holds the memo, its view, the view's zones or their lists: no view handed out earlier
     can see a change made to them in place."""
-    top, n = _UNSHARED[:4], len(_UNSHARED) - 4
+    top, part, n = _UNSHARED[:4], _UNSHARED[4:], len(_UNSHARED) - 4
     if counts[:4] != top:
         return False
-    return all(counts[i : i + n] == _UNSHARED[4:] for i in range(4, len(counts), n))
+    return all(
+        counts[i : i + n - 1] == part[:-1] and counts[i + n - 1] in (-1, part[-1])
+        for i in range(4, len(counts), n)
+    )
 
 
 def build(state: GameState, viewer: str | None) -> Memo:
