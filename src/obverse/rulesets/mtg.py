@@ -182,7 +182,8 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         """304.4, 307.4: an instant or sorcery told to enter the battlefield face up stays in
         its zone; ``as``: put onto the battlefield face down that way (701.40a manifest,
         701.58a cloak ...); a Room's doors (709.5d); everything else moves as
-        :meth:`Ruleset.move` says. (One override: each part a helper in its own module.)"""
+        :meth:`Ruleset.move_object` says. (One override, the whole of MTG's move: each part
+        a helper in its own module.)"""
         obj = state.objects[a.object]
         if a.to == "battlefield" and not (a.transformed or a.face == "back"):
             down, _ = self.face_down_on_move(state, obj, "battlefield", a.face_down)
@@ -190,8 +191,10 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             if stays:
                 return Outcome(state, NOTHING, stays)
         if a.as_ is not None:
-            self.check_move_as(a)
-        out = super().move(state, a)
+            self.check_move_as(a)  # the kind is checked there (Ruleset.move's one check)
+        out = self.move_object(
+            state, a.object, a.to, a.face, a.face_down, a.transformed, a.position
+        )
         if out.result != DONE:
             return out
         if obj.unlocked or obj.zone != "battlefield":  # a Room has a say only then (709.5d)
