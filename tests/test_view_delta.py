@@ -27,9 +27,10 @@ def _size(data: dict[str, Any]) -> int:
     return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
 
 
-def _history(alias: str, seed: int, steps: int) -> list[GameState]:
+def history(alias: str, seed: int, steps: int, cards: tuple[int, int] = (4, 24)) -> list[GameState]:
+    """The states of a random history (``cards``: the range of the deal's size)."""
     rng = random.Random(seed)
-    state = random_deal(alias, rng, n=rng.randrange(4, 24))
+    state = random_deal(alias, rng, n=rng.randrange(*cards))
     states = [state]
     for _ in range(steps):
         out = try_apply(state, random_action(state, rng))
@@ -55,19 +56,19 @@ def _check(states: list[GameState], viewer: str | None, lag: int) -> None:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 1 << 30), lag=st.integers(1, 4))
 def test_delta_rebuilds_the_fresh_view(alias: str, seed: int, lag: int) -> None:
-    states = _history(alias, seed, 30)
+    states = history(alias, seed, 30)
     for viewer in VIEWERS:
         _check(states, viewer, lag)
 
 
 def test_delta_of_an_unchanged_state_is_empty() -> None:
-    state = _history(ALIASES[0], 7, 5)[-1]
+    state = history(ALIASES[0], 7, 5)[-1]
     old = views.view(state, "bob")
     assert views.view_delta(old, state, "bob") == {}
 
 
 def test_a_move_patches_one_zone_only() -> None:
-    states = _history("mtg", 3, 40)
+    states = history("mtg", 3, 40)
     moved = [
         (a, b)
         for a, b in itertools.pairwise(states)
@@ -82,7 +83,7 @@ def test_a_move_patches_one_zone_only() -> None:
 
 
 def test_views_stay_valid_after_later_views() -> None:
-    states = _history("fab", 11, 30)
+    states = history("fab", 11, 30)
     early = views.view(states[1], None)
     snapshot = json.dumps(early, sort_keys=True)
     for s in states[2:]:

@@ -6,18 +6,17 @@ order (ordered zones) or by visibility, name and handle, for every player and th
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 
 from obverse import actions, views
 from obverse.bench import board
-from obverse.fuzz import PLAYERS, random_deal, try_apply
-from obverse.play import random_action
+from obverse.fuzz import PLAYERS
 from obverse.registry import rulesets
 from obverse.rulesets import get_ruleset
 from obverse.state import GameState
+from test_view_delta import history
 
 ALIASES = sorted({cls.aliases[0] for cls in rulesets()})
 VIEWERS: tuple[str | None, ...] = (*PLAYERS, None)
@@ -54,24 +53,12 @@ def _reference(state: GameState, viewer: str | None) -> dict[str, Any]:
     }
 
 
-def _history(alias: str, seed: int, steps: int) -> list[GameState]:
-    rng = random.Random(seed)
-    state = random_deal(alias, rng, n=rng.randrange(10, 40))
-    states = [state]
-    for _ in range(steps):
-        out = try_apply(state, random_action(state, rng))
-        if out is not None:
-            state = out.state
-            states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("alias", ALIASES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_first_and_patched_views_are_the_views_by_definition(alias: str, seed: int) -> None:
     """Byte-identical JSON (key order too): a first view (kept views and per-object caches
     cleared), a patched view and a fresh one, at every step of a random history."""
-    states = _history(alias, seed, 25)
+    states = history(alias, seed, 25, cards=(10, 40))
     assert len(states) > 5
     for i, state in enumerate(states):
         for viewer in VIEWERS:
