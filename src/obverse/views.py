@@ -235,7 +235,8 @@ def _shared_body(
     effects = state.effects
     # A visible object's body is the same for every viewer; a hidden one's is the viewer's
     # (public_characteristics takes the viewer).
-    key = (visible, None if visible else viewer, rs.aliases[0], id(effects), shape)  # rs.name
+    # rs.aliases[0] is rs.name, read without the property's call (once per new shape).
+    key = (visible, None if visible else viewer, rs.aliases[0], id(effects), shape)
     hit = _BODIES.get(key)
     if hit is not None:
         # The ids in the key are of objects the cached value keeps alive: no id reuse.
