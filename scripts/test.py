@@ -3,13 +3,19 @@
 
 Stdlib only, so it runs on a fresh clone with nothing but Python 3.11:
 
-1. creates ``.venv`` (if missing) and installs the project with its ``test`` extra;
+1. creates ``.venv`` (if missing) and installs the project with its ``test`` extra, every
+   package at the version ``requirements/test.lock`` pins (pip constraints), so a clean clone
+   tests exactly what CI tested and a new release of a dependency can't turn it red;
 2. installs Debian's ``chromium`` for the browser tests when it is missing and this machine
    allows it (root or passwordless sudo, and ``apt-get``); never ``playwright install`` and
    never a downloaded browser build. Otherwise it says why the browser tests will be skipped;
 3. runs ``pytest -rs`` (skips and their reasons are listed) with any extra arguments.
 
 The exit code is pytest's: 0 all passed, 1 failures, 5 no test ran (also a failure), ...
+
+``python3 scripts/test.py --newest [PYTEST ARGS ...]`` is the optional job against the newest
+releases: the same steps in ``.venv-newest``, installed without the lock (run it before
+regenerating the lock: ``.venv-newest/bin/pip freeze --exclude-editable``).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 PYTHON = VENV / "bin" / "python"
+LOCK = ROOT / "requirements" / "test.lock"
 CHROMIUM = Path("/usr/bin/chromium")  # where tests/test_web_browser.py looks
 
 
@@ -36,15 +43,18 @@ def run(cmd: list[str]) -> int:
     return subprocess.run(cmd, cwd=ROOT, check=False).returncode
 
 
-def setup_venv() -> int:
-    """``.venv`` with the project installed editable, with its test extra."""
-    if not PYTHON.exists():
-        say("creating .venv")
-        code = run([sys.executable, "-m", "venv", str(VENV)])
+def setup_venv(venv: Path = VENV, locked: bool = True) -> int:
+    """``venv`` with the project installed editable, with its test extra (at the locked
+    versions unless ``locked`` is false)."""
+    python = venv / "bin" / "python"
+    if not python.exists():
+        say(f"creating {venv.name}")
+        code = run([sys.executable, "-m", "venv", str(venv)])
         if code:
             return code
-    say("installing .[test] into .venv")
-    return run([str(PYTHON), "-m", "pip", "install", "-q", "-e", ".[test]"])
+    pins = ["-c", str(LOCK)] if locked else ["--upgrade", "--upgrade-strategy", "eager"]
+    say(f"installing .[test] into {venv.name}" + (f" ({LOCK.name})" if locked else " (newest)"))
+    return run([str(python), "-m", "pip", "install", "-q", *pins, "-e", ".[test]"])
 
 
 def apt_prefix() -> tuple[list[str] | None, str]:
@@ -79,13 +89,16 @@ def ensure_chromium() -> None:
 
 
 def main(args: list[str]) -> int:
-    """Set up, then run pytest with ``args``; pytest's exit code."""
-    code = setup_venv()
+    """Set up, then run pytest with ``args``; pytest's exit code. ``--newest`` first: the
+    optional job against the newest releases, in ``.venv-newest``."""
+    newest = bool(args) and args[0] == "--newest"
+    venv = ROOT / ".venv-newest" if newest else VENV
+    code = setup_venv(venv, locked=not newest)
     if code:
-        say(f"setting up .venv failed (exit {code})")
+        say(f"setting up {venv.name} failed (exit {code})")
         return code
     ensure_chromium()
-    code = run([str(PYTHON), "-m", "pytest", "-rs", *args])
+    code = run([str(venv / "bin" / "python"), "-m", "pytest", "-rs", *args[newest:]])
     if code == 5:
         say("no test ran: that is a failure")
     return code

@@ -182,3 +182,16 @@ def test_distribution_metadata() -> None:
     assert not any("obverse-tcg" in u for u in meta.get_all("Project-URL") or [])
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     assert "## Unreleased" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_test_script_installs_the_locked_versions(monkeypatch: pytest.MonkeyPatch) -> None:
+    script = _test_script()
+    calls: list[list[str]] = []
+    monkeypatch.setattr(script, "run", lambda cmd: calls.append(cmd) or 0)
+    assert script.setup_venv(ROOT / ".venv") == 0
+    assert calls[-1][-4:] == ["-c", str(script.LOCK), "-e", ".[test]"]
+    pins = script.LOCK.read_text(encoding="utf-8").splitlines()
+    for name in ("msgspec", "immutables", "PyYAML", "RapidFuzz", "pytest", "mypy", "ruff"):
+        assert any(line.startswith(f"{name}==") for line in pins), name
+    assert script.setup_venv(ROOT / ".venv", locked=False) == 0
+    assert "-c" not in calls[-1] and "--upgrade" in calls[-1]  # the --newest job

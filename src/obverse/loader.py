@@ -174,7 +174,20 @@ def _scan(text: str) -> None:
             top.count += 1
             top.size += size
 
-    for event in yaml.parse(text, Loader=_Base):
+    events = yaml.parse(text, Loader=_Base)
+    while True:
+        try:
+            event = next(events, None)
+        except yaml.MarkedYAMLError as exc:
+            # Newer libyaml stops deep flow nesting in its scanner, ahead of the events: the
+            # same refusal as ours, named by the key being read.
+            if "nesting depth" not in str(exc.problem) or exc.problem_mark is None:
+                raise
+            key = next((f.key for f in reversed(stack) if f.key), "")
+            line = f"line {exc.problem_mark.line + 1}"
+            raise InputError(line, key, f"nested deeper than {MAX_DEPTH} levels") from None
+        if event is None:
+            break
         if isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= MAX_DEPTH:
                 raise fail(event, f"nested deeper than {MAX_DEPTH} levels")
