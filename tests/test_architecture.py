@@ -56,6 +56,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.scenario",
         "obverse.runner",
         "obverse.cli",
+        "obverse.console",
+        "obverse.completion",
         "obverse.cardcli",
         "obverse.cardinfo",
         "obverse.schema",

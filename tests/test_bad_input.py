@@ -209,7 +209,7 @@ def test_bad_scenario_is_a_clear_error(
     assert "Traceback" not in out.out + out.err
     lines = out.out.strip().splitlines()
     assert lines[0].startswith("ERROR ") and str(path) in lines[0]
-    assert lines[-1] == "0 passed, 0 failed, 1 errors"
+    assert lines[-1] == "0 passed, 0 failed, 1 error"
 
 
 def test_failure_and_error_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -231,7 +231,7 @@ def test_failure_and_error_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixt
     broken = tmp_path / "c.json"
     broken.write_text('{"ruleset": "mtg", "ruleset": "mtg"}')
     assert main(["run", str(tmp_path)]) == 2
-    assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed, 1 errors"
+    assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed, 1 error"
 
 
 def test_enormous_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ def test_card_shows_both_faces_and_the_zone_characteristics(
     out = capsys.readouterr().out
     assert "Brutal Cathar // Moonrage Brute  [mtg, transform]" in out
     assert "Brutal Cathar" in out and "Moonrage Brute" in out
-    assert "In the battlefield, face front" in out and "712.8d: front face up" in out
+    assert "On the battlefield, face front" in out and "712.8d: front face up" in out
     assert (
         main(
             [

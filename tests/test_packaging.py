@@ -92,7 +92,7 @@ def test_run_json_prints_one_record_per_scenario(
     assert main(["run", str(scenarios), "--json"]) == 2
     captured = capsys.readouterr()
     passed, failed, errored = _records(captured.out)
-    assert captured.err == "1 passed, 1 failed, 1 errors\n"
+    assert captured.err == "1 passed, 1 failed, 1 error\n"
     assert passed == {
         "file": str(scenarios / "a-pass.yaml"),
         "title": "passes",
@@ -107,6 +107,11 @@ def test_run_json_prints_one_record_per_scenario(
             "key": "name",
             "expected": "Delver of Secrets",
             "actual": "Insectile Aberration",
+            "why": [
+                "712.8e: back face up: the back face's characteristics; mana value from the "
+                "front face",
+                "202.3b: the back face has no mana cost of its own",
+            ],
         }
     ]
     assert errored["result"] == "ERROR" and errored["failures"] == []

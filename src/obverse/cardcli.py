@@ -8,7 +8,6 @@ import argparse
 import json
 import sqlite3
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from obverse.carddb import CardDB, default_path, open_db, plan_import
 from obverse.cardinfo import CardNotFound, describe, find_card, render
 from obverse.cards import CardDef
+from obverse.console import Progress
 from obverse.errors import ObverseError
 from obverse.importers import GAMES, Problem
 from obverse.loader import STDIN, load_file
@@ -66,24 +66,22 @@ def add_card_commands(sub: Any) -> None:
 
 
 class _Progress:
-    """Progress on a terminal: one line rewritten at most five times a second."""
+    """The import's progress bar on a terminal: bytes read of each file
+    (:class:`obverse.console.Progress`)."""
 
     def __init__(self) -> None:
-        self.last = 0.0
-        self.shown = False
+        self.bar: Progress | None = None
 
     def __call__(self, path: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.2:
-            return
-        self.last = now
-        pct = f"{min(100, 100 * done // total)}%" if total else f"{done // 1024} KiB"
-        print(f"\rimporting {Path(path).name}: {pct}   ", end="", file=sys.stderr, flush=True)
-        self.shown = True
+        label = f"importing {Path(path).name}"
+        if self.bar is None or self.bar.label != label:
+            self.clear()
+            self.bar = Progress(label, total, counts=False)
+        self.bar.advance(done - self.bar.done, "" if total else f"{done // 1024} KiB")
 
     def clear(self) -> None:
-        if self.shown:
-            print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
+        if self.bar is not None:
+            self.bar.close()
 
 
 def cmd_import(args: argparse.Namespace) -> int:

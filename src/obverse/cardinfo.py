@@ -243,6 +243,10 @@ def _face_lines(face: Face, indent: str = "  ") -> list[str]:
     return lines
 
 
+#: Zones English puts things *on* ("on the battlefield", "on the stack"); the rest *in*.
+_ON_ZONES = frozenset({"battlefield", "stack", "field", "combat_chain", "chain"})
+
+
 def render(info: CardInfo) -> str:
     """The text ``obverse card`` prints."""
     card = info.card
@@ -256,7 +260,8 @@ def render(info: CardInfo) -> str:
         lines.append(info.note)
         return "\n".join(lines)
     state = " (put there transformed)" if info.transformed else ""
-    lines.append(f"In the {info.zone}{state}, face {info.face}, under {info.ruleset}:")
+    where = "On" if info.zone in _ON_ZONES else "In"
+    lines.append(f"{where} the {info.zone}{state}, face {info.face}, under {info.ruleset}:")
     chars = info.chars
     props = chars.props
     lines.append(f"  name: {props.name if props.name is not None else '(none)'}")

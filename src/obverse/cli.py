@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from obverse import __version__, bench, engine
+from obverse import __version__, bench, completion, engine
 from obverse.bench import SIZES as BENCH_SIZES
 from obverse.cardcli import add_card_commands, scenario_lookup
 from obverse.cards import CardDef
-from obverse.errors import ObverseError
+from obverse.console import Progress, paint, plural, status_line
+from obverse.errors import ObverseError, suggest
 from obverse.fuzz import fuzz
 from obverse.runner import Result, run_scenario
 from obverse.schema import scenario_schema
@@ -57,20 +59,35 @@ def cmd_run(args: argparse.Namespace) -> int:
     passed = sum(r.status == "PASS" for r in results)
     failed = sum(r.status == "FAIL" for r in results)
     errors = sum(r.status == "ERROR" for r in results)
-    summary = f"{passed} passed, {failed} failed" + (f", {errors} errors" if errors else "")
     # With --json, stdout carries only the JSON Lines; the summary goes to stderr.
-    print(summary, file=sys.stderr if args.json else sys.stdout)
+    out = sys.stderr if args.json else sys.stdout
+    if not args.json and (failed or errors) and len(results) > 1:
+        _print_recap(results)
+    summary = f"{passed} passed, {failed} failed" + (
+        f", {plural(errors, 'error')}" if errors else ""
+    )
+    print(paint(summary, "red" if failed or errors else "green", out), file=out)
     return 2 if errors else 1 if failed else 0
 
 
 def _print_result(result: Result, explain: bool) -> None:
-    """The human report of one scenario: its line, each failure, and the rulings if asked."""
-    print(result.line())
-    for failure in result.failures:
-        print(str(failure))
+    """The human report of one scenario: its line, the rulings if asked (the steps in
+    order), then each failure with the rulings that decided its value."""
+    print(status_line(result.line()))
     if explain:
         for line in result.log:
             print(line)
+    for failure in result.failures:
+        print(str(failure))
+
+
+def _print_recap(results: list[Result]) -> None:
+    """The scenarios that failed or errored again, after all the others: one line each, so
+    a failure among hundreds of passes can't scroll away."""
+    bad = [r for r in results if r.status != "PASS"]
+    print(paint(f"\n{plural(len(bad), 'scenario')} did not pass:", "bold"))
+    for r in bad:
+        print(f"  {status_line(r.line())}" + (f" ({r.path})" if r.path != r.title else ""))
 
 
 def _print_record(result: Result, args: argparse.Namespace) -> int:
@@ -81,7 +98,13 @@ def _print_record(result: Result, args: argparse.Namespace) -> int:
         "title": result.title,
         "result": result.status,
         "failures": [
-            {"step": f.step, "key": f.key, "expected": f.expected, "actual": f.actual}
+            {
+                "step": f.step,
+                "key": f.key,
+                "expected": f.expected,
+                "actual": f.actual,
+                "why": [str(r) for r in f.why],
+            }
             for f in result.failures
         ],
         "error": None,
@@ -127,15 +150,18 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             "obverse fuzz: --histories, --workers and --steps must be at least 1", file=sys.stderr
         )
         return 2
+    bar = Progress(f"fuzzing {args.ruleset}", args.histories)
     try:
-        rep = fuzz(
-            args.ruleset,
-            args.histories,
-            workers=args.workers,
-            ray_address=args.ray,
-            steps=args.steps,
-            seed=args.seed,
-        )
+        with bar:
+            rep = fuzz(
+                args.ruleset,
+                args.histories,
+                workers=args.workers,
+                ray_address=args.ray,
+                steps=args.steps,
+                seed=args.seed,
+                progress=lambda done: bar.advance(done - bar.done, "histories"),
+            )
     except ObverseError as exc:
         print(f"obverse fuzz: {exc}", file=sys.stderr)
         return 2
@@ -182,6 +208,7 @@ EXIT_CODES = {
     "fuzz": "0 no counterexample, 1 counterexamples written, 2 bad input",
     "serve": "0 stopped, 2 the web extra is not installed",
     "schema": "0 printed, 2 unknown ruleset",
+    "completion": "0 printed",
 }
 
 
@@ -203,11 +230,40 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescription
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose subcommands show their defaults too."""
+    """An argument parser whose subcommands show their defaults too, and whose errors
+    suggest the closest subcommand, option or choice to a mistyped one."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
+        self.words: list[str] = []  # the arguments being parsed (to find the subcommand)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        super().error(message + self._hint(message))
+
+    def _hint(self, message: str) -> str:
+        """`` (did you mean '...'?)`` for a mistyped choice or option, else ``""``."""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            return suggest(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        unknown = re.match(r"unrecognized arguments: (\S+)", message)
+        if unknown and unknown.group(1).startswith("-"):
+            return suggest(unknown.group(1).split("=")[0], self._options())
+        return ""
+
+    def _options(self) -> list[str]:
+        """The option strings of this parser and of the subcommand named in the arguments."""
+        parsers: list[argparse.ArgumentParser] = [self]
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += [p for name, p in action.choices.items() if name in self.words]
+        return [o for p in parsers for a in p._actions for o in a.option_strings]
 
 
 def _epilog(commands: list[str]) -> str:
@@ -265,6 +321,24 @@ def _add_schema(sub: Any) -> None:
     sch.set_defaults(func=cmd_schema)
 
 
+def cmd_completion(args: argparse.Namespace) -> int:
+    """Print the shell completion script for ``args.shell``."""
+    print(completion.script(build_parser(), args.shell), end="")
+    return 0
+
+
+def _add_completion(sub: Any) -> None:
+    """Add ``completion`` to the CLI's subcommands."""
+    comp = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description='Enable with: eval "$(obverse completion bash)" in ~/.bashrc (zsh the '
+        "same with zsh), or obverse completion fish > ~/.config/fish/completions/obverse.fish",
+    )
+    comp.add_argument("shell", choices=completion.SHELLS)
+    comp.set_defaults(func=cmd_completion)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (documents the CLI)."""
     parser = _Parser(
@@ -315,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)
     _add_schema(sub)
+    _add_completion(sub)
     for name, command in sub.choices.items():
         command.epilog = _epilog([name])
     return parser

@@ -36,6 +36,11 @@ class InputError(ObverseError):
         )
 
 
+class NothingToUndo(ObverseError, IndexError):
+    """``Game.undo()`` with no action to take back (an :class:`IndexError` too, as popping an
+    empty history was)."""
+
+
 class RulesError(ObverseError):
     """An action that cannot be carried out at all (e.g. resolving an object not on the stack)."""
 

@@ -7,10 +7,11 @@ cluster (``pip install obverse[ray]``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -402,21 +403,22 @@ def fuzz(
     start = time.perf_counter()
     total = 0
     failures: list[tuple[str, int, str, str]] = []
-    results: list[tuple[int, list[tuple[str, int, str, str]]]]
+    results: Iterable[tuple[int, list[tuple[str, int, str, str]]]]
     cpus, ray_seconds, single = 0, 0.0, 0.0
-    if ray_address is not None:
-        results, cpus, ray_seconds = _run_on_ray(batches, ray_address, workers)
-        single = _single_rate(alias, seeds, steps, cpus)
-    elif workers <= 1:
-        results = [_run_batch(b) for b in batches]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_run_batch, batches))
-    for n, f in results:
-        total += n
-        failures += f
-        if progress is not None:
-            progress(total)
+    with contextlib.ExitStack() as stack:
+        if ray_address is not None:
+            results, cpus, ray_seconds = _run_on_ray(batches, ray_address, workers)
+            single = _single_rate(alias, seeds, steps, cpus)
+        elif workers <= 1:
+            results = map(_run_batch, batches)  # lazily: progress after each batch
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers))
+            results = pool.map(_run_batch, batches)
+        for n, f in results:
+            total += n
+            failures += f
+            if progress is not None:
+                progress(total)
     seconds = time.perf_counter() - start
     return FuzzReport(alias, histories, total, seconds, failures, cpus, ray_seconds, single)
 

@@ -31,7 +31,7 @@ from obverse.carddata import CardIndex, CardResolver
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.engine import Legal, apply, legal_actions
-from obverse.errors import InputError, quote
+from obverse.errors import InputError, NothingToUndo, quote
 from obverse.registry import get_ruleset
 from obverse.rulesets import Ruleset
 from obverse.rulings import Outcome
@@ -126,7 +126,10 @@ class Game:
     push = apply
 
     def undo(self) -> Outcome:
-        """Take back the last action; returns its outcome (IndexError if none)."""
+        """Take back the last action; returns its outcome. :class:`~obverse.errors.NothingToUndo`
+        when there is nothing to take back."""
+        if not self.history:
+            raise NothingToUndo("nothing to undo: no action since the game was set up")
         out = self.history.pop()
         self.state = self._before.pop()
         return out

@@ -48,12 +48,16 @@ class Failure:
     key: str
     expected: Any
     actual: Any
+    #: The rulings that decided the actual value (the characteristics' ``why`` for a
+    #: characteristic, else the last action's rulings), at most two.
+    why: tuple[Ruling, ...] = ()
 
     def __str__(self) -> str:
-        return (
+        line = (
             f"  step {self.step}: {self.key}: expected {_json(self.expected)}, "
             f"got {_json(self.actual)}"
         )
+        return line + "".join(f"\n    decided by {r}" for r in self.why)
 
 
 @dataclass
@@ -265,8 +269,19 @@ class Runner:
             self.answer = out.answer
 
     # expectations
-    def fail(self, step: int, key: str, expected: Any, actual: Any) -> None:
-        self.failures.append(Failure(step, key, expected, actual))
+    def fail(
+        self, step: int, key: str, expected: Any, actual: Any, o: GameObject | None = None
+    ) -> None:
+        """Record a failed expectation with the rulings that decided the value it got."""
+        self.failures.append(Failure(step, key, expected, actual, self._why(key, o)))
+
+    def _why(self, key: str, o: GameObject | None) -> tuple[Ruling, ...]:
+        """What decided ``key``'s value: for a characteristic of ``o``, the characteristics'
+        own rulings; otherwise (a result, a zone, a status) the last action's."""
+        why: tuple[Ruling, ...] = ()
+        if o is not None and key not in _STATUS_KEYS and o.id in self.state.objects:
+            why = characteristics(self.state, o, self.rs).why
+        return (why or self.last_rulings)[:2]
 
     def check(self, step: int, exp: Mapping[str, Any]) -> None:
         if "last_result" in exp and exp["last_result"] != self.last_result:
@@ -307,21 +322,22 @@ class Runner:
         if viewer is not _NO_VIEWER:
             facts = view_object(self.state, viewer, o, self.rs)
             for key in keys:
-                self._compare(step, key, exp[key], self._view_value(key, facts, o, exp[key]))
+                got = self._view_value(key, facts, o, exp[key])
+                self._compare(step, key, exp[key], got, o if facts["visible"] else None)
             return
         for key in keys:
-            self._compare(step, key, exp[key], self.value(o, key, exp[key]))
+            self._compare(step, key, exp[key], self.value(o, key, exp[key]), o)
 
-    def _compare(self, step: int, key: str, want: Any, got: Any) -> None:
+    def _compare(self, step: int, key: str, want: Any, got: Any, o: GameObject | None) -> None:
         if key in PREDICATE_KEYS:
             if got is not True:
-                self.fail(step, key, want, f"not {key} {want}")
+                self.fail(step, key, want, f"not {key} {want}", o)
         elif key == "zone" and isinstance(want, str) and isinstance(got, str):
             # fab `arena` matches the hero and equipment zones; scp `sandbox` any sandbox.
             if got != want and not self.rs.zone_matches(got, want):
-                self.fail(step, key, want, got)
+                self.fail(step, key, want, got, o)
         elif not _equal(key, want, got, self.rs):
-            self.fail(step, key, want, got)
+            self.fail(step, key, want, got, o)
 
     def _view_value(self, key: str, facts: Mapping[str, Any], o: GameObject, want: Any) -> Any:
         if key == "visible":
@@ -402,6 +418,11 @@ class _Nothing(Exception):
 
 
 _NO_VIEWER: Any = object()
+#: Expectation keys an action decides rather than the characteristics (a failure cites the
+#: last action's rulings for them).
+_STATUS_KEYS = frozenset(
+    {"exists", "zone", "owner", "controller", "position", "new_object_since", "same_object_as"}
+)
 #: Player fields the contract lets name one player where the action takes a list.
 _TUPLE_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("to",)}
 

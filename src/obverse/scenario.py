@@ -267,7 +267,7 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
         raise _err(top, "", "a scenario must be a mapping")
     for key in data:
         if key not in TOP_KEYS:
-            raise _err(top, str(key), "unknown key")
+            raise _err(top, str(key), f"unknown key{suggest(str(key), TOP_KEYS)}")
     if "ruleset" not in data:
         raise _err(top, "ruleset", "missing")
     _check_type(data["ruleset"], str, top, "ruleset", "a ruleset alias")
@@ -349,7 +349,8 @@ def _validate_setup(
         raise _err(place, "", "a setup entry must be a mapping")
     for key in entry:
         if key not in SETUP_KEYS and key not in rs.setup_keys:
-            raise _err(place, str(key), "unknown key")
+            known = [*SETUP_KEYS, *rs.setup_keys]
+            raise _err(place, str(key), f"unknown key{suggest(str(key), known)}")
         if key in rs.setup_keys:
             _check_status(entry[key], rs.setup_keys[key], place, str(key))
     for key in ("label", "card", "zone"):
@@ -369,7 +370,8 @@ def _validate_setup(
         if key in entry and entry[key] not in players:
             raise _err(place, key, f"unknown player {quote(entry[key])}")
     if not rs.is_zone(entry["zone"]):
-        raise _err(place, "zone", f"unknown zone {quote(entry['zone'])} for {rs.name}")
+        hint = suggest(str(entry["zone"]), rs.zones)
+        raise _err(place, "zone", f"unknown zone {quote(entry['zone'])} for {rs.name}{hint}")
     for key in ("transformed", "flipped", "face_down", "token"):
         if key in entry:
             _check_type(entry[key], bool, place, key, "true or false")
@@ -468,7 +470,8 @@ def _validate_where(
             known = [*allowed, *STATUS_KEYS]
             raise _err(place, f"{key}.{k}", f"unknown filter key{suggest(str(k), known)}")
         if k == "zone" and not (isinstance(val, str) and rs.is_zone(val)):
-            raise _err(place, f"{key}.zone", f"unknown zone {quote(val)}")
+            hint = suggest(str(val), rs.zones)
+            raise _err(place, f"{key}.zone", f"unknown zone {quote(val)}{hint}")
 
 
 def _validate_status(k: str, val: Any, place: str, key: str, players: tuple[str, ...]) -> None:
@@ -498,7 +501,7 @@ def _check_args(
         raise _err(place, name, "expected a mapping of arguments")
     for key in arg:
         if key not in keys:
-            raise _err(place, str(key), f"unknown argument of {name}")
+            raise _err(place, str(key), f"unknown argument of {name}{suggest(str(key), keys)}")
     for key in sorted(required):
         if key not in arg:
             raise _err(place, key, f"missing argument of {name}")
@@ -640,7 +643,8 @@ def _check_names(
                 raise _err(place, key, f"unknown player {quote(p)}")
     for key in cls.zone_fields:
         if not (isinstance(arg[key], str) and rs.is_zone(arg[key])):
-            raise _err(place, key, f"unknown zone {quote(arg[key])} for {rs.name}")
+            hint = suggest(str(arg[key]), rs.zones)
+            raise _err(place, key, f"unknown zone {quote(arg[key])} for {rs.name}{hint}")
 
 
 def _check_kind(kind: Any, place: str, rs: Ruleset) -> None:
@@ -681,7 +685,8 @@ def _validate_effect(
         raise _err(place, "modify", "expected a mapping of modifications")
     for key, value in modify.items():
         if key not in MODIFY_KEYS:
-            raise _err(place, f"modify.{key}", "unknown modification")
+            hint = suggest(str(key), MODIFY_KEYS)
+            raise _err(place, f"modify.{key}", f"unknown modification{hint}")
         if key in ("power", "toughness", "set_power", "set_toughness"):
             _check_type(value, int, place, f"modify.{key}", "a number")
         elif key in ("lose_all_abilities", "prevent_damage_from"):
@@ -716,7 +721,8 @@ def _validate_expect(
         raise _err(place, "expect", "expected a mapping of expectations")
     for key in arg:
         if key not in EXPECT_KEYS:
-            raise _err(place, str(key), "unknown expectation key")
+            hint = suggest(str(key), EXPECT_KEYS)
+            raise _err(place, str(key), f"unknown expectation key{hint}")
     has_object_keys = any(k in OBJECT_KEYS for k in arg if k not in ("zone", "owner"))
     if "distinguishable" in arg:
         for key in ("zone", "owner"):
