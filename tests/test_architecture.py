@@ -63,6 +63,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.schema",
         "obverse.carddb",
         "obverse.fuzz",
+        "obverse.testing",
         "obverse.bench",
         "obverse.importers.*",
         "obverse.web.*",

@@ -21,13 +21,15 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from obverse import registry
 from obverse.fuzz import History, play_history, to_scenario, twin_history
 from obverse.serialize import dumps
 
 SCALE = int(os.environ.get("OBVERSE_FUZZ_SCALE", "1"))
 HISTORIES = 100 * SCALE
 STEPS = 40
-RULESETS = ["mtg", "mtg@2025-06", "mtg@2020", "fab", "ga", "scp"]
+#: Every registered rules version (the registry's, not a list kept by hand).
+RULESETS = sorted(alias for cls in registry.rulesets() for alias in cls.aliases[:1])
 SEEDS = st.integers(min_value=0, max_value=2**31)
 SETTINGS = settings(
     max_examples=HISTORIES,

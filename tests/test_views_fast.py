@@ -6,7 +6,6 @@ order (ordered zones) or by visibility, name and handle, for every player and th
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
@@ -14,43 +13,15 @@ from obverse import actions, views
 from obverse.bench import board
 from obverse.fuzz import PLAYERS
 from obverse.registry import rulesets
-from obverse.rulesets import get_ruleset
-from obverse.state import GameState
+from obverse.testing import reference_view
 from test_view_delta import history
 
 ALIASES = sorted({cls.aliases[0] for cls in rulesets()})
 VIEWERS: tuple[str | None, ...] = (*PLAYERS, None)
 
 
-def _reference(state: GameState, viewer: str | None) -> dict[str, Any]:
-    """The view by its definition, one object at a time, with no shared body or digest."""
-    rs = get_ruleset(state.ruleset)
-    zones = []
-    for zkey in sorted(state.zones):
-        zone = state.zones[zkey]
-        entries = []
-        for oid in zone.ids():
-            obj = state.objects[oid]
-            entry = views._body(state, viewer, obj, rs, views.is_visible(state, viewer, obj, rs))
-            entry["handle"] = views.handle(state, viewer, obj)
-            entries.append(entry)
-        if not entries:
-            continue
-        if zkey.rpartition(":")[2] not in rs.ordered_zones:
-            entries.sort(key=lambda e: (not e["visible"], e.get("name") or "", e["handle"]))
-        owner, _, name = zkey.rpartition(":")
-        zones.append(
-            {"zone": name, "owner": owner or None, "count": len(entries), "objects": entries}
-        )
-    return {
-        "ruleset": rs.name,
-        "viewer": viewer,
-        "players": list(state.players),
-        "active": state.active_player,
-        "turn": state.turn,
-        "pregame": state.pregame,
-        "zones": zones,
-    }
+# The view by its definition is the conformance kit's (obverse.testing.reference_view).
+_reference = reference_view
 
 
 @pytest.mark.parametrize("alias", ALIASES)

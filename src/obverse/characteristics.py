@@ -1,7 +1,7 @@
 """The one characteristics function: which face(s) count, then continuous effects in layers.
 
 ``characteristics(state, obj)`` is pure: printed faces, status, zone, copy stack and effects
-go in; nothing derived is ever stored on an object (DESIGN.md).
+go in; nothing derived is ever stored on an object (docs/decisions.md, "Model").
 """
 
 from __future__ import annotations

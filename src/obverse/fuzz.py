@@ -20,7 +20,6 @@ import msgspec
 import yaml
 
 from obverse import vocab as v
-from obverse.carddata import bundled
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.engine import apply
@@ -41,15 +40,16 @@ class InvariantError(AssertionError):
 
 
 def card_pool(alias: str) -> list[CardDef]:
-    """The bundled cards a ruleset's random games are dealt from (no meld results)."""
-    cards = [c for c in bundled(get_ruleset(alias).game).cards if not c.is_meld_result]
+    """The cards a ruleset's random games are dealt from: its
+    :meth:`~obverse.rulesets.Ruleset.sample_cards`, less meld results."""
+    cards = [c for c in get_ruleset(alias).sample_cards() if not c.is_meld_result]
     if not cards:
-        raise ObverseError(f"no bundled cards for {alias}")
+        raise ObverseError(f"no sample cards for {alias} (its ruleset's sample_cards())")
     return cards
 
 
 def random_deal(alias: str, rng: random.Random, n: int = 10) -> GameState:
-    """``n`` random bundled cards in random zones of two players."""
+    """``n`` random sample cards in random zones of two players."""
     rs = get_ruleset(alias)
     pool = card_pool(alias)
     zones = sorted(z for z in rs.zones if z != rs.stack_zone)

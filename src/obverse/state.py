@@ -1,8 +1,9 @@
 """Game state: physical cards, game objects, zones, effects. Immutable, with value semantics.
 
-The four things the design keeps apart (DESIGN.md): the printed card (:class:`CardDef`), the
-game object (:class:`GameObject`, a fresh id whenever the rules make a new object), its status
-(fields of the object), and the copiable-value overrides (:attr:`GameObject.copies`).
+The four things the design keeps apart (docs/decisions.md, "Model"): the printed card
+(:class:`CardDef`), the game object (:class:`GameObject`, a fresh id whenever the rules make a
+new object), its status (fields of the object), and the copiable-value overrides
+(:attr:`GameObject.copies`).
 """
 
 from __future__ import annotations

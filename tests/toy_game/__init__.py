@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from obverse import state as core
 from obverse import vocab as v
+from obverse.cards import CardDef, Face
 from obverse.rulesets import Ruleset
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
 from obverse.state import GameObject, GameState
@@ -55,6 +56,14 @@ class Toy(Ruleset):
     forbid_rule: ClassVar[str] = FORBID_RULE
     new_object_rule: ClassVar[str] = NEW_OBJECT_RULE
     hidden_rule: ClassVar[str] = HIDDEN_RULE
+
+    @classmethod
+    def sample_cards(cls) -> tuple[CardDef, ...]:
+        """The toy has no bundled cards: random play (and the conformance kit) deals these."""
+        return tuple(
+            CardDef(name=name, faces=(Face(name=name, types=("Gadget",)),))
+            for name in ("Lantern", "Kite", "Spinning Top", "Yo-yo")
+        )
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
         """Every toy card resolves onto the table."""

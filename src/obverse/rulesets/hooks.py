@@ -1,7 +1,7 @@
 """The :class:`Ruleset` base: rule switches as class attributes and small hooks.
 
 A game (and a rules version of it) is a subclass that sets switches and overrides hooks, as
-python-chess's variants do. The generic procedures in :mod:`obverse.actions` call the hooks;
+python-chess's variants do. The generic procedures in :mod:`obverse.rulesets.base` call the hooks;
 every decision a hook makes comes back with the :class:`~obverse.rulings.Ruling` behind it.
 """
 
@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Final
 import msgspec
 
 from obverse import vocab as v
+from obverse.carddata import bundled
 from obverse.cards import CardDef, Face
 from obverse.characteristics import (
     Characteristics,
@@ -468,6 +469,13 @@ class Hooks:
         """The state with the status a setup entry states for ``obj`` (keys of
         :attr:`setup_keys`, values already checked)."""
         return state
+
+    @classmethod
+    def sample_cards(cls) -> tuple[CardDef, ...]:
+        """The cards random play deals for this game (fuzzing, the conformance kit, the
+        bench): by default the game's bundled cards (``obverse/data/<game>.yaml``). A plug-in
+        game without bundled cards overrides it."""
+        return tuple(bundled(cls.game).cards)
 
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
