@@ -173,3 +173,20 @@ def test_rulings_cite_the_selected_versions_numbering() -> None:
         out = game.transform(inv)
         assert out.result == "nothing_happened"
         assert rule in out.cites
+
+
+def test_reprs_are_short_and_str_shows_the_board() -> None:
+    from obverse import Game
+
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    game.add("Clone", zone="hand", owner="bob")
+    out = game.transform(delver)
+    assert repr(out) == "<Outcome done ['701.27a', '712.9', '712.18'], 1 event>"
+    assert repr(game.state) == "<GameState mtg turn 1 (alice): 2 objects, 0 effects>"
+    assert repr(game) == "<Game mtg: 2 objects, 1 action>"
+    board = str(game).splitlines()
+    assert board[1:] == [
+        "  battlefield: #1 Delver of Secrets // Insectile Aberration (back)",
+        "  bob:hand: #2 Clone",
+    ]

@@ -125,6 +125,14 @@ class Game:
 
     push = apply
 
+    def __repr__(self) -> str:
+        n = len(self.history)
+        actions = f"{n} action{'' if n == 1 else 's'}"
+        return f"<Game {self.ruleset.name}: {len(self.state.objects)} objects, {actions}>"
+
+    def __str__(self) -> str:
+        return str(self.state)
+
     def undo(self) -> Outcome:
         """Take back the last action; returns its outcome. :class:`~obverse.errors.NothingToUndo`
         when there is nothing to take back."""

@@ -80,3 +80,10 @@ class Outcome(msgspec.Struct, frozen=True):
     def cites(self) -> tuple[str, ...]:
         """The rule ids of the rulings, in order."""
         return tuple(r.rule for r in self.rulings)
+
+    def __repr__(self) -> str:
+        # The result and its rules, not the whole state (its repr is short too).
+        n = len(self.events)
+        events = f", {n} event{'s' if n > 1 else ''}" if n else ""
+        answer = f", answer={self.answer!r}" if self.answer is not None else ""
+        return f"<Outcome {self.result} {list(self.cites)}{events}{answer}>"

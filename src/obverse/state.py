@@ -409,6 +409,30 @@ class GameState(msgspec.Struct, frozen=True):
     #: Which objects the core edits touched (for incremental views; always compares equal).
     trail: Trail = _ROOT
 
+    def __repr__(self) -> str:
+        # Short, as python-chess's Board repr: the whole state is str() (or a view).
+        return (
+            f"<GameState {self.ruleset} turn {self.turn} ({self.active_player}): "
+            f"{len(self.objects)} objects, {len(self.effects)} effects>"
+        )
+
+    def __str__(self) -> str:
+        """The board as a judge sees it, one zone a line (python-chess's ``print(board)``):
+        ``alice:hand  #3 Delver of Secrets``; a face-down object's card in brackets."""
+        lines = [repr(self)]
+        for key in sorted(self.zones):
+            ids = self.zones[key].ids()
+            if not ids:
+                continue
+            names = []
+            for oid in ids:
+                obj = self.objects[oid]
+                name = self.card_def(obj).name
+                name = f"{name} ({obj.face})" if obj.face != "front" else name
+                names.append(f"#{oid} [{name}]" if obj.face_down else f"#{oid} {name}")
+            lines.append(f"  {key}: {', '.join(names)}")
+        return "\n".join(lines)
+
     # --- reading ---------------------------------------------------------------------------
 
     def obj(self, obj_id: int) -> GameObject:
