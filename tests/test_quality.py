@@ -16,15 +16,15 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_strict() -> None:
-    done = _run("mypy", "--strict", "src/obverse", "tests")
+    done = _run("mypy", "--strict", "src/obverse", "tests", "plugins/netrunner/src")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_ruff() -> None:
-    done = _run("ruff", "check", "src", "tests", "benchmarks")
+    done = _run("ruff", "check", "src", "tests", "benchmarks", "plugins")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_formatted() -> None:
-    done = _run("ruff", "format", "--check", "src", "tests", "benchmarks")
+    done = _run("ruff", "format", "--check", "src", "tests", "benchmarks", "plugins")
     assert done.returncode == 0, done.stdout + done.stderr

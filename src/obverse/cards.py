@@ -37,7 +37,8 @@ LAYOUTS: Final[dict[str, frozenset[str]]] = {
     "ga": frozenset({"normal", "double_faced"}),
     "scp": frozenset({"normal"}),
 }
-#: The layouts of a game not listed above (a third party's): single-faced cards.
+#: The layouts of a game not listed above (a third party's) that declares none in its
+#: ruleset's ``layouts``: single-faced cards.
 OTHER_GAME_LAYOUTS: Final = frozenset({"normal"})
 #: Layouts whose two faces are the two sides of one card (a double-faced card).
 DOUBLE_FACED: Final = frozenset(
@@ -174,6 +175,16 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
     return Face(**fields)
 
 
+def game_layouts(game: str) -> frozenset[str]:
+    """The layouts ``game``'s cards may have: a built-in game's from :data:`LAYOUTS`, a
+    plug-in game's from its ruleset's ``layouts`` (``normal`` only when it declares none)."""
+    found = LAYOUTS.get(game)
+    if found is None:
+        cls = next((c for c in rulesets() if c.game == game), None)
+        found = frozenset(getattr(cls, "layouts", OTHER_GAME_LAYOUTS))
+    return found
+
+
 def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
     """A :class:`CardDef` from the contract's inline card definition.
 
@@ -184,9 +195,7 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
     layout = data.get("layout", "normal")
     if not isinstance(layout, str):
         raise InputError(place, "layout", f"layout must be a string, got {quote(layout)}")
-    known = (
-        set().union(*LAYOUTS.values()) if game is None else LAYOUTS.get(game, OTHER_GAME_LAYOUTS)
-    )
+    known = set().union(*LAYOUTS.values()) if game is None else game_layouts(game)
     if layout not in known:
         raise InputError(
             place,

@@ -89,6 +89,9 @@ class Hooks:
     #: definition using another word in a listed field is an input error (an unlisted field
     #: is open). Empty: the game declares no vocabulary and nothing is checked.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: The card layouts of a plug-in game (``double_faced`` for cards with a face on each
+    #: side); the built-in games' are :data:`obverse.cards.LAYOUTS`.
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
     #: Type words compare case-insensitively (GA's index prints REGALIA, its rules Regalia).
     type_words_fold_case: ClassVar[bool] = False
 
