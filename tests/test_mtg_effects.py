@@ -16,6 +16,7 @@ from obverse.cards import CardDef, Face
 from obverse.characteristics import exception_keys
 from obverse.engine import decode, schema
 from obverse.errors import InputError
+from obverse.registry import get_ruleset
 from obverse.rulings import DONE
 from obverse.runner import run_scenario
 from obverse.scenario import to_step
@@ -75,10 +76,11 @@ def test_bad_copy_exceptions_are_clear_errors(
 
 
 def test_exception_keys_follow_the_game() -> None:
-    assert {"power", "loyalty", "add_subtypes"} <= exception_keys("mtg")
-    assert "pitch" not in exception_keys("mtg")
-    assert {"pitch", "intellect"} <= exception_keys("fab")
-    assert "loyalty" not in exception_keys("fab")
+    mtg, fab = (get_ruleset(alias).stats for alias in ("mtg", "fab"))
+    assert {"power", "loyalty", "add_subtypes"} <= exception_keys(mtg)
+    assert "pitch" not in exception_keys(mtg)
+    assert {"pitch", "intellect"} <= exception_keys(fab)
+    assert "loyalty" not in exception_keys(fab)
 
 
 def test_except_is_the_wire_name() -> None:

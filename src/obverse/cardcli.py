@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from obverse import registry
 from obverse.carddb import CardDB, default_path, open_db, plan_import
 from obverse.cardinfo import CardNotFound, describe, find_card, render
 from obverse.cards import CardDef
@@ -55,7 +56,7 @@ def add_card_commands(sub: Any) -> None:
     imp.set_defaults(func=cmd_import)
     card = sub.add_parser("card", help="show a card's faces and its characteristics in a zone")
     card.add_argument("name", metavar="NAME", help="the card's full name or any face's name")
-    card.add_argument("--game", choices=("mtg", "fab", "ga", "scp"))
+    card.add_argument("--game", choices=registry.games())
     card.add_argument("--ruleset", metavar="ALIAS", help="rules version (e.g. mtg@2020)")
     card.add_argument("--zone", metavar="Z", help="zone (default: the play zone)")
     card.add_argument("--face", choices=("front", "back", "left", "right", "both"))

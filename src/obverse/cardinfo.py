@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import msgspec
 
-from obverse import actions
+from obverse import actions, registry
 from obverse.carddata import bundled, close_names
 from obverse.carddb import CardDB
 from obverse.cards import STAT_FIELDS, CardDef, Face
@@ -25,7 +25,6 @@ from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Ruling
 from obverse.state import GameObject, GameState, PhysicalCard, new_state
 
-GAMES: Final = ("mtg", "fab", "ga", "scp")
 PLAYER: Final = "you"
 #: Words that tie a query ruling to a layout (rulesets phrase them per layout).
 
@@ -45,7 +44,7 @@ def find_card(name: str, game: str | None, db: CardDB | None) -> tuple[str, Card
     has exactly that name), and the other games that also have it. Bundled cards first. A name
     several cards of a game bear raises :class:`~obverse.carddata.AmbiguousName` listing them;
     an unknown one :class:`CardNotFound` with rapidfuzz suggestions."""
-    games = [game] if game else list(GAMES)
+    games = [game] if game else registry.games()
     found: list[tuple[str, CardDef]] = []
     for g in games:
         index = bundled(g)
@@ -156,7 +155,7 @@ def describe(
         wanted = next(iter(allowed))  # e.g. a meld result is only ever back face up
     state = new_state(rs.name, (PLAYER,))
     if wanted in allowed:
-        flipped = card.layout == "flip" and wanted == "back" and rs.game == "mtg"
+        flipped = rs.is_flipped_on_setup(card, wanted)
         state, card_id = actions.add_card(
             state, PhysicalCard(card=card, owner=PLAYER), where, face=wanted, flipped=flipped
         )
@@ -196,7 +195,7 @@ def _reached_by_moving(
             f"{card.name} can't be {wanted} face up in {where} "
             f"under {rs.name} (allowed: {', '.join(sorted(rs.allowed_faces(card, where)))})",
         )
-    flipped = card.layout == "flip" and wanted == "back" and rs.game == "mtg"
+    flipped = rs.is_flipped_on_setup(card, wanted)
     state, card_id = actions.add_card(
         state, PhysicalCard(card=card, owner=PLAYER), rs.play_zone, face=wanted, flipped=flipped
     )

@@ -16,29 +16,8 @@ from obverse.registry import rulesets
 
 Stat = int | str | None
 
-#: Layouts each game knows (the scenario contract's ``layout`` values).
-LAYOUTS: Final[dict[str, frozenset[str]]] = {
-    "mtg": frozenset(
-        {
-            "normal",
-            "transform",
-            "modal_dfc",
-            "flip",
-            "split",
-            "meld",
-            "adventure",
-            "token",
-            "reversible_card",
-            "prototype",
-            "omen",
-        }
-    ),
-    "fab": frozenset({"normal", "flip", "twin", "transcend", "split", "meld"}),
-    "ga": frozenset({"normal", "double_faced"}),
-    "scp": frozenset({"normal"}),
-}
-#: The layouts of a game not listed above (a third party's) that declares none in its
-#: ruleset's ``layouts``: single-faced cards.
+#: The layouts of a game whose ruleset declares none (``Ruleset.layouts``): single-faced
+#: cards.
 OTHER_GAME_LAYOUTS: Final = frozenset({"normal"})
 #: Layouts whose two faces are the two sides of one card (a double-faced card).
 DOUBLE_FACED: Final = frozenset(
@@ -175,14 +154,14 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
     return Face(**fields)
 
 
-def game_layouts(game: str) -> frozenset[str]:
-    """The layouts ``game``'s cards may have: a built-in game's from :data:`LAYOUTS`, a
-    plug-in game's from its ruleset's ``layouts`` (``normal`` only when it declares none)."""
-    found = LAYOUTS.get(game)
-    if found is None:
-        cls = next((c for c in rulesets() if c.game == game), None)
-        found = frozenset(getattr(cls, "layouts", OTHER_GAME_LAYOUTS))
-    return found
+def game_layouts(game: str | None) -> frozenset[str]:
+    """The layouts ``game``'s cards may have, as its ruleset declares them (``layouts``;
+    ``normal`` for a game no ruleset declares); ``None``: any game's."""
+    classes = rulesets()
+    if game is None:
+        return frozenset().union(*(cls.layouts for cls in classes))
+    cls = next((c for c in classes if c.game == game), None)
+    return OTHER_GAME_LAYOUTS if cls is None else cls.layouts
 
 
 def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
@@ -195,7 +174,7 @@ def parse_card(data: Any, place: str, game: str | None = None) -> CardDef:
     layout = data.get("layout", "normal")
     if not isinstance(layout, str):
         raise InputError(place, "layout", f"layout must be a string, got {quote(layout)}")
-    known = set().union(*LAYOUTS.values()) if game is None else game_layouts(game)
+    known = game_layouts(game)
     if layout not in known:
         raise InputError(
             place,

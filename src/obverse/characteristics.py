@@ -534,19 +534,13 @@ EXCEPT_ADD: Final = {
     "add_colors": "colors",
     "add_abilities": "abilities",
 }
-#: The stats each game prints (copy exceptions may set these); another game: all of them.
-GAME_STATS: Final[dict[str, tuple[str, ...]]] = {
-    "mtg": ("power", "toughness", "loyalty", "defense"),
-    "fab": ("pitch", "power", "defense", "life", "intellect"),
-    "ga": ("reserve_cost", "memory_cost", "power", "life", "durability", "element", "level"),
-    "scp": ("securing_power", "object_class"),
-}
 
 
-def exception_keys(game: str) -> frozenset[str]:
-    """The keys a copy exception (``except:``) may use in ``game``."""
+def exception_keys(stats: tuple[str, ...]) -> frozenset[str]:
+    """The keys a copy exception (``except:``) may use in a game printing ``stats`` (its
+    ruleset's ``stats``; empty: every stat field)."""
     lists = ("types", "supertypes", "subtypes", "colors", "abilities", "tags")
-    return frozenset({"name", *lists, *EXCEPT_ADD, *GAME_STATS.get(game, STAT_FIELDS)})
+    return frozenset({"name", *lists, *EXCEPT_ADD, *(stats or STAT_FIELDS)})
 
 
 def copy_exceptions(

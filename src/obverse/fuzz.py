@@ -90,17 +90,10 @@ def check_invariants(state: GameState, physical_cards: int) -> None:
     for c in physical:
         need(c in state.card_object, f"card {c} is in no zone")
     for obj in state.objects.values():
-        chars = characteristics(state, obj, rs)
+        characteristics(state, obj, rs)  # every object's characteristics can be computed
         need(obj.face in ("front", "back", "left", "right", "both"), f"bad face {obj.face}")
-        if rs.game == "mtg":
-            if obj.zone not in ("battlefield", "stack"):
-                need(obj.face in ("front", "both"), "712.8a: front face only outside play")
-            if obj.face_down:
-                need(chars.names == () and chars.mana_value == 0, "708.2a: face-down 2/2")
-            if not rs.is_double_faced(state.cards[obj.card].card):
-                need(not rs.can_transform(state, obj)[0], "712.9: only DFCs transform")
-        if rs.game == "ga" and obj.copies:
-            need(not rs.can_transform(state, obj)[0], "GA 7.2: copies can't transform")
+        for problem in rs.invariant_problems(state, obj):  # the game's own
+            need(False, problem)
 
 
 @dataclass

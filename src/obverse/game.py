@@ -32,7 +32,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.engine import Legal, apply, legal_actions
 from obverse.errors import InputError, NothingToUndo, quote
-from obverse.registry import get_ruleset
+from obverse.registry import default_alias, get_ruleset
 from obverse.rulesets import Ruleset
 from obverse.rulings import Outcome
 from obverse.state import GameObject, GameState, new_state
@@ -47,13 +47,14 @@ class Game:
 
     def __init__(
         self,
-        ruleset: str = "mtg",
+        ruleset: str | None = None,
         players: tuple[str, ...] = ("alice", "bob"),
         seed: int = 0,
         cards: list[CardDef] | None = None,
         secret: bytes | None = None,
     ) -> None:
-        self.ruleset: Ruleset = get_ruleset(ruleset)
+        # No ruleset named: the first registered (registry.default_alias()).
+        self.ruleset: Ruleset = get_ruleset(ruleset or default_alias())
         #: A random handle key unless given: the views of a live game can't be linked.
         key = secret if secret is not None else secrets.token_bytes(16)
         self.state: GameState = new_state(self.ruleset.name, players, seed=seed, secret=key)

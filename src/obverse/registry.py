@@ -14,6 +14,7 @@ first asked, so the rules layer can use it without an import cycle.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Iterable
 from functools import cache
 from importlib import metadata
@@ -25,14 +26,10 @@ if TYPE_CHECKING:
     from obverse.rulesets.base import Ruleset
 
 GROUP = "obverse.rulesets"
-#: The games that ship with obverse (also declared as entry points in pyproject.toml, so a
-#: source checkout that is not installed still finds them).
-BUILTIN = (
-    "obverse.rulesets.mtg:RULESETS",
-    "obverse.rulesets.fab:RULESETS",
-    "obverse.rulesets.ga:RULESETS",
-    "obverse.rulesets.scp:RULESETS",
-)
+#: The package whose modules declaring ``RULESETS`` are the games that ship with obverse
+#: (declared as entry points in pyproject.toml too; found here as well so that a source
+#: checkout that is not installed has them). No game is named here.
+BUILTIN_PACKAGE = "obverse.rulesets"
 _EXTRA: dict[str, type[Ruleset]] = {}
 
 
@@ -48,12 +45,23 @@ def _classes(value: Any) -> Iterable[type[Ruleset]]:
     return value if isinstance(value, list | tuple) else (value,)
 
 
+def _builtin() -> list[str]:
+    """The modules of :data:`BUILTIN_PACKAGE` that declare ``RULESETS``, sorted."""
+    package = importlib.import_module(BUILTIN_PACKAGE)
+    found = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{BUILTIN_PACKAGE}.{info.name}")
+        if hasattr(module, "RULESETS"):
+            found.append(f"{module.__name__}:RULESETS")
+    return found
+
+
 @cache
 def _registry() -> dict[str, type[Ruleset]]:
-    targets = list(BUILTIN)
-    for ep in metadata.entry_points(group=GROUP):
-        if ep.value not in targets:
-            targets.append(ep.value)
+    # Entry points first (their order is the installed games' order), then built-ins an
+    # uninstalled checkout has.
+    targets = [ep.value for ep in metadata.entry_points(group=GROUP)]
+    targets += [t for t in _builtin() if t not in targets]
     found: dict[str, type[Ruleset]] = {}
     for target in targets:
         for cls in _classes(_load(target)):
@@ -75,12 +83,24 @@ def _all() -> dict[str, type[Ruleset]]:
 
 
 def rulesets() -> list[type[Ruleset]]:
-    """Every registered ruleset class, each once, in registry order."""
+    """Every registered ruleset class, each once: by the games' own ``listed`` rank (the
+    order they are listed in: a plug-in's after the built-ins), then in registry order."""
     seen: list[type[Ruleset]] = []
     for cls in _all().values():
         if cls not in seen:
             seen.append(cls)
-    return seen
+    return sorted(seen, key=lambda cls: cls.listed)
+
+
+def games() -> list[str]:
+    """Every registered game (``Ruleset.game``), each once, in registry order."""
+    return list(dict.fromkeys(cls.game for cls in rulesets()))
+
+
+def default_alias() -> str:
+    """The ruleset :class:`~obverse.Game` and the web sandbox use when none is named: the
+    first registered."""
+    return rulesets()[0].aliases[0]
 
 
 @cache
@@ -97,4 +117,4 @@ def get_ruleset(alias: str) -> Ruleset:
     return cls()
 
 
-__all__ = ["GROUP", "get_ruleset", "register", "rulesets"]
+__all__ = ["GROUP", "default_alias", "games", "get_ruleset", "register", "rulesets"]

@@ -439,7 +439,7 @@ def _equal(key: str, want: Any, got: Any, rs: Ruleset) -> bool:
     if key == "counters":
         wanted = {k: v for k, v in (want or {}).items() if v}
         return bool(wanted == (got or {}))
-    if key in ("mana_cost",) or (key == "cost" and rs.game == "mtg"):
+    if key in ("mana_cost",) or (key == "cost" and rs.mana_costs):
         if want is None or got is None:
             return want is None and got is None
         try:

@@ -14,7 +14,7 @@ from typing import Any, Final
 import msgspec
 
 from obverse import vocab as v
-from obverse.cards import CARD_FIELDS, FACE_FIELDS, LAYOUTS, LIST_FIELDS, STAT_FIELDS
+from obverse.cards import CARD_FIELDS, FACE_FIELDS, LIST_FIELDS, STAT_FIELDS, game_layouts
 from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets import Ruleset
 from obverse.scenario import (
@@ -159,7 +159,7 @@ def _card() -> dict[str, Any]:
     face.update({"name": _STR, "text": _STR, "cost": _STAT})
     face.update({k: _STAT for k in STAT_FIELDS})
     card = dict(face)
-    layouts = sorted(set().union(*LAYOUTS.values()))
+    layouts = sorted(game_layouts(None))
     card.update(
         {
             "layout": {"type": "string", "examples": layouts},

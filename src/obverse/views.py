@@ -123,7 +123,7 @@ def chars_dict(chars: Characteristics, rs: Ruleset) -> dict[str, Any]:
         "abilities": list(p.abilities),
         "tags": list(p.tags),
     }
-    if rs.game == "mtg":
+    if rs.mana_costs:  # MTG 202: a mana cost and its mana value
         out["mana_cost"] = p.cost if isinstance(p.cost, str) else None
         out["cost"] = out["mana_cost"]
         out["mana_value"] = chars.mana_value

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import msgspec
 
-from obverse.cards import LAYOUTS, CardDef, Face
+from obverse.cards import CardDef, Face, game_layouts
 from obverse.errors import quote
 from obverse.importers import (
     BadRecord,
@@ -41,7 +41,7 @@ from obverse.importers.jsonstream import OBJECT_BOUNDARY, read_records
 from obverse.rulesets.mtg import MTG_SUPERTYPES
 
 #: Scryfall layouts kept as they are.
-DIRECT: Final = LAYOUTS["mtg"]
+DIRECT: Final = game_layouts("mtg")
 #: Scryfall layouts that are, for faces, another obverse layout.
 ALIASES: Final = {
     "leveler": "normal",

@@ -477,7 +477,7 @@ class Ruleset(Offers):
     def checked_exceptions(self, given: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
         """A copy effect's exceptions as (key, value) pairs: keys the game's characteristics
         (or ``add_*``), colors by letter. Raises :class:`InputError` naming a bad key."""
-        allowed = exception_keys(self.game)
+        allowed = exception_keys(self.stats)
         out: list[tuple[str, object]] = []
         for key, value in given.items():
             if key not in allowed:

@@ -109,6 +109,12 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
 class FabZones(Ruleset):
     """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules 2.10.1)."""
 
+    listed: ClassVar[int] = 1
+    layouts: ClassVar[frozenset[str]] = frozenset(
+        {"normal", "flip", "twin", "transcend", "split", "meld"}
+    )
+    stats: ClassVar[tuple[str, ...]] = ("pitch", "power", "defense", "life", "intellect")
+
     game: ClassVar[str] = "fab"
     zones: ClassVar[frozenset[str]] = frozenset(
         {

@@ -176,6 +176,12 @@ class GrandArchive(FieldObjects):
 
     # --- transform (2, 4, 7.2, 8, 9, 9.1) ----------------------------------------------------
 
+    def invariant_problems(self, state: GameState, obj: GameObject) -> list[str]:
+        """7.2: a copy never transforms."""
+        if obj.copies and self.can_transform(state, obj).value:
+            return ["GA 7.2: copies can't transform"]
+        return []
+
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """2: transform turns a double-faced object over; 4: only on the field; 8: not face
         down; 7.2: never a copy. Otherwise nothing happens."""

@@ -82,6 +82,18 @@ class FieldObjects(Ruleset):
     """The GA rules of objects on the field, shared by :class:`~obverse.rulesets.ga.
     GrandArchive` (its procedures and the state-based checks they run)."""
 
+    listed: ClassVar[int] = 2
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
+    stats: ClassVar[tuple[str, ...]] = (
+        "reserve_cost",
+        "memory_cost",
+        "power",
+        "life",
+        "durability",
+        "element",
+        "level",
+    )
+
     setup_keys: ClassVar[Mapping[str, str]] = {
         "rested": "bool",
         "ephemeral": "bool",

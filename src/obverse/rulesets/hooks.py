@@ -89,9 +89,18 @@ class Hooks:
     #: definition using another word in a listed field is an input error (an unlisted field
     #: is open). Empty: the game declares no vocabulary and nothing is checked.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {}
-    #: The card layouts of a plug-in game (``double_faced`` for cards with a face on each
-    #: side); the built-in games' are :data:`obverse.cards.LAYOUTS`.
+    #: The layouts the game's cards may have (the scenario contract's ``layout``;
+    #: ``double_faced``: a face on each side).
     layouts: ClassVar[frozenset[str]] = frozenset({"normal"})
+    #: The stats the game's cards print (copy exceptions may set these); empty: every
+    #: stat field (:data:`obverse.cards.STAT_FIELDS`).
+    stats: ClassVar[tuple[str, ...]] = ()
+    #: Costs are mana costs with a mana value (MTG 202): views show ``mana_cost`` and
+    #: ``mana_value``, and expectations compare costs as mana.
+    mana_costs: ClassVar[bool] = False
+    #: Where the game comes in lists of games (lowest first; the first is the default ruleset
+    #: of :class:`~obverse.Game` and the web sandbox); a plug-in's comes after the built-ins.
+    listed: ClassVar[int] = 100
     #: Type words compare case-insensitively (GA's index prints REGALIA, its rules Regalia).
     type_words_fold_case: ClassVar[bool] = False
 
@@ -472,6 +481,12 @@ class Hooks:
         """The state with the status a setup entry states for ``obj`` (keys of
         :attr:`setup_keys`, values already checked)."""
         return state
+
+    def invariant_problems(self, state: GameState, obj: GameObject) -> list[str]:
+        """What breaks the game's own invariants for ``obj`` (random play and the conformance
+        kit check them after every action): a face valid for the zone, a copy that can't
+        transform ... Empty: none."""
+        return []
 
     @classmethod
     def sample_cards(cls) -> tuple[CardDef, ...]:

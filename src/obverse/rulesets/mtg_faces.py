@@ -12,7 +12,7 @@ import msgspec
 
 from obverse import mana
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics, combine_faces
+from obverse.characteristics import Characteristics, characteristics, combine_faces
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulings import Decided
@@ -47,6 +47,25 @@ class MagicFaces(Ruleset):
     """MTG's zones, switches and face rules (newest numbering; versions override)."""
 
     game: ClassVar[str] = "mtg"
+    listed: ClassVar[int] = 0
+    #: The scenario contract's layouts (Scryfall's names).
+    layouts: ClassVar[frozenset[str]] = frozenset(
+        {
+            "normal",
+            "transform",
+            "modal_dfc",
+            "flip",
+            "split",
+            "meld",
+            "adventure",
+            "token",
+            "reversible_card",
+            "prototype",
+            "omen",
+        }
+    )
+    stats: ClassVar[tuple[str, ...]] = ("power", "toughness", "loyalty", "defense")
+    mana_costs: ClassVar[bool] = True
     zones: ClassVar[frozenset[str]] = frozenset(
         {"library", "hand", "battlefield", "graveyard", "stack", "exile", "command"}
     )
@@ -281,6 +300,24 @@ class MagicFaces(Ruleset):
         if card.layout == "transform":
             return True
         return card.layout == "modal_dfc" and self.modal_is_transformed
+
+    def invariant_problems(self, state: GameState, obj: GameObject) -> list[str]:
+        """712.8a: only the front face (or both halves) outside the battlefield and the stack;
+        708.2a: a face-down object has no name and mana value 0; 712.9: only a double-faced
+        card transforms."""
+        found = []
+        if obj.zone not in ("battlefield", "stack") and obj.face not in ("front", "both"):
+            found.append("712.8a: front face only outside play")
+        if obj.face_down:
+            chars = characteristics(state, obj, self)
+            if chars.names != () or chars.mana_value != 0:
+                found.append("708.2a: a face-down object has no name and mana value 0")
+        if (
+            not self.is_double_faced(state.cards[obj.card].card)
+            and self.can_transform(state, obj).value
+        ):
+            found.append("712.9: only double-faced cards transform")
+        return found
 
     def is_flipped_on_setup(self, card: CardDef, face: str) -> bool:
         """710.1: a flip card set up with its alternative half up is flipped."""

@@ -126,6 +126,8 @@ class SCP(Ruleset):
     """SCP-TCG-JP-J (fan-made): zone-dependent facing, face-down characteristics and looks."""
 
     aliases: ClassVar[tuple[str, ...]] = ("scp",)
+    listed: ClassVar[int] = 3
+    stats: ClassVar[tuple[str, ...]] = ("securing_power", "object_class")
     game: ClassVar[str] = "scp"
     version: ClassVar[str] = "seed-001"
     title: ClassVar[str] = "SCP-TCG-JP-J (表向き/裏向き)"

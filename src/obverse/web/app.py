@@ -52,6 +52,7 @@ from obverse.carddb import CardDB, default_path
 from obverse.cards import CardDef
 from obverse.errors import InputError
 from obverse.loader import load_text
+from obverse.registry import default_alias
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
 from obverse.web.hot import ACT_KEYS, HotRoutes
@@ -456,7 +457,7 @@ class Api:
     async def cards(self, request: Request) -> Response:
         """Card names for autocomplete: prefix matches, then inner matches."""
         try:
-            rs = get_ruleset(request.query_params.get("ruleset", "mtg"))
+            rs = get_ruleset(request.query_params.get("ruleset") or default_alias())
         except InputError as exc:
             raise TableError(400, exc.message) from None
         q = request.query_params.get("q", "").strip().casefold()[:100]
@@ -471,7 +472,7 @@ class Api:
         """A new empty table, with a random seed unless one is given."""
         data = await json_body(request, frozenset({"ruleset", "title", "players", "seed"}))
         try:
-            rs = get_ruleset(_text(data, "ruleset", 40, "mtg"))
+            rs = get_ruleset(_text(data, "ruleset", 40, default_alias()))
         except InputError as exc:
             raise TableError(400, exc.message) from None
         players = _players(data.get("players", ["alice", "bob"]))

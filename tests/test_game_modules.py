@@ -1,0 +1,78 @@
+"""A game is one module: what a game is (its layouts, stats, zones, type words, verbs, sample
+cards, its place in lists) is declared on its ruleset, and no module outside the games' own
+packages and their importers names a game (issue 27). Read from the source with ``ast``:
+string constants that are a game's name or a rules version's alias."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from obverse import Game, registry
+from obverse.cards import game_layouts, parse_card
+from obverse.characteristics import exception_keys
+from obverse.errors import InputError
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "obverse"
+#: A game's own package: its rules and its importer (``importers``, ``carddb``: the card data
+#: of the games that have an importer).
+OWN = ("rulesets", "importers", "carddb.py", "data")
+
+
+def _names() -> set[str]:
+    return {alias for cls in registry.rulesets() for alias in (cls.game, *cls.aliases)}
+
+
+def _strings(tree: ast.AST) -> list[tuple[int, str]]:
+    """String constants that are not docstrings."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+# The bench measures MTG boards by design (its figures are MTG's) until it takes a ruleset.
+LEFT: frozenset[str] = frozenset({"bench.py"})
+
+
+def test_no_module_outside_a_game_names_it() -> None:
+    names = _names()
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in OWN or rel.name in LEFT:
+            continue
+        for line, value in _strings(ast.parse(path.read_text(encoding="utf-8"))):
+            if value.casefold() in names:
+                offenders.append(f"{rel}:{line}: {value!r}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_each_game_declares_its_layouts_and_stats() -> None:
+    for cls in registry.rulesets():
+        assert "normal" in cls.layouts, cls
+    assert "meld" in game_layouts("mtg") and "twin" in game_layouts("fab")
+    assert game_layouts("ga") == {"normal", "double_faced"}
+    assert "twin" in game_layouts(None)  # any game's
+    assert "defense" in exception_keys(registry.get_ruleset("mtg").stats)
+    assert "level" not in exception_keys(registry.get_ruleset("mtg").stats)
+    with pytest.raises(InputError, match="unknown layout 'twin' for mtg"):
+        parse_card({"name": "X", "layout": "twin", "faces": [{}, {}]}, "cards[1]", "mtg")
+
+
+def test_games_are_listed_in_their_declared_order_and_the_first_is_the_default() -> None:
+    assert registry.games()[:4] == ["mtg", "fab", "ga", "scp"]  # listed = 0, 1, 2, 3
+    assert Game().ruleset.name == registry.default_alias() == "mtg"
