@@ -107,7 +107,7 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
 
 
 class FabZones(Ruleset):
-    """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules 2.10.1)."""
+    """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules, February 2026)."""
 
     game: ClassVar[str] = "fab"
     zones: ClassVar[frozenset[str]] = frozenset(
