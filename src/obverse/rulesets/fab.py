@@ -1,10 +1,11 @@
-"""Flesh and Blood (Comprehensive Rules of February 2026): double-faced flip-, twin- and transcend-cards
-(9.1), split-cards (9.2), the marked condition (9.3), and the zone rules behind them: new
-objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card categories (1.3.2,
-3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions, sub-cards and the
-soul, the start of the game, look and play permissions are in
+"""Flesh and Blood (Comprehensive Rules of February 2026): double-faced flip-, twin- and
+transcend-cards (9.1), split-cards (9.2), the marked condition (9.3), and the zone rules
+behind them: new objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card
+categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions,
+sub-cards and the soul, the start of the game, look and play permissions are in
 :mod:`obverse.rulesets.fab_arena`; tapped permanents, suspense, landmarks, Return to the Brood
-and ``*`` copies in :mod:`obverse.rulesets.fab_status`.
+and ``*`` copies in :mod:`obverse.rulesets.fab_status`; restrictions on a split-card's side
+and melded layers in :mod:`obverse.rulesets.fab_split`.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -28,14 +29,13 @@ from obverse.rulesets.fab_arena import (
     SUB_CARDS,
     AllowPlay,
     Charge,
-    FabArena,
     HasTranscended,
     Look,
     PutUnder,
 )
+from obverse.rulesets.fab_split import FabSplit
 from obverse.rulesets.fab_status import (
     STATUS_OFFERS,
-    FabStatus,
     ReturnToTheBrood,
     Tap,
     Untap,
@@ -132,7 +132,7 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabStatus):
+class FleshAndBlood(FabSplit):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
     8.5.56)."""
@@ -196,7 +196,7 @@ class FleshAndBlood(FabStatus):
         refused = self.play_refusal(state, obj)
         if refused:
             return ILLEGAL, obj.zone, obj.face, refused
-        chosen = "back" if transformed else face
+        chosen, unmelded = self.meld_on_other_card(card, "back" if transformed else face)
         if face_down or len(card.faces) < 2:
             played = self._play_single(card, chosen)
         elif card.layout == "split":
@@ -213,6 +213,10 @@ class FleshAndBlood(FabStatus):
         resource = self._resource_refusal(card, side, face_down)
         if resource:
             return ILLEGAL, obj.zone, obj.face, resource
+        forbidden = self.play_forbidden(state, obj, side)
+        if forbidden:
+            return ILLEGAL, obj.zone, obj.face, forbidden
+        rulings = (*unmelded, *rulings, *self.allowed_side_note(state, obj, side))
         return DONE, self.stack_zone, side, rulings
 
     def _resource_refusal(self, card: CardDef, side: str, face_down: bool) -> Rulings:

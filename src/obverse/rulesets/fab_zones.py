@@ -107,7 +107,8 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
 
 
 class FabZones(Ruleset):
-    """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules, February 2026)."""
+    """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules,
+    February 2026)."""
 
     game: ClassVar[str] = "fab"
     zones: ClassVar[frozenset[str]] = frozenset(
