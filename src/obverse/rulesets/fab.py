@@ -33,7 +33,7 @@ from obverse.rulesets.fab_arena import (
     Look,
     PutUnder,
 )
-from obverse.rulesets.fab_split import FabSplit
+from obverse.rulesets.fab_equip import EQUIP_OFFERS, Equip, Exchange, FabEquip, Give, Steal
 from obverse.rulesets.fab_status import (
     STATUS_OFFERS,
     ReturnToTheBrood,
@@ -80,13 +80,17 @@ __all__ = [
     "AllowPlay",
     "Awaken",
     "Charge",
+    "Equip",
+    "Exchange",
     "FleshAndBlood",
+    "Give",
     "HasTranscended",
     "Hit",
     "Look",
     "Mark",
     "PutUnder",
     "ReturnToTheBrood",
+    "Steal",
     "Tap",
     "Transcend",
     "Untap",
@@ -132,7 +136,7 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabSplit):
+class FleshAndBlood(FabEquip):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
     8.5.56)."""
@@ -154,6 +158,10 @@ class FleshAndBlood(FabSplit):
         Tap,
         Untap,
         ReturnToTheBrood,
+        Equip,
+        Give,
+        Steal,
+        Exchange,
     )
     #: 3.0.3a: a player may look only at private objects they own (else: no reference).
     hidden_rule: ClassVar[str] = "3.0.3a"
@@ -458,6 +466,7 @@ class FleshAndBlood(FabSplit):
         ("mark", "_offer_mark"),
         *ARENA_OFFERS,
         *STATUS_OFFERS,
+        *EQUIP_OFFERS,
         ("hit", "_offer_hits"),
     )
 
