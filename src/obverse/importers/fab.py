@@ -1,15 +1,23 @@
 """The Flesh and Blood card database (the-fab-cube/flesh-and-blood-cards) to :class:`CardDef`.
 
 Reads ``card.csv`` (tab-separated, with ``card-printing.csv`` and ``card-face-association.csv``
-beside it) or ``card.json`` (with ``card-face-association.json`` beside it). One record per
+beside it) or ``card.json`` (with ``card-face-association.json`` beside it), or the
+``@flesh-and-blood/cards`` npm package's ``cards`` array written out as JSON (``node -e
+'process.stdout.write(JSON.stringify(require("@flesh-and-blood/cards").cards))'``), whose
+cards name their other side in ``oppositeSideCardIdentifier(s)`` and mark a back-only card
+``isCardBack``. One record per
 card (name + pitch). Double-faced cards are paired through the face association (printing ids
 mapped to cards), never through a back face's ``other_face_unique_id``, which upstream writes
 as a self-reference; without an association file only front entries of
 ``double_sided_card_info`` are trusted. Kinds (CR 9.1): a front face with subtype Figment,
 Invocation or Construct makes a ``flip`` card (9.1.3), a front with Transcend a ``transcend``
-card (9.1.5), any other pair a ``twin`` card (9.1.4). A back card with a single front is
-stored as part of that card; one shared by several fronts (Inner Chi) also stays a card of its
-own. Meld cards (``A // B``, one record upstream) are ``split`` cards with both halves.
+card (9.1.5), any other pair a ``twin`` card (9.1.4); a front with a flip subtype pairs even
+where the source says the printing isn't double-faced (Construct Bank Breaker). A back card with
+a single front is stored as part of that card; one shared by several fronts (Inner Chi), or
+printed on its own too (a Fabric construct's equipment, Fyendal's Spring Tunic), also stays a
+card of its own. A hybrid type box (``Brute / Warrior Action``, CR 2.14.1b) gives the face all
+the supertypes and its two sets in ``hybrid``. Meld cards (``A // B``, one record upstream)
+are ``split`` cards with both halves.
 
 Faces follow the bundled curated data: supertypes are the class and talent words (``Generic``
 means none), types the type keywords, subtypes the words after the dash; ``life`` is health,

@@ -182,6 +182,9 @@ class FabEquip(FabSplit):
             return out
         rulings = (
             *self.one("8.5.41", f"equipped to {obj.owner}'s {zone_name(zone)} as a permanent"),
+            *self.one(
+                "8.5.41a", f"no zone is specified: its subtype decides the {zone_name(zone)}"
+            ),
             *why,
             *out.rulings,
         )
