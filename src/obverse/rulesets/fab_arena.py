@@ -237,7 +237,20 @@ class FabArena(FabZones):
             *self.one("8.5.36", "to transform an object into a permanent, put it under it"),
             *self.one("8.5.36a", "the object has transformed into the card it is under"),
         )
+        if self.has_sub_cards(state, obj.id):
+            why = (
+                "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
+            )
+            rulings += self.one("3.0.14c", why)
         return self._put_under(state, obj, top, rulings)
+
+    def has_sub_cards(self, state: GameState, top: int) -> bool:
+        """Whether object ``top`` has sub-cards (only the sub-card zones are looked at)."""
+        for who in state.players:
+            for i in state.zones.get(state.zone_key(SUB_CARDS, who)) or ():
+                if state.objects[i].under == top:
+                    return True
+        return False
 
     def _put_under(
         self, state: GameState, obj: GameObject, top: GameObject, rulings: Rulings
