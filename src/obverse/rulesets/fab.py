@@ -33,7 +33,8 @@ from obverse.rulesets.fab_arena import (
     Look,
     PutUnder,
 )
-from obverse.rulesets.fab_equip import EQUIP_OFFERS, Equip, Exchange, FabEquip, Give, Steal
+from obverse.rulesets.fab_equip import EQUIP_OFFERS, Equip, Exchange, Give, Steal
+from obverse.rulesets.fab_look import FabLook, LookAtTop
 from obverse.rulesets.fab_status import (
     STATUS_OFFERS,
     ReturnToTheBrood,
@@ -87,6 +88,7 @@ __all__ = [
     "HasTranscended",
     "Hit",
     "Look",
+    "LookAtTop",
     "Mark",
     "PutUnder",
     "ReturnToTheBrood",
@@ -136,7 +138,7 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabEquip):
+class FleshAndBlood(FabLook):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
     8.5.56)."""
@@ -162,6 +164,7 @@ class FleshAndBlood(FabEquip):
         Give,
         Steal,
         Exchange,
+        LookAtTop,
     )
     #: 3.0.3a: a player may look only at private objects they own (else: no reference).
     hidden_rule: ClassVar[str] = "3.0.3a"

@@ -11,7 +11,7 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
 import msgspec
 
@@ -55,13 +55,15 @@ class Charge(v.Action, frozen=True, tag="charge"):
 
 
 class Look(v.Action, frozen=True, tag="look"):
-    """``player`` looks at a private card (8.5.11): it stays private and where it is."""
+    """``player`` looks at a private card (8.5.11): it stays private and where it is;
+    ``until: end_of_turn`` makes it a continuous look (8.5.11a)."""
 
     refs = ("object",)
     player_fields = ("player",)
     viewer_field = "player"
     player: str
     object: int
+    until: Literal["end_of_turn"] | None = None
 
 
 class AllowPlay(v.Action, frozen=True, tag="allow_play"):

@@ -1,0 +1,31 @@
+"""FaB round three (issue 24): every new verb takes part in the non-interference twin
+histories (bob's view never depends on alice's hidden card) and in random play's invariants."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from obverse import vocab as v
+from obverse.fuzz import twin_history
+from obverse.rulesets import get_ruleset
+
+NEW_VERBS = frozenset(
+    {"tap", "untap", "return_to_the_brood", "equip", "give", "steal", "exchange", "look_at_top"}
+)
+
+
+def test_new_verbs_are_fab_verbs() -> None:
+    rs = get_ruleset("fab")
+    for verb in NEW_VERBS:
+        assert rs.action_class(verb) is not None, verb
+
+
+def test_twin_histories_exercise_every_new_verb_without_a_leak() -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(160):
+        hist = twin_history("fab", seed, 40)
+        assert hist.error is None, (seed, hist.error)
+        seen.update(v.VERBS[type(a)] for a in hist.log)
+        if set(seen) >= NEW_VERBS:
+            break
+    assert set(seen) >= NEW_VERBS, sorted(NEW_VERBS - set(seen))
