@@ -12,6 +12,7 @@ from pathlib import Path
 from obverse import Game, importers
 from obverse.engine import apply
 from obverse.importers import Problem, fab
+from obverse.rulesets.fab import layout_category
 from obverse.vocab import CheckCardPool
 
 NPM = Path(__file__).resolve().parent / "data" / "fab" / "npm" / "cards.subset.json"
@@ -53,6 +54,9 @@ def test_fabric_backs_stay_cards_of_their_own() -> None:
     assert tunic.front.subtypes == ("Chest",)
     fabric = by_name["Fabric of Spring // Fyendal's Spring Tunic"]
     assert fabric.layout == "flip" and fabric.faces[1] == tunic.front
+    # the equipment is an arena-card (1.3.2d); only the flip-card is a deck-card (9.1.3)
+    assert layout_category(tunic.layout, tunic.faces) == "arena"
+    assert layout_category(fabric.layout, fabric.faces) == "deck"
     for name in ("Crown of Providence", "Scabskin Leathers", "Blossom of Spring"):
         assert by_name[name].layout == "normal", name
     # a back printed only as a back is not (Nitro Mechanoid)
