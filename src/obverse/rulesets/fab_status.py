@@ -145,6 +145,29 @@ class FabStatus(FabArena):
         cleared = self.one("3.0.12", "cleared, it goes to its owner's graveyard")
         return state, (*self.one("8.2.9b", why), *cleared, *moved)
 
+    def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
+        """8.3.42: at the start of its controller's turn a card with suspense loses a
+        suspense counter; with none left, it is destroyed (to its owner's graveyard)."""
+        out = super().end_turn(state, a)
+        state, player = out.state, out.state.players[out.state.active]
+        rulings: Rulings = ()
+        for obj in [o for o in state.iter_objects() if o.zone == self.play_zone]:
+            left = dict(obj.counters).get(SUSPENSE[0], 0)
+            if obj.controller != player or not left or obj.face_down:
+                continue
+            if "Suspense" not in characteristics(state, obj, self).props.abilities:
+                continue
+            counters = tuple((k, n - 1 if k == SUSPENSE[0] else n) for k, n in obj.counters)
+            state = core.update(state, replace(obj, counters=counters))
+            why = f"at the start of {player}'s turn a suspense counter is removed ({left - 1} left)"
+            rulings += self.one("8.3.42", why)
+            if left == 1:
+                moved = FabArena.move_object(self, state, obj.id, self.discard_zone)
+                state = moved.state
+                gone = "it has no suspense counters: it is destroyed"
+                rulings += (*self.one("8.3.42", gone), *moved.rulings)
+        return Outcome(state, out.result, (*out.rulings, *rulings), out.events)
+
     # --- copies: Return to the Brood (8.5.52), a * property (8.5.25e) ------------------------
 
     def return_to_the_brood(self, state: GameState, a: ReturnToTheBrood) -> Outcome:
