@@ -79,6 +79,12 @@ def test_flip_cards_by_the_front_subtype_and_kinds() -> None:
     assert sinks == {("Red",): 1, ("Yellow",): 2, ("Blue",): 3}  # the color from the id
 
 
+def test_star_values_are_kept() -> None:
+    by_name = {r.card.name: r.card for r in _records()}
+    assert by_name["Arakni, Black Widow"].front.life == "*"  # 8.5.25e copies read it
+    assert by_name["Arakni, Black Widow"].front.intellect == 4
+
+
 def test_hybrid_type_boxes_are_classes() -> None:
     records = _records()
     hybrids = [r.card for r in records if any(f.hybrid for f in r.card.faces)]

@@ -21,7 +21,8 @@ are ``split`` cards with both halves.
 
 Faces follow the bundled curated data: supertypes are the class and talent words (``Generic``
 means none), types the type keywords, subtypes the words after the dash; ``life`` is health,
-``intellect`` intelligence; ``*`` values are left out (defined by text).
+``intellect`` intelligence; a ``*`` value stays the string ``*`` (defined by text; a copy of
+it takes the original's value, CR 8.5.25e).
 """
 
 from __future__ import annotations
@@ -134,8 +135,7 @@ def _plain(text: str) -> str:
 
 
 def _stat(value: Any, key: str) -> int | str | None:
-    out = stat(value, key)
-    return None if out == "*" else out
+    return stat(value, key)
 
 
 def _face(row: Row, name: str, type_text: str, text: str) -> Face:
@@ -279,12 +279,12 @@ def row_from_npm(raw: dict[str, Any]) -> Row:
         raise BadRecord("cardIdentifier", "missing")
     if not name:
         raise BadRecord("name", "missing")
-    values = {
-        "cost": raw.get("cost"),
+    values = {  # a special value ("*", "X") where the number isn't printed
+        "cost": raw.get("cost", raw.get("specialCost")),
         "pitch": raw.get("pitch"),
-        "power": raw.get("power"),
-        "defense": raw.get("defense"),
-        "health": raw.get("life"),
+        "power": raw.get("power", raw.get("specialPower")),
+        "defense": raw.get("defense", raw.get("specialDefense")),
+        "health": raw.get("life", raw.get("specialLife")),
         "intelligence": raw.get("intellect"),
     }
     for key, value in values.items():
