@@ -197,14 +197,20 @@ def _check_str(value: Any, key: str) -> str:
     return value
 
 
+def _id_and_name(raw: dict[str, Any], id_key: str, name_key: str) -> tuple[str, str]:
+    """A record's id and name, both required."""
+    uid = _check_str(raw.get(id_key), id_key).strip()
+    name = _check_str(raw.get(name_key), name_key).strip()
+    if not uid:
+        raise BadRecord(id_key, "missing")
+    if not name:
+        raise BadRecord(name_key, "missing")
+    return uid, name
+
+
 def row_from_csv(raw: dict[str, Any]) -> Row:
     """A :class:`Row` from a ``card.csv`` row (already read by :mod:`csv`)."""
-    uid = _check_str(raw.get("Unique ID"), "Unique ID").strip()
-    name = _check_str(raw.get("Name"), "Name").strip()
-    if not uid:
-        raise BadRecord("Unique ID", "missing")
-    if not name:
-        raise BadRecord("Name", "missing")
+    uid, name = _id_and_name(raw, "Unique ID", "Name")
     values = {
         "cost": raw.get("Cost"),
         "pitch": raw.get("Pitch"),
@@ -230,12 +236,7 @@ def row_from_json(raw: Any) -> Row:
     """A :class:`Row` from a ``card.json`` card object."""
     if not isinstance(raw, dict):
         raise BadRecord("", f"expected a card object, got {type(raw).__name__}")
-    uid = _check_str(raw.get("unique_id"), "unique_id").strip()
-    name = _check_str(raw.get("name"), "name").strip()
-    if not uid:
-        raise BadRecord("unique_id", "missing")
-    if not name:
-        raise BadRecord("name", "missing")
+    uid, name = _id_and_name(raw, "unique_id", "name")
     values = {
         k: raw.get(k) for k in ("cost", "pitch", "power", "defense", "health", "intelligence")
     }
@@ -273,12 +274,7 @@ def row_from_npm(raw: dict[str, Any]) -> Row:
     """A :class:`Row` from an ``@flesh-and-blood/cards`` card object: ``cardIdentifier`` is
     its id, ``typeText`` its type box, ``functionalText`` its text; ``life`` and
     ``intellect`` are health and intelligence."""
-    uid = _check_str(raw.get("cardIdentifier"), "cardIdentifier").strip()
-    name = _check_str(raw.get("name"), "name").strip()
-    if not uid:
-        raise BadRecord("cardIdentifier", "missing")
-    if not name:
-        raise BadRecord("name", "missing")
+    uid, name = _id_and_name(raw, "cardIdentifier", "name")
     values = {  # a special value ("*", "X") where the number isn't printed
         "cost": raw.get("cost", raw.get("specialCost")),
         "pitch": raw.get("pitch"),
