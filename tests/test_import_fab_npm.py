@@ -85,6 +85,16 @@ def test_star_values_are_kept() -> None:
     assert by_name["Arakni, Black Widow"].front.intellect == 4
 
 
+def test_keywords_are_written_as_printed() -> None:
+    """The package lists "Essence"; the card says which (8.3.16 needs it)."""
+    by_name = {r.card.name: r.card for r in _records()}
+    oldhim = by_name["Oldhim, Grandfather of Eternity"]
+    assert "Essence of Earth and Ice" in oldhim.front.abilities
+    game = Game("fab", cards=[r.card for r in _records()])
+    hero = game.add("Oldhim, Grandfather of Eternity", zone="hero", owner="alice")
+    assert game.check_card_pool(hero, ["Autumn's Touch (red)"])  # an Earth card
+
+
 def test_hybrid_type_boxes_are_classes() -> None:
     records = _records()
     hybrids = [r.card for r in records if any(f.hybrid for f in r.card.faces)]

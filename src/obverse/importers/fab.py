@@ -56,6 +56,9 @@ FLIP_SUBTYPES: Final = frozenset({"Figment", "Invocation", "Construct"})
 PITCH_COLORS: Final = {"Red": 1, "Yellow": 2, "Blue": 3}
 _DASH: Final = re.compile(r"\s+[-–—]\s+")
 _SPLIT_TEXT: Final = re.compile(r"\n\s*//\s*\n")
+_BOLD: Final = re.compile(r"\*\*(.+?)\*\*")
+_PARAMETER: Final = re.compile(r"\d+|X|of [A-Z].*")
+_NAME_WORD: Final = re.compile(r"[A-Z][\w']*")
 #: The slash between a hybrid card's two supertype sets (CR 2.14.1b); not a split's ``//``.
 _HYBRID: Final = re.compile(r"\s+/\s+")
 CSV_COLUMNS: Final = (
@@ -270,6 +273,22 @@ def is_npm_card(raw: Any) -> bool:
     return isinstance(raw, dict) and "cardIdentifier" in raw and "unique_id" not in raw
 
 
+def _with_parameters(keywords: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """The npm package lists a keyword without what it is written with (``Essence`` for
+    ``**Essence of Earth and Lightning**``, ``Ward`` for ``**Ward 10**``, ``Fusion`` for
+    ``**Ice Fusion**``): each keyword as its first bold span in the text that starts or ends
+    with it, as the-fab-cube lists them (8.3.16 reads ``Essence of ...``)."""
+    spans = [s.strip() for s in _BOLD.findall(text)]
+
+    def written(k: str, span: str) -> bool:
+        if span.startswith(k + " "):  # Ward 10, Arcane Barrier 1, Essence of Ice
+            return bool(_PARAMETER.fullmatch(span[len(k) + 1 :]))
+        # Ice Fusion, Rhinar Specialization: one word before it
+        return span.endswith(" " + k) and bool(_NAME_WORD.fullmatch(span[: -len(k) - 1]))
+
+    return tuple(next((s for s in spans if written(k, s)), k) for k in keywords)
+
+
 def row_from_npm(raw: dict[str, Any]) -> Row:
     """A :class:`Row` from an ``@flesh-and-blood/cards`` card object: ``cardIdentifier`` is
     its id, ``typeText`` its type box, ``functionalText`` its text; ``life`` and
@@ -286,13 +305,14 @@ def row_from_npm(raw: dict[str, Any]) -> Row:
     for key, value in values.items():
         _stat(value, key)
     color = next((c for end, c in NPM_COLORS.items() if uid.endswith(end)), "")
+    text = _check_str(raw.get("functionalText"), "functionalText")
     return Row(
         uid,
         name,
         color,
         values,
-        _keywords(raw.get("keywords"), "keywords"),
-        _plain(_check_str(raw.get("functionalText"), "functionalText")),
+        _with_parameters(_keywords(raw.get("keywords"), "keywords"), text),
+        _plain(text),
         _check_str(raw.get("typeText"), "typeText"),
     )
 
