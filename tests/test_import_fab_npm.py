@@ -90,6 +90,8 @@ def test_keywords_are_written_as_printed() -> None:
     by_name = {r.card.name: r.card for r in _records()}
     oldhim = by_name["Oldhim, Grandfather of Eternity"]
     assert "Essence of Earth and Ice" in oldhim.front.abilities
+    # Perched is printed but not among the package's keywords; the rules read it (8.3.39)
+    assert by_name["Polly Cranka"].front.abilities == ("Crank", "Perched")
     game = Game("fab", cards=[r.card for r in _records()])
     hero = game.add("Oldhim, Grandfather of Eternity", zone="hero", owner="alice")
     assert game.check_card_pool(hero, ["Autumn's Touch (red)"])  # an Earth card

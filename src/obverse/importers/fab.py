@@ -56,6 +56,8 @@ FLIP_SUBTYPES: Final = frozenset({"Figment", "Invocation", "Construct"})
 PITCH_COLORS: Final = {"Red": 1, "Yellow": 2, "Blue": 3}
 _DASH: Final = re.compile(r"\s+[-–—]\s+")
 _SPLIT_TEXT: Final = re.compile(r"\n\s*//\s*\n")
+#: Keywords the rules read from ``abilities`` (8.3.36, 8.3.38, 8.3.39, 8.3.42).
+RULE_KEYWORDS: Final = ("Cloaked", "Meld", "Perched", "Suspense")
 _BOLD: Final = re.compile(r"\*\*(.+?)\*\*")
 _PARAMETER: Final = re.compile(r"\d+|X|of [A-Z].*")
 _NAME_WORD: Final = re.compile(r"[A-Z][\w']*")
@@ -286,7 +288,10 @@ def _with_parameters(keywords: tuple[str, ...], text: str) -> tuple[str, ...]:
         # Ice Fusion, Rhinar Specialization: one word before it
         return span.endswith(" " + k) and bool(_NAME_WORD.fullmatch(span[: -len(k) - 1]))
 
-    return tuple(next((s for s in spans if written(k, s)), k) for k in keywords)
+    out = tuple(next((s for s in spans if written(k, s)), k) for k in keywords)
+    # a keyword the rules read, printed on a line of its own but not listed (Perched)
+    lines = {line.strip() for line in text.splitlines()}
+    return out + tuple(k for k in RULE_KEYWORDS if k not in out and f"**{k}**" in lines)
 
 
 def row_from_npm(raw: dict[str, Any]) -> Row:
