@@ -57,6 +57,7 @@ class FabStatus(FabArena):
     """FaB's tapped state, suspense, landmarks, Return to the Brood and ``*`` copies."""
 
     setup_keys: ClassVar[Mapping[str, str]] = {"tapped": "bool", "counters": "counters"}
+    sideways_status: ClassVar[str] = "tapped"
 
     def setup_status(
         self, state: GameState, obj: GameObject, status: Mapping[str, Any]
