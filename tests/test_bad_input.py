@@ -187,6 +187,27 @@ CASES: list[tuple[str, str, str, str]] = [
         "line 3",
         "expect",
     ),
+    (
+        "fab-look-duration",
+        "ruleset: fab\nsetup:\n  - {label: s, card: Snatch, owner: alice, zone: hand}\n"
+        "steps:\n  - look: {player: bob, object: s, until: tomorrow}\n",
+        "step 1",
+        "until",
+    ),
+    (
+        "fab-tapped-outside-the-arena",
+        "ruleset: fab\nsetup:\n  - {label: s, card: Snatch, zone: hand, tapped: true}\n"
+        "steps:\n  - tap: s\n",
+        "setup[1]",
+        "tapped",
+    ),
+    (
+        "fab-hybrid-not-a-list",
+        "ruleset: fab\ncards:\n  - {name: X, types: [Action], hybrid: 3}\n"
+        "steps:\n  - end_turn: null\n",
+        "cards[1]",
+        "hybrid",
+    ),
 ]
 
 

@@ -40,10 +40,12 @@ def test_upstream_ids_find_their_card(db: CardDB) -> None:
 
 def test_counts_per_game(db: CardDB) -> None:
     assert db.source_count("fab") == 121  # every card.csv card is findable by its id
-    assert db.count("fab") == 91  # 30 back-only cards live inside their double-faced card
+    # 25 back-only cards live inside their double-faced card (a Fabric construct's equipment
+    # back is printed on its own too, so it is also a card of its own)
+    assert db.count("fab") == 96
     assert db.layouts("fab") == {
-        "normal": 38,
-        "flip": 29,
+        "normal": 42,
+        "flip": 30,
         "transcend": 12,
         "split": 11,
         "twin": 1,
@@ -58,7 +60,7 @@ def test_import_is_idempotent(tmp_path: Path) -> None:
     before = (database.count(), len(database.names()))
     again = database.import_files("fab", [DATA / "fab" / "json" / "english"], print)
     _fill(database)
-    assert again.stored == 90 and again.layouts["flip"] == 29
+    assert again.stored == 95 and again.layouts["flip"] == 30
     assert (database.count(), len(database.names())) == before
 
 
@@ -79,6 +81,12 @@ def test_lookups(db: CardDB) -> None:
     assert len({repr(c) for c in chis}) == 13  # each choice names a different card
     assert sum(c is not None and c.layout == "normal" for c in chis) == 1
     assert sum(c is not None and c.layout == "transcend" for c in chis) == 12
+    with pytest.raises(AmbiguousName) as info:  # the equipment, and Fabric of Spring's back
+        db.get("fab", "Fyendal's Spring Tunic")
+    tunics = [db.get("fab", choice) for choice in info.value.choices]
+    alone = [c for c in tunics if c is not None and c.layout == "normal"]
+    assert len(alone) == 1 and alone[0].front.types == ("Equipment",)
+    assert {c.layout for c in tunics if c is not None} == {"normal", "flip"}
     stir = db.get("fab", "Stir the Pot")
     assert stir is not None and stir.layout == "transcend"
     levia = db.get("fab", "Levia, Redeemed // Blasmophet, Levia Consumed")

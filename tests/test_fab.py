@@ -53,7 +53,7 @@ def _state_with(
 
 
 def test_registry_zones_and_sharing() -> None:
-    assert get_ruleset("fab@2.10.1") is not None and FAB.name == "fab"
+    assert get_ruleset("fab@2026-02") is not None and FAB.name == "fab"
     assert FAB.zone_matches("weapon", "arena") and FAB.zone_matches("hero", "arena")
     assert not FAB.zone_matches("hand", "arena")
     # 3.0.5: the combat chain is in the arena (no reset, tokens stay), shared (3.0.2)

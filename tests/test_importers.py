@@ -76,7 +76,10 @@ def test_fab_csv_every_card_and_every_dfc_pair() -> None:
             assert card.face_names == (front, back)
     assert kinds == {"flip": 54, "transcend": 45, "twin": 2}
     layouts = Counter(r.card.layout for r in records)
-    assert layouts == {"normal": 38, "flip": 29, "transcend": 12, "split": 11, "twin": 1}
+    # The six Fabric constructs' equipment backs stay cards of their own (printed on their
+    # own too); Construct Bank Breaker // Bank Breaker is one flip-card (9.1.3) though its
+    # association row says "Is DFC: No".
+    assert layouts == {"normal": 42, "flip": 30, "transcend": 12, "split": 11, "twin": 1}
 
 
 def test_fab_faces_follow_the_printed_card() -> None:
@@ -106,8 +109,8 @@ def test_fab_json_subset_pairs_from_the_association_file() -> None:
     assert by_name["Stir the Pot // Inner Chi"].layout == "transcend"
     assert by_name["Construct Nitro Mechanoid // Nitro Mechanoid"].layout == "flip"
     assert Counter(r.card.layout for r in records) == {
-        "normal": 37,
-        "flip": 29,
+        "normal": 41,
+        "flip": 30,
         "transcend": 12,
         "split": 11,
         "twin": 1,
@@ -121,7 +124,7 @@ def test_fab_json_without_association_trusts_front_entries_only(tmp_path: Path) 
     # The back faces' other_face_unique_id points at themselves upstream: no self-pairs.
     assert by_name["Invoke Tomeltai // Tomeltai"].layout == "flip"
     assert "Tomeltai // Tomeltai" not in by_name
-    assert Counter(r.card.layout for r in records)["flip"] == 29
+    assert Counter(r.card.layout for r in records)["flip"] == 30  # with Bank Breaker (9.1.3)
 
 
 def test_fab_bad_row_is_reported_and_skipped(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ STAT_FIELDS: Final = (
     "object_class",
 )
 LIST_FIELDS: Final = ("types", "supertypes", "subtypes", "colors", "abilities", "tags")
-FACE_FIELDS: Final = frozenset({"name", "cost", "text", *STAT_FIELDS, *LIST_FIELDS})
+FACE_FIELDS: Final = frozenset({"name", "cost", "text", "hybrid", *STAT_FIELDS, *LIST_FIELDS})
 CARD_FIELDS: Final = frozenset({"name", "layout", "faces", "melds_from"})
 
 
@@ -71,6 +71,9 @@ class Face(msgspec.Struct, frozen=True, omit_defaults=True):
     level: Stat = None
     securing_power: Stat = None
     object_class: Stat = None
+    #: FaB 2.14.1b: a hybrid card's two supertype sets as written ("Brute", "Warrior" for
+    #: "Brute / Warrior"); ``supertypes`` holds all of them, the card-pool check either set.
+    hybrid: tuple[str, ...] = ()
 
 
 class CardDef(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -147,7 +150,7 @@ def parse_face(data: Mapping[str, Any], place: str) -> Face:
             if not isinstance(value, str):
                 raise InputError(place, key, f"text must be a string, got {quote(value)}")
             fields[key] = value
-        elif key in LIST_FIELDS:
+        elif key in LIST_FIELDS or key == "hybrid":
             fields[key] = _tuple_of_str(value, place, key)
         else:
             fields[key] = _stat(value, place, key)

@@ -369,6 +369,8 @@ class Runner:
             return getattr(o, key)
         if key in ("face_down", "flipped", "marked", "rested"):
             return getattr(o, key)
+        if key == "tapped":  # FaB 1.3.3b: a permanent's tapped state, its sideways turn
+            return o.rested
         if key in ("transformed", "is_copy", "is_token", "counters"):
             return status_dict(st, o, rs)[key]
         if key == "can_transform":

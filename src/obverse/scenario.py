@@ -160,6 +160,7 @@ OBJECT_KEYS: Final = frozenset(
         "is_token",
         "marked",
         "rested",
+        "tapped",
         "can_transform",
         "new_object_since",
         "same_object_as",
@@ -667,6 +668,8 @@ def _check_values(name: str, arg: dict[str, Any], place: str) -> None:
         raise _err(place, "position", "expected top or bottom")
     if "by" in arg and arg["by"] not in TURN_UP_BY:
         raise _err(place, "by", f"expected one of {', '.join(TURN_UP_BY)}")
+    if name == "look" and arg.get("until") not in (None, "end_of_turn"):
+        raise _err(place, "until", "expected end_of_turn")  # FaB 8.5.11a: the one duration
     if name in ("add_counters", "remove_counters"):
         _check_type(arg["counter"], str, place, "counter", "a counter name")
         if "count" in arg:
@@ -764,6 +767,7 @@ BOOL_KEYS: Final = frozenset(
         "is_token",
         "marked",
         "rested",
+        "tapped",
         "can_transform",
         "visible",
         "distinguishable",

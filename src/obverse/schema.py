@@ -156,7 +156,7 @@ def _setup(classes: list[type[Ruleset]]) -> dict[str, Any]:
 def _card() -> dict[str, Any]:
     face: dict[str, Any] = {k: _STAT for k in FACE_FIELDS}
     face.update({k: _NAMES for k in LIST_FIELDS})
-    face.update({"name": _STR, "text": _STR, "cost": _STAT})
+    face.update({"name": _STR, "text": _STR, "cost": _STAT, "hybrid": _NAMES})
     face.update({k: _STAT for k in STAT_FIELDS})
     card = dict(face)
     layouts = sorted(game_layouts(None))

@@ -303,6 +303,8 @@ def _view_object(
         chars = characteristics(state, obj, rs)
         entry.update(chars_dict(chars, rs))
         entry.update(status_dict(state, obj, rs))
+        if obj.rested:  # turned sideways: GA rested, FaB tapped (public, like the card)
+            entry[rs.sideways_status] = True
         # The rules that decided which face(s) count: the decision's own rulings.
         entry["why"] = [r.rule for r in chars.why]
         # The identity of the card(s), which a face-down object's characteristics don't show.

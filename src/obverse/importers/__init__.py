@@ -282,7 +282,7 @@ def resync(reader: Buffered, pattern: re.Pattern[Any], start: int) -> bool:
 #: What each game's records are, for refusing another game's files (see :func:`mismatch`).
 FORMATS: Final = {
     "mtg": "Scryfall card objects",
-    "fab": "the FaB card database (card.csv / card.json)",
+    "fab": "the FaB card database (card.csv / card.json, or @flesh-and-blood/cards as JSON)",
     "ga": "Grand Archive index API cards",
 }
 #: How many leading items of a file are looked at to tell its format.
@@ -297,6 +297,8 @@ def identify(item: Any) -> str | None:
         return "mtg"
     if {"unique_id", "name", "type_text"} <= item.keys():
         return "fab"
+    if {"cardIdentifier", "name", "typeText"} <= item.keys():
+        return "fab"  # the @flesh-and-blood/cards npm package's cards, written out as JSON
     if {"uuid", "name", "types"} <= item.keys():
         return "ga"
     return None

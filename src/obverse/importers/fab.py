@@ -1,19 +1,28 @@
 """The Flesh and Blood card database (the-fab-cube/flesh-and-blood-cards) to :class:`CardDef`.
 
 Reads ``card.csv`` (tab-separated, with ``card-printing.csv`` and ``card-face-association.csv``
-beside it) or ``card.json`` (with ``card-face-association.json`` beside it). One record per
+beside it) or ``card.json`` (with ``card-face-association.json`` beside it), or the
+``@flesh-and-blood/cards`` npm package's ``cards`` array written out as JSON (``node -e
+'process.stdout.write(JSON.stringify(require("@flesh-and-blood/cards").cards))'``), whose
+cards name their other side in ``oppositeSideCardIdentifier(s)`` and mark a back-only card
+``isCardBack``. One record per
 card (name + pitch). Double-faced cards are paired through the face association (printing ids
 mapped to cards), never through a back face's ``other_face_unique_id``, which upstream writes
 as a self-reference; without an association file only front entries of
 ``double_sided_card_info`` are trusted. Kinds (CR 9.1): a front face with subtype Figment,
 Invocation or Construct makes a ``flip`` card (9.1.3), a front with Transcend a ``transcend``
-card (9.1.5), any other pair a ``twin`` card (9.1.4). A back card with a single front is
-stored as part of that card; one shared by several fronts (Inner Chi) also stays a card of its
-own. Meld cards (``A // B``, one record upstream) are ``split`` cards with both halves.
+card (9.1.5), any other pair a ``twin`` card (9.1.4); a front with a flip subtype pairs even
+where the source says the printing isn't double-faced (Construct Bank Breaker). A back card with
+a single front is stored as part of that card; one shared by several fronts (Inner Chi), or
+printed on its own too (a Fabric construct's equipment, Fyendal's Spring Tunic), also stays a
+card of its own. A hybrid type box (``Brute / Warrior Action``, CR 2.14.1b) gives the face all
+the supertypes and its two sets in ``hybrid``. Meld cards (``A // B``, one record upstream)
+are ``split`` cards with both halves.
 
 Faces follow the bundled curated data: supertypes are the class and talent words (``Generic``
 means none), types the type keywords, subtypes the words after the dash; ``life`` is health,
-``intellect`` intelligence; ``*`` values are left out (defined by text).
+``intellect`` intelligence; a ``*`` value stays the string ``*`` (defined by text; a copy of
+it takes the original's value, CR 8.5.25e).
 """
 
 from __future__ import annotations
@@ -47,6 +56,13 @@ FLIP_SUBTYPES: Final = frozenset({"Figment", "Invocation", "Construct"})
 PITCH_COLORS: Final = {"Red": 1, "Yellow": 2, "Blue": 3}
 _DASH: Final = re.compile(r"\s+[-–—]\s+")
 _SPLIT_TEXT: Final = re.compile(r"\n\s*//\s*\n")
+#: Keywords the rules read from ``abilities`` (8.3.36, 8.3.38, 8.3.39, 8.3.42).
+RULE_KEYWORDS: Final = ("Cloaked", "Meld", "Perched", "Suspense")
+_BOLD: Final = re.compile(r"\*\*(.+?)\*\*")
+_PARAMETER: Final = re.compile(r"\d+|X|of [A-Z].*")
+_NAME_WORD: Final = re.compile(r"[A-Z][\w']*")
+#: The slash between a hybrid card's two supertype sets (CR 2.14.1b); not a split's ``//``.
+_HYBRID: Final = re.compile(r"\s+/\s+")
 CSV_COLUMNS: Final = (
     "Unique ID",
     "Name",
@@ -95,13 +111,28 @@ def _words(part: str) -> list[str]:
 
 def parse_type_text(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """``(supertypes, types, subtypes)`` of a type box such as
-    ``Draconic Illusionist Action - Invocation`` (``Generic`` is no supertype)."""
+    ``Draconic Illusionist Action - Invocation`` (``Generic`` is no supertype). A hybrid
+    type box (``Brute / Warrior Action - Attack``, CR 2.14.1b) has all the supertypes of
+    both sets; :func:`hybrid_sets` gives the sets."""
     parts = _DASH.split(text.strip(), maxsplit=1)
-    head = _words(parts[0])
+    head = _words(_HYBRID.sub(" ", parts[0]))
     sub = tuple(_words(parts[1])) if len(parts) > 1 else ()
-    supertypes = tuple(w for w in head if w not in TYPES and w != "Generic")
+    supertypes = tuple(dict.fromkeys(w for w in head if w not in TYPES and w != "Generic"))
     types = tuple(w for w in head if w in TYPES)
     return supertypes, types, sub
+
+
+def hybrid_sets(text: str) -> tuple[str, ...]:
+    """CR 2.14.1b: the two supertype sets of a hybrid type box ``[SUPERTYPES-1] /
+    [SUPERTYPES-2] ...``, each written as in the box (``("Brute", "Warrior")``); empty for
+    any other type box."""
+    sides = _HYBRID.split(_DASH.split(text.strip(), maxsplit=1)[0])
+    if len(sides) != 2:
+        return ()
+    sets = tuple(
+        " ".join(w for w in _words(side) if w not in TYPES and w != "Generic") for side in sides
+    )
+    return sets if all(sets) else ()
 
 
 def _plain(text: str) -> str:
@@ -109,8 +140,7 @@ def _plain(text: str) -> str:
 
 
 def _stat(value: Any, key: str) -> int | str | None:
-    out = stat(value, key)
-    return None if out == "*" else out
+    return stat(value, key)
 
 
 def _face(row: Row, name: str, type_text: str, text: str) -> Face:
@@ -130,6 +160,7 @@ def _face(row: Row, name: str, type_text: str, text: str) -> Face:
         subtypes=subtypes,
         abilities=row.keywords,
         text=text,
+        hybrid=hybrid_sets(type_text),
     )
 
 
@@ -171,14 +202,20 @@ def _check_str(value: Any, key: str) -> str:
     return value
 
 
+def _id_and_name(raw: dict[str, Any], id_key: str, name_key: str) -> tuple[str, str]:
+    """A record's id and name, both required."""
+    uid = _check_str(raw.get(id_key), id_key).strip()
+    name = _check_str(raw.get(name_key), name_key).strip()
+    if not uid:
+        raise BadRecord(id_key, "missing")
+    if not name:
+        raise BadRecord(name_key, "missing")
+    return uid, name
+
+
 def row_from_csv(raw: dict[str, Any]) -> Row:
     """A :class:`Row` from a ``card.csv`` row (already read by :mod:`csv`)."""
-    uid = _check_str(raw.get("Unique ID"), "Unique ID").strip()
-    name = _check_str(raw.get("Name"), "Name").strip()
-    if not uid:
-        raise BadRecord("Unique ID", "missing")
-    if not name:
-        raise BadRecord("Name", "missing")
+    uid, name = _id_and_name(raw, "Unique ID", "Name")
     values = {
         "cost": raw.get("Cost"),
         "pitch": raw.get("Pitch"),
@@ -204,12 +241,7 @@ def row_from_json(raw: Any) -> Row:
     """A :class:`Row` from a ``card.json`` card object."""
     if not isinstance(raw, dict):
         raise BadRecord("", f"expected a card object, got {type(raw).__name__}")
-    uid = _check_str(raw.get("unique_id"), "unique_id").strip()
-    name = _check_str(raw.get("name"), "name").strip()
-    if not uid:
-        raise BadRecord("unique_id", "missing")
-    if not name:
-        raise BadRecord("name", "missing")
+    uid, name = _id_and_name(raw, "unique_id", "name")
     values = {
         k: raw.get(k) for k in ("cost", "pitch", "power", "defense", "health", "intelligence")
     }
@@ -229,6 +261,64 @@ def row_from_json(raw: Any) -> Row:
         _keywords(raw.get("card_keywords"), "card_keywords"),
         text.strip(),
         _check_str(raw.get("type_text"), "type_text"),
+    )
+
+
+#: The color a ``@flesh-and-blood/cards`` identifier ends with (``sink-below-red``): the
+#: package has no color field, its identifiers name the pitch variant.
+NPM_COLORS: Final = {"-red": "Red", "-yellow": "Yellow", "-blue": "Blue"}
+
+
+def is_npm_card(raw: Any) -> bool:
+    """Whether ``raw`` is a card of the ``@flesh-and-blood/cards`` npm package (its
+    ``cards`` array, written out as JSON) rather than a the-fab-cube ``card.json`` card."""
+    return isinstance(raw, dict) and "cardIdentifier" in raw and "unique_id" not in raw
+
+
+def _with_parameters(keywords: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """The npm package lists a keyword without what it is written with (``Essence`` for
+    ``**Essence of Earth and Lightning**``, ``Ward`` for ``**Ward 10**``, ``Fusion`` for
+    ``**Ice Fusion**``): each keyword as its first bold span in the text that starts or ends
+    with it, as the-fab-cube lists them (8.3.16 reads ``Essence of ...``)."""
+    spans = [s.strip() for s in _BOLD.findall(text)]
+
+    def written(k: str, span: str) -> bool:
+        if span.startswith(k + " "):  # Ward 10, Arcane Barrier 1, Essence of Ice
+            return bool(_PARAMETER.fullmatch(span[len(k) + 1 :]))
+        # Ice Fusion, Rhinar Specialization: one word before it
+        return span.endswith(" " + k) and bool(_NAME_WORD.fullmatch(span[: -len(k) - 1]))
+
+    out = tuple(next((s for s in spans if written(k, s)), k) for k in keywords)
+    # a keyword the rules read, printed on a line of its own but not listed (Perched)
+    lines = {line.strip() for line in text.splitlines()}
+    return out + tuple(k for k in RULE_KEYWORDS if k not in out and f"**{k}**" in lines)
+
+
+def row_from_npm(raw: dict[str, Any]) -> Row:
+    """A :class:`Row` from an ``@flesh-and-blood/cards`` card object: ``cardIdentifier`` is
+    its id, ``typeText`` its type box, ``functionalText`` its text; ``life`` and
+    ``intellect`` are health and intelligence."""
+    uid, name = _id_and_name(raw, "cardIdentifier", "name")
+    values = {  # a special value ("*", "X") where the number isn't printed
+        "cost": raw.get("cost", raw.get("specialCost")),
+        "pitch": raw.get("pitch"),
+        "power": raw.get("power", raw.get("specialPower")),
+        "defense": raw.get("defense", raw.get("specialDefense")),
+        "health": raw.get("life", raw.get("specialLife")),
+        "intelligence": raw.get("intellect"),
+    }
+    for key, value in values.items():
+        _stat(value, key)
+    color = next((c for end, c in NPM_COLORS.items() if uid.endswith(end)), "")
+    text = _check_str(raw.get("functionalText"), "functionalText")
+    return Row(
+        uid,
+        name,
+        color,
+        values,
+        _with_parameters(_keywords(raw.get("keywords"), "keywords"), text),
+        _plain(text),
+        _check_str(raw.get("typeText"), "typeText"),
     )
 
 
@@ -331,6 +421,11 @@ class _Collected:
         self.pairings: list[Pairing] = []
         self.fallback: list[Pairing] = []
         self.have_association = False
+        #: Cards that are cards of their own, not only another card's back (npm: no
+        #: ``isCardBack``); the-fab-cube's are found from printings (:func:`_standalone`).
+        self.standalone: set[str] = set()
+        #: The npm package's own pairs (``oppositeSideCardIdentifier``, card level).
+        self.npm_pairings: list[Pairing] = []
 
     def add(self, row: Row, path: str, label: str, report: Report) -> bool:
         """Keep ``row``; False for a repeated Unique ID (reported: an identical repeat as a
@@ -382,13 +477,33 @@ class _Collected:
             label = f"{ident or f'item {n}'}"
             if isinstance(raw, dict) and isinstance(raw.get("name"), str):
                 label += f" ({raw['name']})"
+            npm = is_npm_card(raw)
+            if npm:
+                label = f"{raw.get('cardIdentifier') or f'item {n}'} ({raw.get('name')})"
             try:
-                row = row_from_json(raw)
+                row = row_from_npm(raw) if npm else row_from_json(raw)
             except BadRecord as exc:
                 report(Problem(p, label, exc.key, exc.message))
                 continue
-            if self.add(row, p, f"{label}, item {n}", report):
+            if not self.add(row, p, f"{label}, item {n}", report):
+                continue
+            if npm:
+                self.npm_card(row.uid, raw)
+            else:
                 self.printings_of(row.uid, raw.get("printings"))
+
+    def npm_card(self, uid: str, raw: dict[str, Any]) -> None:
+        """An npm card's pairing: a card that is not only a back (``isCardBack``) names its
+        other side in ``oppositeSideCardIdentifier(s)``; ids are card ids, so each card is
+        its own "printing" here."""
+        self.printing_card[uid] = uid
+        if raw.get("isCardBack") is True:
+            return
+        self.standalone.add(uid)
+        others = raw.get("oppositeSideCardIdentifiers") or [raw.get("oppositeSideCardIdentifier")]
+        for other in others if isinstance(others, list) else []:
+            if isinstance(other, str) and other and other != uid:
+                self.npm_pairings.append(Pairing(uid, other, True))
 
     def printings_of(self, uid: str, printings: Any) -> None:
         for printing in printings if isinstance(printings, list) else []:
@@ -428,7 +543,8 @@ def read(
             got.have_association = True
             got.pairings.extend(read_pairings(sibling, report))
     got.drop_conflicts(report)
-    yield from _records(got, got.pairings if got.have_association else got.fallback, report)
+    pairings = got.pairings if got.have_association else got.fallback
+    yield from _records(got, [*pairings, *got.npm_pairings], report)
 
 
 def _label(got: _Collected, uid: str) -> tuple[str, str]:
@@ -446,11 +562,16 @@ def _pair_up(
     fronts: dict[str, set[str]] = {}
     lonely: dict[str, str] = {}  # present card -> why its pair is incomplete
     for i, pairing in enumerate(pairings):
-        if not pairing.dfc:
-            continue
         front = got.printing_card.get(pairing.front)
         back = got.printing_card.get(pairing.back)
         if front is not None and front == back:
+            continue
+        if not pairing.dfc:
+            # CR 9.1.3: a front with a flip subtype makes a flip-card whatever the flag says
+            # (Construct Bank Breaker); other double-sided printings (tokens) are no pair.
+            if _flip_front(built, front) and back in built:
+                counts[(front, back)] += 1  # type: ignore[index]
+                first_seen.setdefault((front, back), i)  # type: ignore[arg-type]
             continue
         fronts.setdefault(back or pairing.back, set()).add(front or pairing.front)
         if front in built and back in built:
@@ -469,6 +590,23 @@ def _pair_up(
         report(Problem(path, label, "face association", message))
         del built[uid]
     return counts, first_seen
+
+
+def _flip_front(built: dict[str, Any], uid: str | None) -> bool:
+    """Whether card ``uid`` is single-sided as read and has a flip subtype (CR 9.1.3)."""
+    if uid is None or uid not in built or built[uid][0] != "normal":
+        return False
+    return bool(FLIP_SUBTYPES.intersection(built[uid][1][0].subtypes))
+
+
+def _standalone(got: _Collected, pairings: list[Pairing]) -> set[str]:
+    """The cards that are cards of their own: the npm ones not only a back, and the
+    the-fab-cube ones with a printing on no double-sided printing (Fyendal's Spring Tunic,
+    the back of Fabric of Spring, is printed on its own too; Levia, Redeemed only on the
+    two sides of its twin-card)."""
+    sided = {uid for p in pairings for uid in (p.front, p.back)}
+    own = {card for printing, card in got.printing_card.items() if printing not in sided}
+    return got.standalone | own
 
 
 def _records(got: _Collected, pairings: list[Pairing], report: Report) -> Iterator[Record]:
@@ -490,7 +628,12 @@ def _records(got: _Collected, pairings: list[Pairing], report: Report) -> Iterat
     fronts_of: dict[str, list[str]] = {}
     for front, back in chosen.items():
         fronts_of.setdefault(back, []).append(front)
-    merged = {back for back, fronts in fronts_of.items() if len(fronts) == 1 and back not in chosen}
+    standalone = _standalone(got, pairings)
+    merged = {
+        back
+        for back, fronts in fronts_of.items()
+        if len(fronts) == 1 and back not in chosen and back not in standalone
+    }
     twin_reverse = {
         front: back
         for front, back in chosen.items()

@@ -1,9 +1,11 @@
-"""Flesh and Blood (Comprehensive Rules 2.10.1): double-faced flip-, twin- and transcend-cards
-(9.1), split-cards (9.2), the marked condition (9.3), and the zone rules behind them: new
-objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card categories (1.3.2,
-3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions, sub-cards and the
-soul, the start of the game, look and play permissions are in
-:mod:`obverse.rulesets.fab_arena`.
+"""Flesh and Blood (Comprehensive Rules of February 2026): double-faced flip-, twin- and
+transcend-cards (9.1), split-cards (9.2), the marked condition (9.3), and the zone rules
+behind them: new objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card
+categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions,
+sub-cards and the soul, the start of the game, look and play permissions are in
+:mod:`obverse.rulesets.fab_arena`; tapped permanents, suspense, landmarks, Return to the Brood
+and ``*`` copies in :mod:`obverse.rulesets.fab_status`; restrictions on a split-card's side
+and melded layers in :mod:`obverse.rulesets.fab_split`.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -27,10 +29,17 @@ from obverse.rulesets.fab_arena import (
     SUB_CARDS,
     AllowPlay,
     Charge,
-    FabArena,
     HasTranscended,
     Look,
     PutUnder,
+)
+from obverse.rulesets.fab_equip import EQUIP_OFFERS, Equip, Exchange, Give, Steal
+from obverse.rulesets.fab_look import FabLook, LookAtTop
+from obverse.rulesets.fab_status import (
+    STATUS_OFFERS,
+    ReturnToTheBrood,
+    Tap,
+    Untap,
 )
 from obverse.rulesets.fab_zones import (
     ARENA_MATCHES,
@@ -72,13 +81,21 @@ __all__ = [
     "AllowPlay",
     "Awaken",
     "Charge",
+    "Equip",
+    "Exchange",
     "FleshAndBlood",
+    "Give",
     "HasTranscended",
     "Hit",
     "Look",
+    "LookAtTop",
     "Mark",
     "PutUnder",
+    "ReturnToTheBrood",
+    "Steal",
+    "Tap",
     "Transcend",
+    "Untap",
     "article",
     "category_of",
     "layout_category",
@@ -121,13 +138,15 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabArena):
-    """Flesh and Blood, Comprehensive Rules 2.10.1 (seed 003: chapter 9)."""
+class FleshAndBlood(FabLook):
+    """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
+    seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
+    8.5.56)."""
 
-    aliases: ClassVar[tuple[str, ...]] = ("fab", "fab@2.10.1")
+    aliases: ClassVar[tuple[str, ...]] = ("fab", "fab@2026-02")
     game: ClassVar[str] = "fab"
-    version: ClassVar[str] = "2.10.1"
-    title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules 2.10.1)"
+    version: ClassVar[str] = "2026-02"
+    title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules, February 2026)"
     actions: ClassVar[tuple[type[v.Action], ...]] = (
         Awaken,
         Transcend,
@@ -138,6 +157,14 @@ class FleshAndBlood(FabArena):
         Look,
         AllowPlay,
         HasTranscended,
+        Tap,
+        Untap,
+        ReturnToTheBrood,
+        Equip,
+        Give,
+        Steal,
+        Exchange,
+        LookAtTop,
     )
     #: 3.0.3a: a player may look only at private objects they own (else: no reference).
     hidden_rule: ClassVar[str] = "3.0.3a"
@@ -180,7 +207,7 @@ class FleshAndBlood(FabArena):
         refused = self.play_refusal(state, obj)
         if refused:
             return ILLEGAL, obj.zone, obj.face, refused
-        chosen = "back" if transformed else face
+        chosen, unmelded = self.meld_on_other_card(card, "back" if transformed else face)
         if face_down or len(card.faces) < 2:
             played = self._play_single(card, chosen)
         elif card.layout == "split":
@@ -197,6 +224,10 @@ class FleshAndBlood(FabArena):
         resource = self._resource_refusal(card, side, face_down)
         if resource:
             return ILLEGAL, obj.zone, obj.face, resource
+        forbidden = self.play_forbidden(state, obj, side)
+        if forbidden:
+            return ILLEGAL, obj.zone, obj.face, forbidden
+        rulings = (*unmelded, *rulings, *self.allowed_side_note(state, obj, side))
         return DONE, self.stack_zone, side, rulings
 
     def _resource_refusal(self, card: CardDef, side: str, face_down: bool) -> Rulings:
@@ -431,12 +462,14 @@ class FleshAndBlood(FabArena):
         )
 
     #: Also FaB's own verbs: awaken, transcend, mark, the arena's (look, allow play, charge,
-    #: put under) and a hit on a hero by each object in the arena.
+    #: put under), tap and untap, and a hit on a hero by each object in the arena.
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
         ("awaken", "_offer_awaken"),
         ("transcend", "_offer_transcend"),
         ("mark", "_offer_mark"),
         *ARENA_OFFERS,
+        *STATUS_OFFERS,
+        *EQUIP_OFFERS,
         ("hit", "_offer_hits"),
     )
 
@@ -632,6 +665,26 @@ class FleshAndBlood(FabArena):
             supertypes.extend(s for s in face.supertypes if s not in supertypes)
         return tuple(supertypes), rulings
 
+    def hybrid_choice(self, card: CardDef, allowed: set[str]) -> Decided[bool] | None:
+        """2.14.1b, 1.1.3b: a hybrid card may be in the card-pool as though it had only one of
+        its supertype sets, either one; ``None``: the card is not hybrid. The sets of a
+        flip- or transcend-card's front face count (9.1.3a, 9.1.5a)."""
+        faces = card.faces[:1] if card.layout in ("flip", "transcend") else card.faces
+        if not any(f.hybrid for f in faces):
+            return None
+        options: list[list[str]] = [[]]
+        for face in faces:
+            sets = [h.split() for h in face.hybrid] if face.hybrid else [list(face.supertypes)]
+            options = [o + s for o in options for s in sets]
+        fits = next((o for o in options if set(o) <= allowed), None)
+        written = " / ".join(h for f in faces for h in f.hybrid)
+        rule = self.one("2.14.1b", f"{card.name} is a hybrid card ({written})")
+        if fits is None:
+            why = f"neither of {card.name}'s supertype sets is a subset of the hero's supertypes"
+            return Decided(False, (*rule, *self.one("1.1.3b", why)))
+        why = f"as though it had only {' '.join(fits) or 'no supertypes'}, it may be in the pool"
+        return Decided(True, (*rule, *self.one("1.1.3b", why)))
+
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
     ) -> Decided[bool]:
@@ -666,7 +719,11 @@ class FleshAndBlood(FabArena):
             supertypes, why = self.pool_supertypes(card)
             rulings += why
             missing = [s for s in supertypes if s not in allowed]
-            if missing:
+            hybrid = self.hybrid_choice(card, allowed)
+            if hybrid is not None:
+                legal = legal and bool(hybrid[0])
+                rulings += hybrid[1]
+            elif missing:
                 legal = False
                 rulings += self.one(
                     "1.1.3",

@@ -11,7 +11,7 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
 import msgspec
 
@@ -55,13 +55,15 @@ class Charge(v.Action, frozen=True, tag="charge"):
 
 
 class Look(v.Action, frozen=True, tag="look"):
-    """``player`` looks at a private card (8.5.11): it stays private and where it is."""
+    """``player`` looks at a private card (8.5.11): it stays private and where it is;
+    ``until: end_of_turn`` makes it a continuous look (8.5.11a)."""
 
     refs = ("object",)
     player_fields = ("player",)
     viewer_field = "player"
     player: str
     object: int
+    until: Literal["end_of_turn"] | None = None
 
 
 class AllowPlay(v.Action, frozen=True, tag="allow_play"):
@@ -237,7 +239,20 @@ class FabArena(FabZones):
             *self.one("8.5.36", "to transform an object into a permanent, put it under it"),
             *self.one("8.5.36a", "the object has transformed into the card it is under"),
         )
+        if self.has_sub_cards(state, obj.id):
+            why = (
+                "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
+            )
+            rulings += self.one("3.0.14c", why)
         return self._put_under(state, obj, top, rulings)
+
+    def has_sub_cards(self, state: GameState, top: int) -> bool:
+        """Whether object ``top`` has sub-cards (only the sub-card zones are looked at)."""
+        for who in state.players:
+            for i in state.zones.get(state.zone_key(SUB_CARDS, who)) or ():
+                if state.objects[i].under == top:
+                    return True
+        return False
 
     def _put_under(
         self, state: GameState, obj: GameObject, top: GameObject, rulings: Rulings

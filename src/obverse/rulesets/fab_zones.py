@@ -107,7 +107,8 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
 
 
 class FabZones(Ruleset):
-    """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules 2.10.1)."""
+    """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules,
+    February 2026)."""
 
     listed: ClassVar[int] = 1
     layouts: ClassVar[frozenset[str]] = frozenset(

@@ -63,6 +63,9 @@ class Hooks:
     """A game's rules for faces, zones and visibility: switches and small hooks. The
     procedures built on them are :class:`obverse.rulesets.base.Ruleset`'s."""
 
+    #: What a view calls an object turned sideways (``GameObject.rested``), shown only when
+    #: it is: GA ``rested``, FaB ``tapped`` (1.3.3b).
+    sideways_status: ClassVar[str] = "rested"
     #: Registry names; the first is canonical (``mtg``, ``mtg@2020`` ...).
     aliases: ClassVar[tuple[str, ...]] = ()
     game: ClassVar[str] = "core"

@@ -143,6 +143,8 @@ const Cards = (() => {
     if (o.is_token) marks.push(["status", "token"]);
     if (o.face_down) marks.push(["status", "face down"]);
     if (o.marked) marks.push(["status", "marked"]);
+    if (o.tapped) marks.push(["status", "tapped"]);
+    if (o.rested) marks.push(["status", "rested"]);
     for (const [k, v] of Object.entries(o.counters || {})) marks.push(["counter", `${k} ×${v}`]);
     if (o.hidden_from && o.hidden_from.length) {
       marks.push(["hidden", `hidden ×${o.hidden_from.length}`, `hidden from ${o.hidden_from.join(", ")}`]);
