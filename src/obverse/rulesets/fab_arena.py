@@ -11,6 +11,7 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
+import operator
 from typing import Any, ClassVar, Final
 
 import msgspec
@@ -24,6 +25,7 @@ from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
+_ID: Final = operator.attrgetter("id")
 
 #: The pseudo-zone of sub-cards (3.0.14): under a permanent or a card on the stack.
 SUB_CARDS: Final = "sub_cards"
@@ -117,7 +119,7 @@ class FabArena(FabZones):
             moved is not None
             and (moved.id, moved.zone) != (before.id, before.zone)
             and moved.id == before.id
-            and any(o.under == moved.id for o in state.objects.values())
+            and any(o.under == moved.id for o in self.sub_cards(state))
         ):
             why = "it stays the same object: its sub-cards move with it and remain sub-cards"
             rulings += self.one("3.0.14c", why)
@@ -213,15 +215,21 @@ class FabArena(FabZones):
 
     # --- sub-cards and the soul (3.0.14, 3.11.5, 8.5.29, 8.5.36) -----------------------------
 
+    def sub_cards(self, state: GameState) -> list[GameObject]:
+        """Every sub-card (3.0.14), from the players' sub-card zones: an object is under
+        another only there (a move out of them clears :attr:`GameObject.under`), so what
+        follows a top-card reads these few objects, never the whole board."""
+        objects, zones, out = state.objects, state.zones, []
+        for who in state.players:
+            zone = zones.get(f"{who}:{SUB_CARDS}")
+            if zone:
+                out += [objects[i] for i in zone.rank_of]
+        return out
+
     def view_dependents(self, state: GameState, changed: set[int]) -> set[int]:
         """3.0.14: a sub-card is as visible as its top-card, so its entry follows the top's
         (only the few sub-cards are looked at, never the whole board)."""
-        out: set[int] = set()
-        for who in state.players:
-            zone = state.zones.get(state.zone_key(SUB_CARDS, who))
-            if zone:
-                out.update(i for i in zone if state.objects[i].under in changed)
-        return out
+        return {o.id for o in self.sub_cards(state) if o.under in changed}
 
     def put_under(self, state: GameState, a: PutUnder) -> Outcome:
         """8.5.36: put the object under a permanent (or a card on the stack, 3.0.14); it
@@ -249,8 +257,9 @@ class FabArena(FabZones):
         new, state = self._moved(state, obj, SUB_CARDS, face, False, True, False, None)
         new = replace(new, under=top.id)
         state = self.place(state, new)
-        for sub in [o for o in state.iter_objects() if o.under == obj.id]:
-            state = core.update(state, replace(sub, under=top.id))
+        for sub in sorted(self.sub_cards(state), key=_ID):
+            if sub.under == obj.id:
+                state = core.update(state, replace(sub, under=top.id))
         rulings += self.one(
             "3.0.14b",
             "a sub-card is not in the arena; becoming one it is a new card with no relation "
@@ -288,7 +297,7 @@ class FabArena(FabZones):
         rulings: Rulings = ()
         orphans = [
             o.id
-            for o in state.objects.values()
+            for o in self.sub_cards(state)
             if o.under is not None and o.under not in state.objects
         ]
         for oid in sorted(orphans):
