@@ -133,6 +133,18 @@ class Game:
 
     pop = undo
 
+    def copy(self) -> Game:
+        """An independent game with the same state, history and card names (a search's
+        branch, or a root to hand to another worker): states are immutable, so the two
+        share them, and each applies and undoes on its own from here."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.history, twin._before = list(self.history), list(self._before)
+        twin._last = dict(self._last)
+        return twin
+
+    __copy__ = copy
+
     def do(self, verb: str, **fields: Any) -> Outcome:
         """Apply ``verb`` of this ruleset with ``fields``; card ids in object fields."""
         cls = self.ruleset.action_class(verb)
