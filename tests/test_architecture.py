@@ -49,6 +49,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.game",
         "obverse.play",
         "obverse.serialize",
+        "obverse.sampling",
     ),
     # Everything a user or tool touches: scenarios, CLI, web, fuzzing, importers.
     "surfaces": (
