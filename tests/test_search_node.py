@@ -99,3 +99,16 @@ def test_game_do_builds_its_verb_table_once(monkeypatch: pytest.MonkeyPatch) -> 
     assert game.obj(card).zone == "graveyard"
     assert game.ruleset.action_class("no such verb") is None
     assert calls == []
+
+
+def test_game_copy_at_a_state_starts_a_history_of_its_own() -> None:
+    game = Game("mtg", secret=b"copy root key...")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    game.transform(delver)
+    root = game.copy(state=game.history[0].state)
+    assert root.history == [] and root.state is game.state
+    root.move(delver, "graveyard")
+    root.undo()
+    with pytest.raises(IndexError):
+        root.undo()  # never back past its root to a state of the game it came from
+    assert root.state is game.state and len(game.history) == 1
