@@ -11,6 +11,7 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any, ClassVar, Final
 
@@ -25,6 +26,14 @@ from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
+
+
+@functools.cache
+def _sub_card_keys(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys of the players' sub-card zones (built once per table of players)."""
+    return tuple(f"{who}:{SUB_CARDS}" for who in players)
+
+
 _ID: Final = operator.attrgetter("id")
 
 #: The pseudo-zone of sub-cards (3.0.14): under a permanent or a card on the stack.
@@ -115,15 +124,18 @@ class FabArena(FabZones):
         if moved is not None and moved.zone == self.play_zone and not self.is_in_play(before.zone):
             state, more = self._enters_as_permanent(state, moved, before)
             rulings += more
+        subs = self.sub_cards(state)
+        if not subs and state is out.state and rulings is out.rulings:
+            return out  # no sub-card anywhere (the common case): nothing more to decide
         if (
             moved is not None
-            and (moved.id, moved.zone) != (before.id, before.zone)
             and moved.id == before.id
-            and any(o.under == moved.id for o in self.sub_cards(state))
+            and moved.zone != before.zone
+            and any(o.under == moved.id for o in subs)
         ):
             why = "it stays the same object: its sub-cards move with it and remain sub-cards"
             rulings += self.one("3.0.14c", why)
-        state, cleared = self.clear_orphans(state)
+        state, cleared = self.clear_orphans(state) if subs else (state, ())
         return Outcome(state, DONE, (*rulings, *cleared), out.events)
 
     def _enters_as_permanent(
@@ -219,10 +231,11 @@ class FabArena(FabZones):
         """Every sub-card (3.0.14), from the players' sub-card zones: an object is under
         another only there (a move out of them clears :attr:`GameObject.under`), so what
         follows a top-card reads these few objects, never the whole board."""
-        objects, zones, out = state.objects, state.zones, []
-        for who in state.players:
-            zone = zones.get(f"{who}:{SUB_CARDS}")
+        zones, out = state.zones, []
+        for key in _sub_card_keys(state.players):
+            zone = zones.get(key)
             if zone:
+                objects = state.objects
                 out += [objects[i] for i in zone.rank_of]
         return out
 

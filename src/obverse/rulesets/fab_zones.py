@@ -10,6 +10,7 @@ no rule looks at a card's name.
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import ClassVar, Final
 
@@ -18,8 +19,8 @@ import msgspec
 from obverse import state as core
 from obverse.cards import CardDef, Face
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
-from obverse.state import CopyValues, GameObject, GameState
+from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Event, Outcome
+from obverse.state import CopyValues, Effect, GameObject, GameState
 
 replace = msgspec.structs.replace
 
@@ -73,6 +74,17 @@ ESSENCE: Final = re.compile(r"^Essence of (.+)$")
 DFC_LAYOUTS: Final = frozenset({"flip", "twin", "transcend"})
 #: Layout -> the rule that says which face(s) decide its category (9.1.3, 9.1.4, 9.1.5).
 CATEGORY_RULE: Final = {"flip": "9.1.3", "twin": "9.1.4", "transcend": "9.1.5", "split": "9.2.2"}
+#: A single-faced card's face after any move: its front (built once, a move's commonest).
+_FRONT: Final = PLAIN["front"]
+#: :meth:`FabZones.is_new_object` per ruleset class and destination, for an object no
+#: effect is bound to and not marked (the rulings depend on nothing else).
+_NEW_OBJECT: dict[tuple[type, str], Decided[bool]] = {}
+_TARGET: Final = operator.attrgetter("target")
+
+
+def _bound(effects: tuple[Effect, ...], oid: int) -> bool:
+    """Whether an effect is bound to object ``oid`` (a scan in C)."""
+    return oid in map(_TARGET, effects)
 
 
 def zone_name(zone: str) -> str:
@@ -228,11 +240,11 @@ class FabZones(Ruleset):
     ) -> Decided[str | None]:
         """The active face(s) after a move, or ``None`` when the destination can't hold the
         card (3.0.11: an effect's move fails)."""
-        new_face, rulings = self._face_after_move(state, obj, zone, face)
+        after = self._face_after_move(state, obj, zone, face)
         refused = self.cannot_contain(state, obj, zone)
         if refused:
             return Decided(None, refused)
-        return Decided(new_face, rulings)
+        return after  # type: ignore[return-value]
 
     def _face_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None
@@ -241,7 +253,7 @@ class FabZones(Ruleset):
         same object (3.0.9) and is public."""
         card = state.card_def(obj)
         if len(card.faces) < 2:
-            return Decided("front", ())
+            return _FRONT
         same = self.stays_same_object(zone) and not obj.face_down
         by_layout = {
             "split": self._split_after_move,
@@ -392,7 +404,20 @@ class FabZones(Ruleset):
         with no relation to the old one (1.2.3b: only last known information remains); the
         marked condition ends with the old object (9.3.2b)."""
         if obj.token and not self.is_in_play(zone):
-            return Decided(True, ())
+            return YES
+        # The common case (no effect on it, not marked) decided once per zone and kind.
+        plain = not obj.marked and not (state.effects and _bound(state.effects, obj.id))
+        if plain:
+            hit = _NEW_OBJECT.get((type(self), zone))
+            if hit is not None:
+                return hit
+        found = self._new_object_in(state, obj, zone)
+        if plain:
+            _NEW_OBJECT[(type(self), zone)] = found
+        return found
+
+    def _new_object_in(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
+        """:meth:`is_new_object` of an object that is no token leaving the arena."""
         if self.stays_same_object(zone):
             where = (
                 "onto the stack"
@@ -407,7 +432,7 @@ class FabZones(Ruleset):
             f"entering the {zone_name(zone)}, outside the arena and not the "
             "stack, it becomes a new object with no relation to its previous existence",
         )
-        if any(e.target == obj.id for e in state.effects):
+        if state.effects and _bound(state.effects, obj.id):
             out += self.one(
                 "1.2.3b",
                 "effects on the old object don't apply to the new one; "
@@ -428,7 +453,7 @@ class FabZones(Ruleset):
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
     ) -> Decided[bool]:
         """Face up unless moved face down (hidden zones hide cards without turning them)."""
-        return Decided(bool(face_down), ())
+        return YES if face_down else NO
 
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
@@ -498,7 +523,7 @@ class FabZones(Ruleset):
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """8.1.8a, 3.0.12a: a token that leaves the arena ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
-            return Decided(False)
+            return NO
         return Decided(
             True,
             (

@@ -670,12 +670,19 @@ class GrandArchive(FieldObjects):
 
     def _remember(self, state: GameState, old: GameObject, card: int) -> GameState:
         """Lasting knowledge of ``card`` for every player who could identify ``old``."""
-        have = {(k.player, k.card) for k in state.knowledge if k.lasting}
+        known = state.knowledge
+        # Only the entries naming the card are read (found in C, or by the tuple's index):
+        # the knowledge grows with the game, a move doesn't.
+        have = (
+            {k.player for k in known if k.lasting and k.card == card}
+            if mentions(known, KNOWN_CARD, card)
+            else ()
+        )
         new_obj = state.card_object.get(card, old.id)
         extra = tuple(
             Knowledge(player=p, card=card, obj=new_obj, lasting=True)
             for p in state.players
-            if (p, card) not in have and self.may_look(state, p, old)
+            if p not in have and self.may_look(state, p, old)
         )
         return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
 
