@@ -80,6 +80,8 @@ _FRONT: Final = PLAIN["front"]
 #: effect is bound to and not marked (the rulings depend on nothing else).
 _NEW_OBJECT: dict[tuple[type, str], Decided[bool]] = {}
 _TARGET: Final = operator.attrgetter("target")
+#: :meth:`FabZones._decided`'s decisions.
+_DECIDED: dict[tuple[type, str, str, str], Decided[str]] = {}
 
 
 def _bound(effects: tuple[Effect, ...], oid: int) -> bool:
@@ -255,12 +257,8 @@ class FabZones(Ruleset):
         if len(card.faces) < 2:
             return _FRONT
         same = self.stays_same_object(zone) and not obj.face_down
-        by_layout = {
-            "split": self._split_after_move,
-            "twin": self._twin_after_move,
-            "transcend": self._transcend_after_move,
-        }.get(card.layout, self._flip_after_move)
-        return by_layout(state, obj, zone, face, same)
+        by_layout = _AFTER_MOVE.get(card.layout, FabZones._flip_after_move)
+        return by_layout(self, state, obj, zone, face, same)
 
     def _split_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
@@ -349,9 +347,8 @@ class FabZones(Ruleset):
     ) -> Decided[str]:
         """9.1.3b: a new card has its front face active; only resolving may turn it."""
         if not self.stays_same_object(zone):
-            return Decided(
-                "front",
-                self.one("9.1.3b", "it becomes a new card, so its front face is active again"),
+            return self._decided(
+                "front", "9.1.3b", "it becomes a new card, so its front face is active again"
             )
         if same and self.stays_same_object(obj.zone):
             # stack -> arena keeps the face: resolving, the subtype rule decides (resolve)
@@ -366,6 +363,15 @@ class FabZones(Ruleset):
                 ),
             )
         return Decided("front", ())
+
+    def _decided(self, value: str, rule: str, reason: str) -> Decided[str]:
+        """``Decided(value, self.one(rule, reason))``, built once per ruleset class: a move's
+        branches with a fixed reason answer with the same decision every time."""
+        key = (type(self), value, rule, reason)
+        found = _DECIDED.get(key)
+        if found is None:
+            found = _DECIDED[key] = Decided(value, self.one(rule, reason))
+        return found
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
@@ -640,3 +646,11 @@ class FabZones(Ruleset):
             True,
             self.one("8.5.17", "the private card is revealed: those players see it until it moves"),
         )
+
+
+#: The face after a move by layout (a flip-card's rule for any other double-faced card).
+_AFTER_MOVE: Final = {
+    "split": FabZones._split_after_move,
+    "twin": FabZones._twin_after_move,
+    "transcend": FabZones._transcend_after_move,
+}
