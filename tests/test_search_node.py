@@ -112,3 +112,29 @@ def test_game_copy_at_a_state_starts_a_history_of_its_own() -> None:
     with pytest.raises(IndexError):
         root.undo()  # never back past its root to a state of the game it came from
     assert root.state is game.state and len(game.history) == 1
+
+
+def test_fab_move_and_put_under_read_the_sub_cards_not_the_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """3.0.14c/e through the sub-card zones alone: with every object's walk forbidden, a
+    put-under brings the top-card's sub-cards along (alice's under bob's permanent too),
+    and when the top-card leaves the arena its sub-cards are cleared."""
+    game = Game("fab", secret=b"sub-cards key...")
+    top = game.add("Dawnblade", zone="arena", owner="bob")
+    inner = game.add("Dawnblade", zone="arena", owner="alice")
+    part = game.add("Snatch", zone="hand", owner="alice")
+    board = [game.add("Snatch", zone="arena", owner="bob") for _ in range(3)]
+
+    def no_walk(self: object) -> None:
+        raise AssertionError("a move walked every object")
+
+    monkeypatch.setattr(core.GameState, "iter_objects", no_walk)
+    assert game.do("put_under", object=part, top=inner).result == "done"
+    assert game.do("put_under", object=inner, top=top).result == "done"
+    assert game.obj(part).under == game.obj(top).id == game.obj(inner).under
+    out = game.move(top, "graveyard")
+    assert "3.0.14e" in out.cites
+    assert game.obj(part).zone == game.obj(inner).zone == "graveyard"
+    assert game.obj(part).under is None and game.obj(inner).under is None
+    assert all(game.obj(c).zone == "arena" for c in board)
