@@ -11,7 +11,7 @@ import random
 import msgspec
 import pytest
 
-from obverse import get_ruleset, sample, view
+from obverse import InputError, get_ruleset, sample, view
 from obverse.fuzz import card_pool, check_invariants, random_deal
 from obverse.play import deal, random_step
 from obverse.sampling import places
@@ -114,3 +114,9 @@ def test_with_pools_a_sample_does_not_depend_on_the_hidden_cards(alias: str) -> 
     assert all(_bytes(s, "bob") == _bytes(twins[0], "bob") for s in samples)
     plain = [sample(t, "bob", random.Random(9)) for t in twins]
     assert plain[0] != plain[1]
+
+
+def test_a_sample_for_no_seat_of_the_game_is_refused() -> None:
+    state = random_deal("mtg", random.Random(1), 5)
+    with pytest.raises(InputError, match="seat: unknown player 'carol'"):
+        sample(state, "carol", random.Random(1))

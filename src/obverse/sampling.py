@@ -27,6 +27,7 @@ import msgspec
 
 from obverse import state as core
 from obverse.cards import CardDef
+from obverse.errors import InputError, quote
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.state import GameObject, GameState, Knowledge
 from obverse.views import is_visible, view_object
@@ -87,6 +88,8 @@ def sample(
     and the sample depends on nothing the seat's view doesn't show. Without a pool for an
     owner, that owner's records in each class are shuffled among its places: the deck lists
     are taken as known, and only which place holds which card is new."""
+    if seat not in state.players:
+        raise InputError("", "seat", f"unknown player {quote(seat)}")
     rs = get_ruleset(state.ruleset)
     pools = pools or {}
     out, cards = state, state.cards
