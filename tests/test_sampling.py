@@ -42,7 +42,7 @@ def _bytes(state: GameState, seat: str) -> str:
 
 @pytest.mark.parametrize("alias", RULESETS)
 def test_the_seats_view_of_a_sample_is_the_true_view(alias: str) -> None:
-    dealt_anew = 0
+    dealt_anew, pool = 0, card_pool(alias)[:6]
     for i, state in enumerate(_histories(alias, range(12))):
         cards = sum(1 for pc in state.cards.values() if not pc.token)
         for seat in state.players:
@@ -50,6 +50,8 @@ def test_the_seats_view_of_a_sample_is_the_true_view(alias: str) -> None:
             assert _bytes(got, seat) == _bytes(state, seat)
             assert fresh_view(got, seat) == view(state, seat)
             check_invariants(got, cards)
+            drawn = sample(state, seat, random.Random(i), dict.fromkeys(state.players, pool))
+            assert _bytes(drawn, seat) == _bytes(state, seat)
             moved = [
                 oid
                 for group in places(state, seat)

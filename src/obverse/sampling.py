@@ -109,11 +109,9 @@ def sample(
         if pool:
             for place in group:
                 card_id = place.cards[0]
-                if cards[card_id].token:
-                    continue
                 cdef = pool[int(rng.random() * len(pool))]
                 cards = cards.set(card_id, replace(cards[card_id], card=cdef, transcended=False))
-                face = place.face if place.face_down else rs.default_face(cdef, place.zone)
+                face = rs.default_face(cdef, place.zone)
                 moved[place.id] = replace(place, face=face, flipped=False, copies=())
             continue
         records = sorted((_record(o) for o in group), key=_order)
