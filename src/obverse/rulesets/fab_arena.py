@@ -266,10 +266,10 @@ class FabArena(FabZones):
         """Make ``obj`` a sub-card of ``top`` (a new object, 3.0.14b)."""
         events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, SUB_CARDS),)
         face = self._face_after_move(state, obj, SUB_CARDS, None).value
-        state = self.remove(state, obj)
-        new, state = self._moved(state, obj, SUB_CARDS, face, False, True, False, None)
+        # One core edit, as a move's (the counters advance in it).
+        new, state = self._moved(state, obj, SUB_CARDS, face, False, True, False, None, False)
         new = replace(new, under=top.id)
-        state = self.place(state, new)
+        state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
         for sub in sorted(self.sub_cards(state), key=_ID):
             if sub.under == obj.id:
                 state = core.update(state, replace(sub, under=top.id))
