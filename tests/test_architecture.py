@@ -19,7 +19,7 @@ PACKAGE = SRC / "obverse"
 MAX_LINES = 900
 #: Third-party packages only some installs have: a function may import them (or an obverse
 #: module that needs them) so the rest works without them.
-OPTIONAL_EXTRAS = frozenset({"ray", "starlette", "uvicorn", "httpx", "playwright"})
+OPTIONAL_EXTRAS = frozenset({"ray", "starlette", "uvicorn", "httpx", "playwright", "chess"})
 
 #: The layers, lowest first; ``name.*`` is a package and everything in it. A module may
 #: import only from its own layer or a lower one.
@@ -49,6 +49,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.game",
         "obverse.play",
         "obverse.serialize",
+        "obverse.sampling",
     ),
     # Everything a user or tool touches: scenarios, CLI, web, fuzzing, importers.
     "surfaces": (
@@ -65,6 +66,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.fuzz",
         "obverse.testing",
         "obverse.bench",
+        "obverse.bench_node",
         "obverse.importers.*",
         "obverse.web.*",
         "obverse.__main__",

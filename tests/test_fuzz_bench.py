@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,7 +74,7 @@ def test_fuzz_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick", "--json", "--sizes", "200,400"]) == 0
+    assert main(["bench", "--quick", "--json", "--sizes", "200,400", "--node-sizes", "8,16"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     names = " | ".join(r["figure"] for r in rows)
     for part in (
@@ -86,13 +87,17 @@ def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixtur
         "branches",
         "50-step scenario",
         "random play",
+        "offers after one change",
+        "search node",
+        "apply + undo",
     ):
         assert part in names
     for r in rows:
         assert {"value", "unit", "floor", "ratio", "goal", "met", "size"} <= set(r)
         assert r["value"] > 0 and r["floor"] > 0
         assert isinstance(r["met"], bool) == bool(r["goal"])
-    sized = [r for r in rows if r["size"] is not None]
+    node = [r for r in rows if r["floor_name"].startswith("python-chess")]
+    sized = [r for r in rows if r["size"] is not None and r not in node]
     assert sorted({r["size"] for r in sized}) == [200, 400]
     for r in sized:
         same = [x for x in sized if x["figure"] == r["figure"]]
@@ -105,9 +110,49 @@ def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixtur
     }
     for r in grown:
         assert r["met"] == (r["ratio_to_smallest"] <= 2)
+    _node_figures(rows)
+
+
+def _node_figures(rows: list[dict[str, Any]]) -> None:
+    """The search-node figures: the offers at both sizes of MTG and FaB (the larger's goal a
+    growth of at most 20x), a node in every game within 5x its floor, apply + undo in every
+    game (and FaB's put-under) within 2x; each goal's ``met`` as its numbers say."""
+    offers = [r for r in rows if "offers after one change" in r["figure"]]
+    assert sorted((r["figure"][:3], r["size"]) for r in offers) == [
+        ("fab", 8),
+        ("fab", 16),
+        ("mtg", 8),
+        ("mtg", 16),
+    ]
+    for r in offers:
+        if r["size"] == 16:
+            assert r["goal"] == "<= 20x the cost at 8"
+            assert r["met"] == (r["ratio_to_smallest"] <= 20)
+    nodes = [r for r in rows if "search node" in r["figure"]]
+    assert sorted(r["figure"][:3] for r in nodes) == ["fab", "ga:", "mtg", "scp"]
+    steps = [r for r in rows if "apply + undo" in r["figure"]]
+    assert len(steps) == 5 and any("put-under" in r["figure"] for r in steps)
+    for r, limit in [*((r, 5) for r in nodes), *((r, 2) for r in steps)]:
+        assert r["met"] == (r["value"] / r["floor"] <= limit)
+    assert {r["size"] for r in steps} == {16}
+
+
+def test_bench_without_python_chess_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from obverse import bench, bench_node
+
+    monkeypatch.setattr(bench, "run", lambda **kw: [])
+    monkeypatch.setattr(bench_node, "chess_available", lambda: False)
+    assert main(["bench", "--quick", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == ""
+    assert "python-chess isn't installed" in err and "obverse[bench]" in err
 
 
 def test_bench_refuses_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--quick", "--sizes", "200,lots"]) == 2
     assert "--sizes" in capsys.readouterr().err
     assert main(["bench", "--quick", "--sizes", "3"]) == 2
+    assert main(["bench", "--quick", "--node-sizes", "1000,50"]) == 2
+    assert "--node-sizes" in capsys.readouterr().err

@@ -21,6 +21,7 @@ from obverse.errors import InputError, ObverseError, RulesError
 from obverse.game import Game
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
 from obverse.rulings import Outcome, Ruling
+from obverse.sampling import sample
 from obverse.state import GameObject, GameState
 from obverse.views import view
 
@@ -42,5 +43,6 @@ __all__ = [
     "characteristics",
     "get_ruleset",
     "rulesets",
+    "sample",
     "view",
 ]

@@ -12,7 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
-from obverse import __version__, bench, completion, engine
+from obverse import __version__, bench, bench_node, completion, engine
 from obverse.bench import SIZES as BENCH_SIZES
 from obverse.cardcli import add_card_commands, scenario_lookup
 from obverse.cards import CardDef
@@ -136,10 +136,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Print each benchmark figure beside its floor."""
     try:
         sizes = bench.parse_sizes(args.sizes)
+        node_sizes = bench_node.parse_node_sizes(args.node_sizes)
     except ValueError as exc:
         print(f"obverse bench: {exc}", file=sys.stderr)
         return 2
-    print(bench.report(bench.run(quick=args.quick, sizes=sizes), args.json))
+    if not bench_node.chess_available():
+        print(f"obverse bench: {bench_node.MISSING}", file=sys.stderr)
+    figures = bench.run(quick=args.quick, sizes=sizes)
+    figures += bench_node.run(node_sizes, quick=args.quick)
+    print(bench.report(figures, args.json))
     return 0
 
 
@@ -356,6 +361,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--sizes",
         default=",".join(map(str, BENCH_SIZES)),
         help="object counts for the size-dependent figures (default: %(default)s)",
+    )
+    bench.add_argument(
+        "--node-sizes",
+        default=",".join(map(str, bench_node.NODE_SIZES)),
+        help="numbers of permanents the search-node figures list offers at: the growth goal "
+        "compares the second with the first (default: %(default)s)",
     )
     bench.set_defaults(func=cmd_bench)
     fz = sub.add_parser("fuzz", help="random play: invariants and non-interference")

@@ -145,6 +145,25 @@ class Game:
 
     pop = undo
 
+    def copy(self, state: GameState | None = None) -> Game:
+        """An independent game with the same state, history and card names (a search's
+        branch, or a root to hand to another worker): states are immutable, so the two
+        share them, and each applies and undoes on its own from here.
+
+        With ``state`` (e.g. a determinization, :func:`obverse.sample`): a game of the same
+        ruleset and card names at ``state``, with no history, so :meth:`undo` never goes back
+        past it to a state of this game."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.history, twin._before = list(self.history), list(self._before)
+        twin._last = dict(self._last)
+        if state is not None:
+            twin.state, twin.history, twin._before = state, [], []
+        return twin
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
     def do(self, verb: str, **fields: Any) -> Outcome:
         """Apply ``verb`` of this ruleset with ``fields``; card ids in object fields."""
         cls = self.ruleset.action_class(verb)

@@ -359,6 +359,19 @@ class Trail(msgspec.Struct, eq=False, frozen=True):
     def __repr__(self) -> str:
         return f"Trail(depth={self.depth})"
 
+    # A trail is as long as the history behind it: pickled or deep-copied link by link it
+    # would recurse once per action (RecursionError past a few hundred). It isn't game
+    # state, so a copy shares it (it is immutable) and a pickle stores none of it: a loaded
+    # state starts a trail of its own (:func:`_loaded_trail`).
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_root_trail, ()) if self.prev is None else (_loaded_trail, ())
+
+    def __copy__(self) -> Trail:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Trail:
+        return self
+
     def since(self, old: Trail, limit: int) -> set[int] | None:
         """Objects touched on either side since this trail and ``old`` parted (``old`` may
         be an ancestor, a descendant (undo) or a sibling), or None past ``limit`` steps."""
@@ -380,6 +393,18 @@ class Trail(msgspec.Struct, eq=False, frozen=True):
 
 
 _ROOT: Final = Trail()
+
+
+def _root_trail() -> Trail:
+    """The root trail (an empty game's), as a pickle loads it."""
+    return _ROOT
+
+
+def _loaded_trail() -> Trail:
+    """A loaded state's trail: a fresh start that no other state shares, so a view finds
+    no common history with a state loaded apart (``Trail.since`` is ``None``: a full
+    rebuild) and, with the states played on from it, only what changed since."""
+    return Trail(_ROOT, 0, 1)
 
 
 class GameState(msgspec.Struct, frozen=True):

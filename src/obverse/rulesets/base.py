@@ -72,7 +72,10 @@ class Ruleset(Offers):
     @classmethod
     def action_class(cls, verb: str) -> type[v.Action] | None:
         """The action class of ``verb`` in this ruleset, or ``None``."""
-        return {v.verb_of(a): a for a in cls.vocabulary()}.get(verb)
+        table = _ACTION_CLASSES.get(cls)
+        if table is None:  # a class's vocabulary is fixed: its verb table is built once
+            table = _ACTION_CLASSES[cls] = {v.verb_of(a): a for a in cls.vocabulary()}
+        return table.get(verb)
 
     # --- core edits with this game's zone keys ---------------------------------------------
 
@@ -712,6 +715,10 @@ class Ruleset(Offers):
 
 
 _VOCABULARY: dict[type[Ruleset], tuple[type[v.Action], ...]] = {}
+
+
+#: Per ruleset class, its verbs' action classes (:meth:`Ruleset.action_class`).
+_ACTION_CLASSES: dict[type[Ruleset], dict[str, type[v.Action]]] = {}
 
 
 def _vocabulary(cls: type[Ruleset]) -> tuple[type[v.Action], ...]:

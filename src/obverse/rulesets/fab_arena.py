@@ -11,6 +11,8 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any, ClassVar, Final, Literal
 
 import msgspec
@@ -24,6 +26,15 @@ from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
+
+
+@functools.cache
+def _sub_card_keys(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys of the players' sub-card zones (built once per table of players)."""
+    return tuple(f"{who}:{SUB_CARDS}" for who in players)
+
+
+_ID: Final = operator.attrgetter("id")
 
 #: The pseudo-zone of sub-cards (3.0.14): under a permanent or a card on the stack.
 SUB_CARDS: Final = "sub_cards"
@@ -115,15 +126,18 @@ class FabArena(FabZones):
         if moved is not None and moved.zone == self.play_zone and not self.is_in_play(before.zone):
             state, more = self._enters_as_permanent(state, moved, before)
             rulings += more
+        subs = self.sub_cards(state)
+        if not subs and state is out.state and rulings is out.rulings:
+            return out  # no sub-card anywhere (the common case): nothing more to decide
         if (
             moved is not None
-            and (moved.id, moved.zone) != (before.id, before.zone)
             and moved.id == before.id
-            and any(o.under == moved.id for o in state.objects.values())
+            and moved.zone != before.zone
+            and any(o.under == moved.id for o in subs)
         ):
             why = "it stays the same object: its sub-cards move with it and remain sub-cards"
             rulings += self.one("3.0.14c", why)
-        state, cleared = self.clear_orphans(state)
+        state, cleared = self.clear_orphans(state) if subs else (state, ())
         return Outcome(state, DONE, (*rulings, *cleared), out.events)
 
     def _enters_as_permanent(
@@ -215,15 +229,22 @@ class FabArena(FabZones):
 
     # --- sub-cards and the soul (3.0.14, 3.11.5, 8.5.29, 8.5.36) -----------------------------
 
+    def sub_cards(self, state: GameState) -> list[GameObject]:
+        """Every sub-card (3.0.14), from the players' sub-card zones: an object is under
+        another only there (a move out of them clears :attr:`GameObject.under`), so what
+        follows a top-card reads these few objects, never the whole board."""
+        zones, out = state.zones, []
+        for key in _sub_card_keys(state.players):
+            zone = zones.get(key)
+            if zone:
+                objects = state.objects
+                out += [objects[i] for i in zone.rank_of]
+        return out
+
     def view_dependents(self, state: GameState, changed: set[int]) -> set[int]:
         """3.0.14: a sub-card is as visible as its top-card, so its entry follows the top's
         (only the few sub-cards are looked at, never the whole board)."""
-        out: set[int] = set()
-        for who in state.players:
-            zone = state.zones.get(state.zone_key(SUB_CARDS, who))
-            if zone:
-                out.update(i for i in zone if state.objects[i].under in changed)
-        return out
+        return {o.id for o in self.sub_cards(state) if o.under in changed}
 
     def put_under(self, state: GameState, a: PutUnder) -> Outcome:
         """8.5.36: put the object under a permanent (or a card on the stack, 3.0.14); it
@@ -260,12 +281,13 @@ class FabArena(FabZones):
         """Make ``obj`` a sub-card of ``top`` (a new object, 3.0.14b)."""
         events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, SUB_CARDS),)
         face = self._face_after_move(state, obj, SUB_CARDS, None).value
-        state = self.remove(state, obj)
-        new, state = self._moved(state, obj, SUB_CARDS, face, False, True, False, None)
+        # One core edit, as a move's (the counters advance in it).
+        new, state = self._moved(state, obj, SUB_CARDS, face, False, True, False, None, False)
         new = replace(new, under=top.id)
-        state = self.place(state, new)
-        for sub in [o for o in state.iter_objects() if o.under == obj.id]:
-            state = core.update(state, replace(sub, under=top.id))
+        state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
+        for sub in sorted(self.sub_cards(state), key=_ID):
+            if sub.under == obj.id:
+                state = core.update(state, replace(sub, under=top.id))
         rulings += self.one(
             "3.0.14b",
             "a sub-card is not in the arena; becoming one it is a new card with no relation "
@@ -303,7 +325,7 @@ class FabArena(FabZones):
         rulings: Rulings = ()
         orphans = [
             o.id
-            for o in state.objects.values()
+            for o in self.sub_cards(state)
             if o.under is not None and o.under not in state.objects
         ]
         for oid in sorted(orphans):

@@ -10,6 +10,7 @@ no rule looks at a card's name.
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import ClassVar, Final
 
@@ -18,8 +19,8 @@ import msgspec
 from obverse import state as core
 from obverse.cards import CardDef, Face
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
-from obverse.state import CopyValues, GameObject, GameState
+from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Event, Outcome
+from obverse.state import CopyValues, Effect, GameObject, GameState
 
 replace = msgspec.structs.replace
 
@@ -73,6 +74,19 @@ ESSENCE: Final = re.compile(r"^Essence of (.+)$")
 DFC_LAYOUTS: Final = frozenset({"flip", "twin", "transcend"})
 #: Layout -> the rule that says which face(s) decide its category (9.1.3, 9.1.4, 9.1.5).
 CATEGORY_RULE: Final = {"flip": "9.1.3", "twin": "9.1.4", "transcend": "9.1.5", "split": "9.2.2"}
+#: A single-faced card's face after any move: its front (built once, a move's commonest).
+_FRONT: Final = PLAIN["front"]
+#: :meth:`FabZones.is_new_object` per ruleset class and destination, for an object no
+#: effect is bound to and not marked (the rulings depend on nothing else).
+_NEW_OBJECT: dict[tuple[type, str], Decided[bool]] = {}
+_TARGET: Final = operator.attrgetter("target")
+#: :meth:`FabZones._decided`'s decisions.
+_DECIDED: dict[tuple[type, str, str, str], Decided[str]] = {}
+
+
+def _bound(effects: tuple[Effect, ...], oid: int) -> bool:
+    """Whether an effect is bound to object ``oid`` (a scan in C)."""
+    return oid in map(_TARGET, effects)
 
 
 def zone_name(zone: str) -> str:
@@ -235,11 +249,11 @@ class FabZones(Ruleset):
     ) -> Decided[str | None]:
         """The active face(s) after a move, or ``None`` when the destination can't hold the
         card (3.0.11: an effect's move fails)."""
-        new_face, rulings = self._face_after_move(state, obj, zone, face)
+        after = self._face_after_move(state, obj, zone, face)
         refused = self.cannot_contain(state, obj, zone)
         if refused:
             return Decided(None, refused)
-        return Decided(new_face, rulings)
+        return after  # type: ignore[return-value]
 
     def _face_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None
@@ -248,14 +262,10 @@ class FabZones(Ruleset):
         same object (3.0.9) and is public."""
         card = state.card_def(obj)
         if len(card.faces) < 2:
-            return Decided("front", ())
+            return _FRONT
         same = self.stays_same_object(zone) and not obj.face_down
-        by_layout = {
-            "split": self._split_after_move,
-            "twin": self._twin_after_move,
-            "transcend": self._transcend_after_move,
-        }.get(card.layout, self._flip_after_move)
-        return by_layout(state, obj, zone, face, same)
+        by_layout = _AFTER_MOVE.get(card.layout, FabZones._flip_after_move)
+        return by_layout(self, state, obj, zone, face, same)
 
     def _split_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
@@ -344,9 +354,8 @@ class FabZones(Ruleset):
     ) -> Decided[str]:
         """9.1.3b: a new card has its front face active; only resolving may turn it."""
         if not self.stays_same_object(zone):
-            return Decided(
-                "front",
-                self.one("9.1.3b", "it becomes a new card, so its front face is active again"),
+            return self._decided(
+                "front", "9.1.3b", "it becomes a new card, so its front face is active again"
             )
         if same and self.stays_same_object(obj.zone):
             # stack -> arena keeps the face: resolving, the subtype rule decides (resolve)
@@ -361,6 +370,15 @@ class FabZones(Ruleset):
                 ),
             )
         return Decided("front", ())
+
+    def _decided(self, value: str, rule: str, reason: str) -> Decided[str]:
+        """``Decided(value, self.one(rule, reason))``, built once per ruleset class: a move's
+        branches with a fixed reason answer with the same decision every time."""
+        key = (type(self), value, rule, reason)
+        found = _DECIDED.get(key)
+        if found is None:
+            found = _DECIDED[key] = Decided(value, self.one(rule, reason))
+        return found
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
@@ -399,7 +417,20 @@ class FabZones(Ruleset):
         with no relation to the old one (1.2.3b: only last known information remains); the
         marked condition ends with the old object (9.3.2b)."""
         if obj.token and not self.is_in_play(zone):
-            return Decided(True, ())
+            return YES
+        # The common case (no effect on it, not marked) decided once per zone and kind.
+        plain = not obj.marked and not (state.effects and _bound(state.effects, obj.id))
+        if plain:
+            hit = _NEW_OBJECT.get((type(self), zone))
+            if hit is not None:
+                return hit
+        found = self._new_object_in(state, obj, zone)
+        if plain:
+            _NEW_OBJECT[(type(self), zone)] = found
+        return found
+
+    def _new_object_in(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
+        """:meth:`is_new_object` of an object that is no token leaving the arena."""
         if self.stays_same_object(zone):
             where = (
                 "onto the stack"
@@ -414,7 +445,7 @@ class FabZones(Ruleset):
             f"entering the {zone_name(zone)}, outside the arena and not the "
             "stack, it becomes a new object with no relation to its previous existence",
         )
-        if any(e.target == obj.id for e in state.effects):
+        if state.effects and _bound(state.effects, obj.id):
             out += self.one(
                 "1.2.3b",
                 "effects on the old object don't apply to the new one; "
@@ -435,7 +466,7 @@ class FabZones(Ruleset):
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
     ) -> Decided[bool]:
         """Face up unless moved face down (hidden zones hide cards without turning them)."""
-        return Decided(bool(face_down), ())
+        return YES if face_down else NO
 
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
@@ -505,7 +536,7 @@ class FabZones(Ruleset):
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """8.1.8a, 3.0.12a: a token that leaves the arena ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
-            return Decided(False)
+            return NO
         return Decided(
             True,
             (
@@ -622,3 +653,11 @@ class FabZones(Ruleset):
             True,
             self.one("8.5.17", "the private card is revealed: those players see it until it moves"),
         )
+
+
+#: The face after a move by layout (a flip-card's rule for any other double-faced card).
+_AFTER_MOVE: Final = {
+    "split": FabZones._split_after_move,
+    "twin": FabZones._twin_after_move,
+    "transcend": FabZones._transcend_after_move,
+}

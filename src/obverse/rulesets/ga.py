@@ -28,7 +28,7 @@ from obverse.rulesets.ga_objects import (
     FieldObjects,
 )
 from obverse.rulesets.hooks import Sight
-from obverse.rulings import Decided, Outcome
+from obverse.rulings import NO, PLAIN, YES, Decided, Outcome
 from obverse.state import (
     KNOWN_CARD,
     KNOWN_OBJ,
@@ -296,7 +296,7 @@ class GrandArchive(FieldObjects):
                 "deck or memory returns to its owner's material deck",
             )
         else:
-            return Decided(zone, ())
+            return PLAIN[zone]
         out: Rulings = (self.ruling(rule, why),)
         if self.is_transformed(state, obj):
             out = (
@@ -313,16 +313,14 @@ class GrandArchive(FieldObjects):
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects 1: only cards on the field are objects; leaving it makes a new one."""
         if obj.zone == FIELD:
-            return Decided(
-                True,
-                (
-                    self.ruling(
-                        "Objects 1",
-                        f"leaving the field for the {_words(zone)} it becomes a new object",
-                    ),
-                ),
-            )
-        return Decided(True, ())
+            found = _LEAVING.get((type(self), zone))
+            if found is None:  # built once per ruleset class and destination
+                why = f"leaving the field for the {_words(zone)} it becomes a new object"
+                found = _LEAVING[(type(self), zone)] = Decided(
+                    True, (self.ruling("Objects 1", why),)
+                )
+            return found
+        return YES
 
     def face_on_move(
         self,
@@ -400,7 +398,7 @@ class GrandArchive(FieldObjects):
                     ),
                 ),
             )
-        return Decided(False, ())
+        return NO
 
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
@@ -415,7 +413,7 @@ class GrandArchive(FieldObjects):
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Tokens 3: a token moved off the field ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
-            return Decided(False)
+            return NO
         return Decided(
             True, (self.ruling("Tokens 3", "a token moved off the field ceases to exist"),)
         )
@@ -493,7 +491,7 @@ class GrandArchive(FieldObjects):
         """Champion 8: a champion card that would go to a graveyard from anywhere is
         banished instead."""
         if zone != GRAVEYARD or not _typed(default, CHAMPION):
-            return Decided(zone, ())
+            return PLAIN[zone]
         why = f"{default.name} is a champion: one that would go to a graveyard is banished instead"
         return Decided(BANISHMENT, (self.ruling("Champion 8", why),))
 
@@ -676,12 +674,19 @@ class GrandArchive(FieldObjects):
 
     def _remember(self, state: GameState, old: GameObject, card: int) -> GameState:
         """Lasting knowledge of ``card`` for every player who could identify ``old``."""
-        have = {(k.player, k.card) for k in state.knowledge if k.lasting}
+        known = state.knowledge
+        # Only the entries naming the card are read (found in C, or by the tuple's index):
+        # the knowledge grows with the game, a move doesn't.
+        have = (
+            {k.player for k in known if k.lasting and k.card == card}
+            if mentions(known, KNOWN_CARD, card)
+            else ()
+        )
         new_obj = state.card_object.get(card, old.id)
         extra = tuple(
             Knowledge(player=p, card=card, obj=new_obj, lasting=True)
             for p in state.players
-            if (p, card) not in have and self.may_look(state, p, old)
+            if p not in have and self.may_look(state, p, old)
         )
         return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
 
@@ -689,7 +694,22 @@ class GrandArchive(FieldObjects):
 def _typed(face: Face, word: str) -> bool:
     """Card Types: whether ``face`` has the type or supertype ``word``, however it is
     spelt (the index prints REGALIA, the rules Regalia)."""
-    return any(t.upper() == word for t in (*face.types, *face.supertypes))
+    kept = _TYPES.get(id(face))
+    if kept is None or kept[0] is not face:
+        if len(_TYPES) > 10_000:
+            _TYPES.clear()
+        kept = _TYPES[id(face)] = (
+            face,
+            frozenset(t.upper() for t in (*face.types, *face.supertypes)),
+        )
+    return word in kept[1]
+
+
+#: Per printed face (held, so its id isn't reused while kept): its types and supertypes in
+#: capitals, found once (every move asks whether the card is a regalia or a champion).
+_TYPES: dict[int, tuple[Face, frozenset[str]]] = {}
+#: :meth:`GrandArchive.is_new_object` of an object leaving the field, per class and zone.
+_LEAVING: dict[tuple[type, str], Decided[bool]] = {}
 
 
 def _words(zone: str) -> str:

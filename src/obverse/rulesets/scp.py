@@ -82,6 +82,11 @@ ALL_ZONES: Final = frozenset(
 )
 
 
+#: :meth:`SCP.face_down_on_move`'s decisions with no instruction, per ruleset class,
+#: destination and facing before the move.
+_FACING: dict[tuple[type, str, bool], Decided[bool]] = {}
+
+
 class ZoneRule(msgspec.Struct, frozen=True):
     """How a zone treats its face-down cards (the seed's 各領域での裏向きのカードの扱い)."""
 
@@ -197,6 +202,8 @@ class SCP(Ruleset):
         """301.1: a move into a sandbox of another object class is refused. The class is the
         one the object has now: a face-down object has none (サイト上 and the other zones'
         sections), so it matches no class's sandbox and the refusal tells nobody its front."""
+        if a.to not in CLASS_SANDBOXES:  # only a sandbox refuses by class: nothing to read
+            return super().move(state, a)
         obj = state.objects[a.object]
         chars = characteristics(state, obj, self)
         props = msgspec.structs.replace(chars.props, name=chars.names[0] if chars.names else None)
@@ -241,7 +248,16 @@ class SCP(Ruleset):
                     ),
                 ),
             )
-        if obj.face_down == default:
+        key = (type(self), zone, obj.face_down)
+        found = _FACING.get(key)
+        if found is None:  # the zone's default facing: decided once per class, zone, facing
+            found = _FACING[key] = self._default_facing(obj.face_down, zone)
+        return found
+
+    def _default_facing(self, was_down: bool, zone: str) -> Decided[bool]:
+        """:meth:`face_down_on_move` with no instruction overriding ``zone``'s default."""
+        default = self.is_hidden(zone)
+        if was_down == default:
             reason = (
                 f"a face-{'down' if default else 'up'} card moving to the "
                 f"{'hidden' if default else 'public'} {zone} keeps its facing"
