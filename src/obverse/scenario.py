@@ -538,7 +538,10 @@ def _validate_step(
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise _err(place, name, f"unknown action{suggest(name, verbs)}")
     if cls.is_query:
-        keys, required, _ = step_shape(cls)
+        keys, required, shape = step_shape(cls)
+        if shape == _L:  # a query of one object (mtg protector): a bare label
+            _label(arg, place, name, labels)
+            return name, arg
         _check_args(arg, keys, required, place, name)
         _check_names(cls, arg, place, rs, players, labels)
         _validate_query(name, arg, place, rs, resolver, labels, players)

@@ -28,6 +28,16 @@ from obverse.rulesets.mtg_faces import (
     SPELL_ONLY,
     is_permanent_face,
 )
+from obverse.rulesets.mtg_permanents import (
+    BecomeDay,
+    BecomeNight,
+    ChooseProtector,
+    Damage,
+    DayNight,
+    MagicPermanents,
+    Protector,
+    RemoveCounters,
+)
 from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
@@ -43,6 +53,17 @@ __all__ = [
     "Unlock",
 ]
 
+
+#: Battles, day and night (mtg_permanents).
+PERMANENT_VERBS: Final = (
+    RemoveCounters,
+    Damage,
+    ChooseProtector,
+    Protector,
+    BecomeDay,
+    BecomeNight,
+    DayNight,
+)
 
 #: 205.2a card types (Tribal: Kindred's name before 2024; Stickers: Unfinity's sticker sheets,
 #: printed cards Scryfall types so, which the importers' vocabulary check must accept).
@@ -112,14 +133,20 @@ def _decide_new_object(
     return Decided(True, out)
 
 
-class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
+class Magic(MagicFaceDown, MagicEffects, MagicPermanents, MagicLayouts):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
     game: ClassVar[str] = "mtg"
     version: ClassVar[str] = "newest"
     title: ClassVar[str] = "Magic: The Gathering (newest Comprehensive Rules)"
-    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, Flip, Meld, Unlock)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (
+        v.Transform,
+        Flip,
+        Meld,
+        Unlock,
+        *PERMANENT_VERBS,
+    )
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": MTG_TYPES,
@@ -538,16 +565,12 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                 else ()
             )
             return "battlefield", obj.face, rulings
-        if card.layout == "transform" and obj.face == "back":
-            return (
-                "graveyard",
-                "front",
-                self.rule(
-                    "resolve_transformed_instant",
-                    "its back face is an instant or sorcery: it goes to the graveyard",
-                ),
-            )
-        return "graveyard", self.default_face(card, "graveyard"), ()
+        # 608.2n: an instant or sorcery (a transformed back face too, 712.8c) goes to its
+        # owner's graveyard as the final part of its resolution (712.13a is about entering
+        # the battlefield transformed, not this).
+        why = "as the final part of its resolution, it is put into its owner's graveyard"
+        rulings = self.rule("spell_graveyard", why) if "spell_graveyard" in self.rule_ids else ()
+        return "graveyard", self.default_face(card, "graveyard"), rulings
 
     # --- naming (201.4, 712.19, 709.4a, 710.5) ----------------------------------------------
 
