@@ -542,6 +542,10 @@ def _validate_step(
         if shape == _L:  # a query of one object (mtg protector): a bare label
             _label(arg, place, name, labels)
             return name, arg
+        if shape == "null":  # a query of the game itself (mtg day_night): no argument
+            if arg is not None:
+                raise _err(place, name, "takes no argument (null)")
+            return name, arg
         _check_args(arg, keys, required, place, name)
         _check_names(cls, arg, place, rs, players, labels)
         _validate_query(name, arg, place, rs, resolver, labels, players)

@@ -528,6 +528,54 @@ class MagicPermanents(MagicFaces):
             for o in state.objects.values()
         )
 
+    def resolve(self, state: GameState, a: v.Resolve) -> Outcome:
+        """712.13a: a daybound permanent spell front face up resolving at night would enter
+        transformed (702.145b); if the card representing it has an instant or sorcery back
+        face, it is put into its owner's graveyard instead."""
+        obj = state.objects[a.object]
+        if obj.zone != self.stack_zone or obj.face_down or obj.face != "front":
+            return super().resolve(state, a)
+        if "day_night" not in self.rule_ids or day_or_night(state) != "night":
+            return super().resolve(state, a)
+        chars = self.chars(state, obj)
+        card = state.card_def(obj)
+        if "Daybound" not in chars.props.abilities or not self.is_double_faced(card):
+            return super().resolve(state, a)
+        back = card.faces[1]
+        if not SPELL_ONLY.intersection(back.types) or not self.is_permanent(state, obj):
+            return super().resolve(state, a)
+        rulings = self.ruling_list(
+            ("daybound", "it is night: the daybound permanent would enter transformed"),
+            (
+                "resolve_transformed_instant",
+                f"its card's back face, {back.name}, is an instant or sorcery: it doesn't "
+                "enter the battlefield and is put into its owner's graveyard instead",
+            ),
+        )
+        return self._put(state, obj, "graveyard", "front", False, rulings)
+
+    def become_copy(self, state: GameState, a: v.BecomeCopy) -> Outcome:
+        """A permanent that becomes a copy of a daybound one at night is transformed
+        (702.145c) if a double-faced card represents it, else it stays (712.9)."""
+        out = super().become_copy(state, a)
+        obj = out.state.objects[a.object]
+        if out.result != DONE or "day_night" not in self.rule_ids or obj.zone != "battlefield":
+            return out
+        if obj.face != "front" or "Daybound" not in self.chars(out.state, obj).props.abilities:
+            return out
+        if day_or_night(out.state) == "neither":
+            state, why = self._bound_starts_day_night(out.state, self.chars(out.state, obj))
+            return replace(out, state=state, rulings=out.rulings + why)
+        if day_or_night(out.state) != "night":
+            return out
+        if not self._dfc_turns(out.state, obj):
+            why = "it has daybound and it is night, but no double-faced card represents it: it can't transform"
+            return replace(out, rulings=out.rulings + self.rule("who_transforms", why))
+        state, ts = core.tick(out.state)
+        state = core.update(state, replace(obj, face="back", timestamp=ts))
+        why = "a daybound permanent front face up at night transforms"
+        return replace(out, state=state, rulings=out.rulings + self.rule("daybound_now", why))
+
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """702.145b, 702.145e: daybound and nightbound permanents transform only as day and
         night change; otherwise the face rules decide."""

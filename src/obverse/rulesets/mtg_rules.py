@@ -190,6 +190,7 @@ NEWEST: Final[dict[str, str]] = {
         "day_night": "730.1",
         "day_night_change": "730.1a",
         "daybound": "702.145b",
+        "daybound_now": "702.145c",
         "daybound_day": "702.145d",
         "nightbound": "702.145e",
         "nightbound_night": "702.145g",
