@@ -128,6 +128,9 @@ class Cast(Action, frozen=True, tag="cast"):
     controller: str | None = None
     #: MTG 702.102a: cast both halves of a split card with fuse (other games refuse it).
     fuse: bool = False
+    #: MTG 709.3: the half of a split card to cast, by name or position from 1 (a card of
+    #: more than two halves; ``face: left`` / ``right`` still choose the first two).
+    half: str | None = None
 
 
 class Play(Cast, frozen=True, tag="play"):

@@ -39,6 +39,7 @@ from obverse.rulesets.mtg_permanents import (
     RemoveCounters,
 )
 from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
+from obverse.rulesets.mtg_split import MagicSplit
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
 
@@ -133,7 +134,7 @@ def _decide_new_object(
     return Decided(True, out)
 
 
-class Magic(MagicFaceDown, MagicEffects, MagicPermanents, MagicLayouts):
+class Magic(MagicFaceDown, MagicEffects, MagicPermanents, MagicSplit, MagicLayouts):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
