@@ -38,7 +38,7 @@ from obverse.rulesets.mtg_permanents import (
     Protector,
     RemoveCounters,
 )
-from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
+from obverse.rulesets.mtg_rooms import Lock, MagicLayouts, Unlock
 from obverse.rulesets.mtg_split import MagicSplit
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
@@ -146,6 +146,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicPermanents, MagicSplit, MagicLayou
         Flip,
         Meld,
         Unlock,
+        Lock,
         *PERMANENT_VERBS,
     )
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
