@@ -240,7 +240,8 @@ class Runner:
         """Give the object an action created its scenario label (a token's card, a melded
         permanent); a label of an action that made nothing stands for nothing."""
         made = out.answer if out.result == DONE else None
-        if name == "create_token_copy" and made:
+        cls = self.rs.action_class(name)
+        if cls is not None and cls.answers_card and made:
             self.labels[label] = ("card", int(made))
         else:
             self.labels[label] = ("obj", int(made) if made else -1)

@@ -620,6 +620,8 @@ def _validate_action(
     kinds = {"meld": "meld", "create_token_copy": "card", "apply_effect": "effect"}
     if name in kinds:
         labels[arg["label"]] = kinds[name]
+    elif cls.creates:  # a game's own verb that makes an object (mtg copy_spell)
+        labels[arg["label"]] = "card" if cls.answers_card else "meld"
     return arg
 
 

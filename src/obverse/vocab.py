@@ -44,6 +44,9 @@ class Action(
     is_query: ClassVar[bool] = False
     #: The procedure needs the card catalogue (meld results, names of cards).
     uses_catalog: ClassVar[bool] = False
+    #: Its ``answer`` is the card id of what it created (a scenario's label then follows
+    #: that card, as a token copy's does), not an object id.
+    answers_card: ClassVar[bool] = False
 
     @property
     def verb(self) -> str:
@@ -182,6 +185,7 @@ class CreateTokenCopy(Action, frozen=True, tag="create_token_copy"):
     player_fields = ("controller",)
     subject = None
     creates = True
+    answers_card = True
     of: int
     controller: str | None = None
     #: Changes that become part of the token's copiable values (MTG 707.9), as for

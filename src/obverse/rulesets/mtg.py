@@ -20,6 +20,7 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.mtg_copies import CopySpell, MagicCopies
 from obverse.rulesets.mtg_effects import MagicEffects
 from obverse.rulesets.mtg_facedown import OLD_KINDS, MagicFaceDown
 from obverse.rulesets.mtg_faces import (
@@ -134,7 +135,9 @@ def _decide_new_object(
     return Decided(True, out)
 
 
-class Magic(MagicFaceDown, MagicEffects, MagicPermanents, MagicSplit, MagicLayouts):
+class Magic(
+    MagicFaceDown, MagicEffects, MagicPermanents, MagicCopies, MagicSplit, MagicLayouts
+):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
@@ -147,6 +150,7 @@ class Magic(MagicFaceDown, MagicEffects, MagicPermanents, MagicSplit, MagicLayou
         Meld,
         Unlock,
         Lock,
+        CopySpell,
         *PERMANENT_VERBS,
     )
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
