@@ -255,7 +255,8 @@ class Runner:
         except _Nothing:
             out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "it stands for nothing"),))
         self.last_rulings = out.rulings
-        if name in ("search", "select"):
+        cls = self.rs.action_class(name)
+        if cls is not None and cls.answers_objects:  # search, select, mtg crafted_with
             found = set(out.answer or ())
             self.answer = [lab for lab in self.labels if (o := self.obj(lab)) and o.id in found]
         elif name == "name_card":

@@ -47,6 +47,8 @@ class Action(
     #: Its ``answer`` is the card id of what it created (a scenario's label then follows
     #: that card, as a token copy's does), not an object id.
     answers_card: ClassVar[bool] = False
+    #: A query whose ``answer`` is a tuple of object ids (a scenario reads them as labels).
+    answers_objects: ClassVar[bool] = False
 
     @property
     def verb(self) -> str:
@@ -286,6 +288,7 @@ class Search(Action, frozen=True, tag="search"):
     viewer_field = "player"
     subject = None
     is_query = True
+    answers_objects = True
     player: str
     zone: str
     where: dict[str, Any] | None = None

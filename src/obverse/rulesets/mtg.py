@@ -21,6 +21,7 @@ from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
 from obverse.rulesets.mtg_copies import CopySpell, MagicCopies
+from obverse.rulesets.mtg_craft import Craft, CraftedWith, MagicCraft
 from obverse.rulesets.mtg_effects import MagicEffects
 from obverse.rulesets.mtg_facedown import OLD_KINDS, MagicFaceDown
 from obverse.rulesets.mtg_faces import (
@@ -136,7 +137,13 @@ def _decide_new_object(
 
 
 class Magic(
-    MagicFaceDown, MagicEffects, MagicPermanents, MagicCopies, MagicSplit, MagicLayouts
+    MagicFaceDown,
+    MagicEffects,
+    MagicPermanents,
+    MagicCopies,
+    MagicCraft,
+    MagicSplit,
+    MagicLayouts,
 ):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
@@ -151,6 +158,8 @@ class Magic(
         Unlock,
         Lock,
         CopySpell,
+        Craft,
+        CraftedWith,
         *PERMANENT_VERBS,
     )
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
