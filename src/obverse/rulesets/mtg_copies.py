@@ -143,7 +143,13 @@ class MagicCopies(MagicFaces):
             return out
         state = core.update(out.state, replace(new, token=True))
         rulings = self.ruling_list(
-            ("copy_permanent_spell", "as the copy resolves it becomes a token permanent"),
-            ("copy_token_resolves", "that token is no longer a copy of a spell"),
+            *(
+                (topic, why)
+                for topic, why in (
+                    ("copy_permanent_spell", "as the copy resolves it becomes a token permanent"),
+                    ("copy_token_resolves", "that token is no longer a copy of a spell"),
+                )
+                if topic in self.rule_ids  # 2020: numbers no seed confirms
+            )
         )
         return replace(out, state=state, rulings=rulings + out.rulings)

@@ -68,8 +68,14 @@ class MagicCraft(MagicFaces):
     def _offer_craft(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != "battlefield" or o.face != "front" or not _has(state.card_def(o), "craft"):
             return []
+        # One material each: a card of its controller's graveyard or another permanent.
         graveyard = state.zone_contents(self.zone_key("graveyard", o.controller))
-        return [Craft(object=o.id, materials=(m,)) for m in graveyard]
+        field = [
+            x.id
+            for x in state.iter_objects()
+            if x.zone == "battlefield" and x.controller == o.controller and x.id != o.id
+        ]
+        return [Craft(object=o.id, materials=(m,)) for m in (*graveyard, *field)]
 
     def _offer_crafted_with(
         self, state: GameState, player: str, o: GameObject

@@ -437,6 +437,8 @@ class MagicPermanents(MagicFaces):
 
     def day_night(self, state: GameState, a: DayNight) -> Outcome:
         """730.1: the game's designation: ``day``, ``night`` or ``neither``."""
+        if "day_night" not in self.rule_ids:
+            raise RulesError(f"day and night aren't modelled under {self.name}")
         now = day_or_night(state)
         return Outcome(state, DONE, self.rule("day_night", f"it is {now}"), answer=now)
 

@@ -230,6 +230,7 @@ _ROUND_THREE: Final = frozenset(
         "disturb_back",
         "spell_graveyard",
         "copy_dfc_spell",
+        "copy_permanent_spell",
         "copy_token_resolves",
         "adventure_copy",
         "room_lock",
