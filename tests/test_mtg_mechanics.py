@@ -142,9 +142,7 @@ def test_a_copy_of_a_face_down_spell_tells_bob_nothing(kind: str) -> None:
         copy = out.state.object_of_card(out.answer)
         assert copy is not None and copy.controller == ("bob" if kind == "by_bob" else "alice")
         seen.append(
-            json.dumps(
-                [view(out.state, "bob"), [str(r) for r in out.rulings]], sort_keys=True
-            )
+            json.dumps([view(out.state, "bob"), [str(r) for r in out.rulings]], sort_keys=True)
         )
     assert seen[0] == seen[1]
     assert "Clone" not in seen[0] and "Ornithopter" not in seen[0]

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 import yaml
 
+import obverse.engine
 import obverse.runner
 from obverse.cli import iter_scenarios
 from obverse.registry import get_ruleset
 from obverse.rulesets import mtg_rules
+from obverse.rulesets.mtg import Magic
 from obverse.runner import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +60,7 @@ def test_the_index_is_sorted_and_complete_enough() -> None:
 @pytest.mark.parametrize("alias", sorted(INDEXES))
 def test_every_id_of_the_rule_tables_exists(alias: str) -> None:
     rs = get_ruleset(alias)
+    assert isinstance(rs, Magic)
     assert not _unknown(alias, set(rs.rule_ids.values()))
 
 
@@ -92,7 +95,7 @@ def test_every_ruling_the_scenarios_produce_cites_an_existing_id(
     """Each scenario run with the kernel's entry point wrapped: every ruling of every
     action and query, in each ruleset version's numbering."""
     cited: dict[str, set[str]] = {}
-    real = obverse.runner.apply
+    real = obverse.engine.apply
 
     def traced(state: Any, action: Any, actor: Any = None, **kw: Any) -> Any:
         out = real(state, action, actor, **kw)

@@ -23,7 +23,7 @@ from obverse.cards import CardDef
 from obverse.rulesets.base import Rulings
 from obverse.rulesets.mtg_faces import FACE_DOWN, MagicFaces
 from obverse.rulings import DONE, NOTHING, Event, Outcome
-from obverse.state import GameObject, GameState
+from obverse.state import CopyValues, GameObject, GameState
 
 replace = msgspec.structs.replace
 
@@ -58,9 +58,7 @@ _LAYOUT_COPY: Final = {
 class MagicCopies(MagicFaces):
     """Copies of spells on top of MTG's face rules."""
 
-    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("copy_spell", "_offer_copy_spell"),
-    )
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("copy_spell", "_offer_copy_spell"),)
 
     def _offer_copy_spell(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [CopySpell(object=o.id)] if o.zone == self.stack_zone else []
@@ -74,8 +72,9 @@ class MagicCopies(MagicFaces):
             why = f"only a spell on the stack can be copied, not an object in the {of.zone}"
             return Outcome(state, NOTHING, self.rule("copy_spell", why))
         who = a.controller or of.controller
+        copies: tuple[CopyValues, ...] = ()
         if of.face_down:
-            card, face, copies = FACE_DOWN_COPY, "front", ()
+            card, face = FACE_DOWN_COPY, "front"
             rulings = self.rule("face_down_chars", "its copiable values are a nameless 2/2")
         else:
             card, face, copies = state.card_def(of), of.face, of.copies
@@ -103,10 +102,10 @@ class MagicCopies(MagicFaces):
         if self.is_double_faced(card) and "copy_dfc_spell" in self.rule_ids:
             why = f"a copy of a double-faced spell has both faces, {of.face} face up"
             return self.rule("copy_dfc_spell", why)
-        if card.layout == "split" and len(card.faces) == 2 and "room_copiable" in self.rule_ids:
-            if all("Room" in f.subtypes for f in card.faces):
-                why = "both halves of a Room spell are copiable values, the cast door too"
-                return self.rule("room_copiable", why)
+        rooms = card.layout == "split" and all("Room" in f.subtypes for f in card.faces)
+        if rooms and len(card.faces) == 2 and "room_copiable" in self.rule_ids:
+            why = "both halves of a Room spell are copiable values, the cast door too"
+            return self.rule("room_copiable", why)
         return ()
 
     def move_object(

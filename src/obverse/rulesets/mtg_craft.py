@@ -77,9 +77,7 @@ class MagicCraft(MagicFaces):
         ]
         return [Craft(object=o.id, materials=(m,)) for m in (*graveyard, *field)]
 
-    def _offer_crafted_with(
-        self, state: GameState, player: str, o: GameObject
-    ) -> list[v.Action]:
+    def _offer_crafted_with(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [CraftedWith(object=o.id)] if o.zone == "battlefield" else []
 
     # --- craft (702.167a, 702.167c) ---------------------------------------------------------
@@ -129,7 +127,7 @@ class MagicCraft(MagicFaces):
             mine_here = mat.zone == "battlefield" and mat.controller == obj.controller
             mine_there = mat.zone == "graveyard" and mat.owner == obj.controller
             if m == obj.id or mat.face_down or not (mine_here or mine_there):
-                why = "materials are other permanents its controller controls or their graveyard's cards"
+                why = "materials are its controller's other permanents or graveyard cards"
                 return self.rule("craft", why)
         return ()
 
@@ -141,7 +139,11 @@ class MagicCraft(MagicFaces):
             if on == a.object and name.startswith(CRAFTED)
         )
         found = tuple(x for x in found if x in state.objects and state.objects[x].zone == "exile")
-        rulings = self.rule("craft_exiled", "the cards in exile exiled to craft it") if "craft_exiled" in self.rule_ids else ()
+        rulings = (
+            self.rule("craft_exiled", "the cards in exile exiled to craft it")
+            if "craft_exiled" in self.rule_ids
+            else ()
+        )
         return Outcome(state, DONE, rulings, answer=found)
 
     # --- disturb (702.146) and the back face's replacement effect (614.1a) ------------------
@@ -193,7 +195,9 @@ class MagicCraft(MagicFaces):
                     extra += self.rule("disturb", "the back face of a disturb card")
                 to = "exile"
         if obj.zone == "battlefield" and to != obj.zone:
-            links = tuple(d for d in state.designations if not (d[1] == obj.id and d[0].startswith(CRAFTED)))
+            links = tuple(
+                d for d in state.designations if not (d[1] == obj.id and d[0].startswith(CRAFTED))
+            )
             if len(links) != len(state.designations):
                 state = replace(state, designations=links)
         out = super().move_object(

@@ -351,7 +351,9 @@ class MagicPermanents(MagicFaces):
         )
         if not _count(obj, DEFENSE):
             return Outcome(state, NOTHING, rulings)
-        out = self.remove_counters(state, RemoveCounters(object=obj.id, counter=DEFENSE, count=a.amount))
+        out = self.remove_counters(
+            state, RemoveCounters(object=obj.id, counter=DEFENSE, count=a.amount)
+        )
         return replace(out, rulings=rulings + out.rulings)
 
     def _defense_zero(self, out: Outcome, obj: GameObject) -> Outcome:
@@ -364,8 +366,11 @@ class MagicPermanents(MagicFaces):
         chars = self.chars(state, obj)
         if "Siege" in chars.props.subtypes:
             rulings = self.ruling_list(
-                ("siege_defeated", "its last defense counter was removed: it is exiled, and "
-                 "its controller may cast it transformed without paying its mana cost"),
+                (
+                    "siege_defeated",
+                    "its last defense counter was removed: it is exiled, and "
+                    "its controller may cast it transformed without paying its mana cost",
+                ),
                 ("sba_battle", "the source of a waiting trigger isn't put into the graveyard"),
             )
             moved = super().move_object(state, obj.id, "exile")
@@ -388,7 +393,9 @@ class MagicPermanents(MagicFaces):
         obj = state.objects[a.object]
         if not self._is_battle(state, obj) or "protector" not in self.rule_ids:
             why = "only a battle on the battlefield has a protector; nothing happens"
-            return Outcome(state, NOTHING, self.rule("protector", why) if "protector" in self.rule_ids else ())
+            return Outcome(
+                state, NOTHING, self.rule("protector", why) if "protector" in self.rule_ids else ()
+            )
         if "Siege" in self.chars(state, obj).props.subtypes and a.player == obj.controller:
             why = f"only an opponent of the Siege's controller can protect it, not {a.player}"
             return Outcome(state, ILLEGAL, self.rule("siege_protector", why))
@@ -402,7 +409,11 @@ class MagicPermanents(MagicFaces):
     def protector(self, state: GameState, a: Protector) -> Outcome:
         """310.8: the battle's protector (``None``: not a battle with one)."""
         who = protector_of(state, a.object)
-        rulings = self.rule("protector", f"its protector is {who}") if "protector" in self.rule_ids else ()
+        rulings = (
+            self.rule("protector", f"its protector is {who}")
+            if "protector" in self.rule_ids
+            else ()
+        )
         return Outcome(state, DONE, rulings if who else (), answer=who)
 
     def change_control(self, state: GameState, a: v.ChangeControl) -> Outcome:
@@ -421,7 +432,9 @@ class MagicPermanents(MagicFaces):
             return out
         why = f"its controller is its protector: {a.to} chooses an opponent, {rivals[0]}"
         state = _set_protector(out.state, obj.id, rivals[0])
-        return replace(out, state=state, rulings=out.rulings + self.rule("sba_siege_protector", why))
+        return replace(
+            out, state=state, rulings=out.rulings + self.rule("sba_siege_protector", why)
+        )
 
     # --- day and night (730, 702.145) -------------------------------------------------------
 
@@ -462,8 +475,11 @@ class MagicPermanents(MagicFaces):
     ) -> tuple[GameState, Rulings, tuple[Event, ...]]:
         """702.145b / 702.145e: as it becomes night (day), each daybound permanent front
         face up (nightbound, back face up) represented by a double-faced card transforms."""
-        keyword, face, topic = ("Daybound", "front", "daybound") if now == "night" else (
-            "Nightbound", "back", "nightbound")
+        keyword, face, topic = (
+            ("Daybound", "front", "daybound")
+            if now == "night"
+            else ("Nightbound", "back", "nightbound")
+        )
         rulings: Rulings = ()
         events: tuple[Event, ...] = ()
         for o in list(state.objects.values()):
@@ -566,12 +582,12 @@ class MagicPermanents(MagicFaces):
         if obj.face != "front" or "Daybound" not in self.chars(out.state, obj).props.abilities:
             return out
         if day_or_night(out.state) == "neither":
-            state, why = self._bound_starts_day_night(out.state, self.chars(out.state, obj))
-            return replace(out, state=state, rulings=out.rulings + why)
+            state, made = self._bound_starts_day_night(out.state, self.chars(out.state, obj))
+            return replace(out, state=state, rulings=out.rulings + made)
         if day_or_night(out.state) != "night":
             return out
         if not self._dfc_turns(out.state, obj):
-            why = "it has daybound and it is night, but no double-faced card represents it: it can't transform"
+            why = "daybound at night, but no double-faced card represents it: it can't transform"
             return replace(out, rulings=out.rulings + self.rule("who_transforms", why))
         state, ts = core.tick(out.state)
         state = core.update(state, replace(obj, face="back", timestamp=ts))

@@ -364,7 +364,10 @@ class MagicLayouts(MagicFaces):
             return Outcome(state, NOTHING, self.rule("room_lock", why))
         state = core.update(state, replace(o, unlocked=tuple(d for d in o.unlocked if d != door)))
         rulings = self.ruling_list(
-            ("room_lock", f"{half} locks: the permanent loses the '{door} half unlocked' designation"),
+            (
+                "room_lock",
+                f"{half} locks: the permanent loses the '{door} half unlocked' designation",
+            ),
             ("room", f"it no longer has {half}'s name, mana cost and rules text"),
         )
         event = Event("lock", o.id, o.card, o.controller, detail=door)

@@ -93,7 +93,9 @@ class MagicSplit(MagicFaces):
             return out
         spell = out.state.object_of_card(obj.card)
         assert spell is not None
-        state = replace(out.state, designations=(*out.state.designations, (FROM_GRAVEYARD, spell.id)))
+        state = replace(
+            out.state, designations=(*out.state.designations, (FROM_GRAVEYARD, spell.id))
+        )
         why = f"{half.name} is cast from a graveyard: it will be exiled as it leaves the stack"
         return replace(out, state=state, rulings=out.rulings + self.rule("aftermath", why))
 
