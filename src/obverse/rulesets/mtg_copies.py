@@ -21,7 +21,8 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import FACE_DOWN, MagicFaces
+from obverse.rulesets.mtg_faces import FACE_DOWN
+from obverse.rulesets.mtg_moves import MagicMoves
 from obverse.rulings import DONE, NOTHING, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 
@@ -55,7 +56,7 @@ _LAYOUT_COPY: Final = {
 }
 
 
-class MagicCopies(MagicFaces):
+class MagicCopies(MagicMoves):
     """Copies of spells on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("copy_spell", "_offer_copy_spell"),)
@@ -108,40 +109,34 @@ class MagicCopies(MagicFaces):
             return self.rule("room_copiable", why)
         return ()
 
-    def move_object(
-        self,
-        state: GameState,
-        obj_id: int,
-        to: str,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
-        controller: str | None = None,
-        face_fixed: str | None = None,
-    ) -> Outcome:
-        """A copy of a spell leaving the stack: onto the battlefield it becomes a token
-        permanent (707.10f, 608.3f); anywhere else it ceases to exist (707.10a)."""
-        obj = state.objects[obj_id]
+    def leaving(
+        self, state: GameState, obj: GameObject, to: str
+    ) -> tuple[GameState, str, Rulings, Outcome | None]:
+        """707.10a: a copy of a spell going anywhere but the battlefield ceases to exist."""
+        state, to, rulings, done = super().leaving(state, obj, to)
         mark = (SPELL_COPY, obj.id)
-        if to == obj.zone or mark not in state.designations:
-            return super().move_object(
-                state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
-            )
+        if done is not None or mark not in state.designations:
+            return state, to, rulings, done
         state = replace(state, designations=tuple(d for d in state.designations if d != mark))
-        if to != self.play_zone:
-            state = core.forget(self.remove(state, obj), obj.id)
-            why = f"a copy of a spell in the {to} ceases to exist"
-            events = (Event("cease", obj.id, obj.card),)
-            return Outcome(state, DONE, self.rule("copy_spell_ceases", why), events)
-        out = super().move_object(
-            state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
+        if to == self.play_zone:
+            return state, to, rulings, None
+        state = core.forget(self.remove(state, obj), obj.id)
+        why = f"a copy of a spell in the {to} ceases to exist"
+        ceased = Outcome(
+            state, DONE, self.rule("copy_spell_ceases", why), (Event("cease", obj.id, obj.card),)
         )
-        new = out.state.object_of_card(obj.card)
-        if out.result != DONE or new is None or new.zone != self.play_zone:
-            return out
-        state = core.update(out.state, replace(new, token=True))
-        rulings = self.ruling_list(
+        return state, to, rulings, ceased
+
+    def moved(self, state: GameState, old: GameObject, to: str) -> tuple[GameState, Rulings]:
+        """707.10f, 608.3f: a copy of a permanent spell resolving becomes a token."""
+        state, rulings = super().moved(state, old, to)
+        new = state.object_of_card(old.card)
+        if old.zone != self.stack_zone or new is None or new.zone != self.play_zone:
+            return state, rulings
+        if not state.cards[old.card].token or old.token or new.token:
+            return state, rulings
+        state = core.update(state, replace(new, token=True))
+        more = self.ruling_list(
             *(
                 (topic, why)
                 for topic, why in (
@@ -151,4 +146,4 @@ class MagicCopies(MagicFaces):
                 if topic in self.rule_ids  # 2020: numbers no seed confirms
             )
         )
-        return replace(out, state=state, rulings=rulings + out.rulings)
+        return state, more + rulings

@@ -20,7 +20,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg_moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -57,7 +57,7 @@ def _has(card: CardDef, keyword: str) -> bool:
     return any(x.casefold() == keyword for x in card.faces[0].abilities) if card.faces else False
 
 
-class MagicCraft(MagicFaces):
+class MagicCraft(MagicMoves):
     """Craft and disturb on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
@@ -163,44 +163,38 @@ class MagicCraft(MagicFaces):
         why = "cast transformed from a graveyard using its disturb ability"
         return replace(out, state=state, rulings=out.rulings + self.rule("disturb", why))
 
-    def move_object(
-        self,
-        state: GameState,
-        obj_id: int,
-        to: str,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
-        controller: str | None = None,
-        face_fixed: str | None = None,
-    ) -> Outcome:
+    def leaving(
+        self, state: GameState, obj: GameObject, to: str
+    ) -> tuple[GameState, str, Rulings, Outcome | None]:
         """614.1a: a permanent or spell whose text says "if it would be put into a graveyard
         from anywhere, exile it instead" (a disturb card's back face) is exiled; 702.146b: a
-        spell cast using disturb resolves back face up; a crafted permanent leaving drops its
-        links."""
-        obj = state.objects[obj_id]
-        extra: Rulings = ()
+        spell cast using disturb resolves back face up; a crafted permanent drops its links
+        (702.167c) as it leaves."""
+        state, to, rulings, done = super().leaving(state, obj, to)
+        if done is not None:
+            return state, to, rulings, done
         mark = (DISTURBED, obj.id)
         if mark in state.designations:
             state = replace(state, designations=tuple(d for d in state.designations if d != mark))
             if to == "battlefield" and "disturb_back" in self.rule_ids:
-                extra = self.rule("disturb_back", "cast using disturb, it enters back face up")
-        if to == "graveyard" and obj.zone in ("battlefield", "stack") and not obj.face_down:
-            text = characteristics(state, obj, self).props.text
-            if _EXILE_INSTEAD in text and "replacement" in self.rule_ids:
-                why = "its own replacement effect: exiled instead of put into a graveyard"
-                extra = self.rule("replacement", why)
-                if _has(state.card_def(obj), "disturb") and "disturb" in self.rule_ids:
-                    extra += self.rule("disturb", "the back face of a disturb card")
-                to = "exile"
-        if obj.zone == "battlefield" and to != obj.zone:
-            links = tuple(
+                why = "cast using disturb, it enters back face up"
+                rulings += self.rule("disturb_back", why)
+        if self._exiled_instead(state, obj, to):
+            why = "its own replacement effect: exiled instead of put into a graveyard"
+            rulings += self.rule("replacement", why)
+            if _has(state.card_def(obj), "disturb"):
+                rulings += self.rule("disturb", "the back face of a disturb card")
+            to = "exile"
+        if obj.zone == "battlefield":
+            kept = tuple(
                 d for d in state.designations if not (d[1] == obj.id and d[0].startswith(CRAFTED))
             )
-            if len(links) != len(state.designations):
-                state = replace(state, designations=links)
-        out = super().move_object(
-            state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
-        )
-        return replace(out, rulings=extra + out.rulings) if extra else out
+            if len(kept) != len(state.designations):
+                state = replace(state, designations=kept)
+        return state, to, rulings, None
+
+    def _exiled_instead(self, state: GameState, obj: GameObject, to: str) -> bool:
+        """614.1a: ``obj`` going to a graveyard has "exile it instead" in its text."""
+        if to != "graveyard" or obj.face_down or "replacement" not in self.rule_ids:
+            return False
+        return _EXILE_INSTEAD in characteristics(state, obj, self).props.text

@@ -26,7 +26,8 @@ from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import RulesError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import SPELL_ONLY, MagicFaces
+from obverse.rulesets.mtg_faces import SPELL_ONLY
+from obverse.rulesets.mtg_moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -131,7 +132,7 @@ def day_or_night(state: GameState) -> str:
     return "day" if DAY in marks else "night" if NIGHT in marks else "neither"
 
 
-class MagicPermanents(MagicFaces):
+class MagicPermanents(MagicMoves):
     """Battles, Sagas and day/night on top of MTG's face rules."""
 
     #: 122: a permanent set up with counters (a battle's defense, a Saga's lore).
@@ -244,34 +245,17 @@ class MagicPermanents(MagicFaces):
         counts = tuple(sorted((str(k), int(n)) for k, n in status["counters"].items() if n))
         return core.update(state, replace(state.objects[obj.id], counters=counts))
 
-    def move_object(
-        self,
-        state: GameState,
-        obj_id: int,
-        to: str,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
-        controller: str | None = None,
-        face_fixed: str | None = None,
-    ) -> Outcome:
-        """:meth:`Ruleset.move_object`; then what a permanent gets as it enters the
-        battlefield (:meth:`entering`) and a battle's protector ends as it leaves."""
-        obj = state.objects[obj_id]
-        out = super().move_object(
-            state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
-        )
-        if out.result != DONE or obj.zone == to:
-            return out
-        after = out.state
-        if obj.zone == "battlefield":
-            after = _drop_marks(after, obj.id, PROTECTOR)
-        new = after.object_of_card(obj.card) if obj.meld is None else None
-        if new is None or new.zone != "battlefield" or new.face_down:
-            return out if after is out.state else replace(out, state=after)
-        after, rulings = self.entering(after, new)
-        return replace(out, state=after, rulings=out.rulings + rulings)
+    def moved(self, state: GameState, old: GameObject, to: str) -> tuple[GameState, Rulings]:
+        """A battle's protector ends as it leaves the battlefield; a permanent entering it
+        gets what :meth:`entering` gives."""
+        state, rulings = super().moved(state, old, to)
+        if old.zone == "battlefield":
+            state = _drop_marks(state, old.id, PROTECTOR)
+        new = state.object_of_card(old.card) if old.meld is None else None
+        if to != "battlefield" or new is None or new.zone != "battlefield" or new.face_down:
+            return state, rulings
+        state, more = self.entering(state, new)
+        return state, rulings + more
 
     def entering(self, state: GameState, obj: GameObject) -> tuple[GameState, Rulings]:
         """What ``obj`` gets as it enters the battlefield: transformed if it has daybound at

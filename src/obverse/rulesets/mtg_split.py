@@ -21,9 +21,9 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.errors import InputError, quote
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg_moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, Outcome
-from obverse.state import GameState
+from obverse.state import GameObject, GameState
 
 replace = msgspec.structs.replace
 
@@ -55,7 +55,7 @@ def _has(face: Face, keyword: str) -> bool:
     return any(x.casefold() == keyword for x in face.abilities)
 
 
-class MagicSplit(MagicFaces):
+class MagicSplit(MagicMoves):
     """Aftermath halves and split cards of any number of halves."""
 
     def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
@@ -121,29 +121,15 @@ class MagicSplit(MagicFaces):
             *self.rule("mv_split", "on the stack its mana value is that half's"),
         )
 
-    def move_object(
-        self,
-        state: GameState,
-        obj_id: int,
-        to: str,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
-        controller: str | None = None,
-        face_fixed: str | None = None,
-    ) -> Outcome:
+    def leaving(
+        self, state: GameState, obj: GameObject, to: str
+    ) -> tuple[GameState, str, Rulings, Outcome | None]:
         """702.127a: a spell cast from a graveyard with aftermath is exiled instead of put
         anywhere else whenever it would leave the stack."""
-        obj = state.objects[obj_id]
+        state, to, rulings, done = super().leaving(state, obj, to)
         mark = (FROM_GRAVEYARD, obj.id)
-        if obj.zone != self.stack_zone or mark not in state.designations or to == obj.zone:
-            return super().move_object(
-                state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
-            )
-        kept = tuple(d for d in state.designations if d != mark)
-        state = replace(state, designations=kept)
-        out = super().move_object(state, obj_id, "exile", None, face_down, None, position)
+        if done is not None or mark not in state.designations:
+            return state, to, rulings, done
+        state = replace(state, designations=tuple(d for d in state.designations if d != mark))
         why = f"cast from a graveyard with aftermath, it is exiled instead of going to the {to}"
-        rulings = self.rule("aftermath", why)
-        return replace(out, rulings=rulings + out.rulings)
+        return state, "exile", rulings + self.rule("aftermath", why), None
