@@ -40,6 +40,8 @@ DAY: Final = ("day", 0)
 NIGHT: Final = ("night", 0)
 #: A battle's protector (310.8): ``protector:<player>`` on the battle.
 PROTECTOR: Final = "protector:"
+#: A spell cast this turn (730.2): ``spell_cast:<player>:<turn>:<spell id>``, on no object.
+CAST: Final = "spell_cast:"
 
 __all__ = [
     "BecomeDay",
@@ -438,6 +440,47 @@ class MagicPermanents(MagicMoves):
             raise RulesError(f"day and night aren't modelled under {self.name}")
         now = day_or_night(state)
         return Outcome(state, DONE, self.rule("day_night", f"it is {now}"), answer=now)
+
+    # --- the untap step's day/night check (730.2, 502.2) -------------------------------------
+
+    def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
+        """A spell cast is counted for its caster's turn (730.2 reads the previous turn's
+        count); a land played isn't a spell."""
+        out = super().cast(state, a)
+        if out.result != DONE or "day_night" not in self.rule_ids:
+            return out
+        spell = out.state.object_of_card(state.objects[a.object].card)
+        if spell is None or spell.zone != self.stack_zone:
+            return out
+        caster = a.controller or spell.controller
+        mark = (f"{CAST}{caster}:{out.state.turn}:{spell.id}", 0)
+        return replace(out, state=replace(out.state, designations=(*out.state.designations, mark)))
+
+    def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
+        """The turn ends; as the next one's untap step, 730.2a: if it's day and the
+        previous turn's active player cast no spells, it becomes night; 730.2b: if it's
+        night and they cast two or more, it becomes day (502.2); neither: no check."""
+        was = state.players[state.active]
+        prefix = f"{CAST}{was}:{state.turn}:"
+        cast = sum(1 for d in state.designations if d[0].startswith(prefix))
+        out = super().end_turn(state, a)
+        if "day_night" not in self.rule_ids or out.result != DONE:
+            return out
+        kept = tuple(d for d in out.state.designations if not d[0].startswith(CAST))
+        after = replace(out.state, designations=kept)
+        now = day_or_night(after)
+        if now == "day" and cast == 0:
+            why = f"it is day and {was} cast no spells last turn: it becomes night"
+            change = self._become(after, "night")
+            rulings = self.rule("day_to_night", why)
+        elif now == "night" and cast >= 2:
+            why = f"it is night and {was} cast {cast} spells last turn: it becomes day"
+            change = self._become(after, "day")
+            rulings = self.rule("night_to_day", why)
+        else:
+            return replace(out, state=after)
+        rulings = self.rule("untap_day_night", "the untap step checks day and night") + rulings
+        return Outcome(change.state, DONE, rulings + change.rulings, out.events + change.events)
 
     def _become(self, state: GameState, now: str) -> Outcome:
         if "day_night" not in self.rule_ids:

@@ -190,6 +190,9 @@ NEWEST: Final[dict[str, str]] = {
         "day_night": "730.1",
         "day_night_change": "730.1a",
         "daybound": "702.145b",
+        "untap_day_night": "502.2",
+        "day_to_night": "730.2a",
+        "night_to_day": "730.2b",
         "daybound_now": "702.145c",
         "daybound_day": "702.145d",
         "nightbound": "702.145e",
@@ -221,6 +224,8 @@ _ROUND_THREE: Final = frozenset(
     {
         *(k for k in NEWEST if k.startswith(("battle", "protector", "siege", "sba_", "day"))),
         "damage_battle",
+        "untap_day_night",
+        "night_to_day",
         "nightbound",
         "nightbound_night",
         "aftermath",
