@@ -345,11 +345,12 @@ class Magic(
             and self.can_be_transformed_by_layout(card)
             and SPELL_ONLY.intersection(card.faces[1].types)
         ):
+            # 712.14a, not 712.13a: this card isn't a resolving spell.
             return Decided(
                 None,
                 self.ruling_list(
                     (
-                        "resolve_transformed_instant",
+                        "enter_transformed",
                         f"its back face, {card.faces[1].name}, is "
                         "an instant or sorcery: it can't enter the battlefield",
                     ),

@@ -539,17 +539,24 @@ class MagicPermanents(MagicMoves):
         self, state: GameState, obj: GameObject
     ) -> tuple[GameState, GameObject, Rulings]:
         """702.145b: a daybound permanent represented by a double-faced card enters
-        transformed at night."""
-        if day_or_night(state) != "night" or obj.face != "front":
+        transformed at night; 702.145f: one entering back face up with nightbound while it is
+        day transforms at once."""
+        now = day_or_night(state)
+        if now == "night" and obj.face == "front":
+            keyword, face, topic, why = "Daybound", "back", "daybound", "it enters transformed"
+        elif now == "day" and obj.face == "back":
+            keyword, face, topic = "Nightbound", "front", "nightbound_now"
+            why = "back face up with nightbound while it is day, it transforms"
+        else:
             return state, obj, ()
-        if "Daybound" not in self.chars(state, obj).props.abilities:
+        if keyword not in self.chars(state, obj).props.abilities:
             return state, obj, ()
         if not self._dfc_turns(state, obj):
             why = "it isn't represented by a double-faced card: it enters as it is"
             return state, obj, self.rule("who_transforms", why)
-        obj = replace(obj, face="back")
+        obj = replace(obj, face=face)
         state = core.update(state, obj)
-        return state, obj, self.rule("daybound", "it is night: it enters transformed")
+        return state, obj, self.rule(topic, f"it is {now}: {why}")
 
     def _bound_starts_day_night(
         self, state: GameState, chars: Characteristics
@@ -602,16 +609,30 @@ class MagicPermanents(MagicMoves):
     def become_copy(self, state: GameState, a: v.BecomeCopy) -> Outcome:
         """A permanent that becomes a copy of a daybound one at night is transformed
         (702.145c) if a double-faced card represents it, else it stays (712.9)."""
-        out = super().become_copy(state, a)
-        obj = out.state.objects[a.object]
-        if out.result != DONE or "day_night" not in self.rule_ids or obj.zone != "battlefield":
+        return self._bound_now(super().become_copy(state, a), a.object)
+
+    def turn_face_up(self, state: GameState, a: v.TurnFaceUp) -> Outcome:
+        """A double-faced permanent turned face up is front face up (712.15a): with daybound
+        at night it transforms at once (702.145c)."""
+        return self._bound_now(super().turn_face_up(state, a), a.object)
+
+    def _bound_now(self, out: Outcome, oid: int) -> Outcome:
+        """702.145c: a permanent front face up with daybound at night is transformed (if a
+        double-faced card represents it, 712.9); 702.145d: with neither day nor night, it
+        becomes day."""
+        if out.result != DONE or "day_night" not in self.rule_ids:
             return out
-        if obj.face != "front" or "Daybound" not in self.chars(out.state, obj).props.abilities:
+        obj = out.state.objects.get(oid)
+        if obj is None or obj.zone != "battlefield" or obj.face_down or obj.face != "front":
             return out
-        if day_or_night(out.state) == "neither":
-            state, made = self._bound_starts_day_night(out.state, self.chars(out.state, obj))
+        chars = self.chars(out.state, obj)
+        if "Daybound" not in chars.props.abilities:
+            return out
+        now = day_or_night(out.state)
+        if now == "neither":
+            state, made = self._bound_starts_day_night(out.state, chars)
             return replace(out, state=state, rulings=out.rulings + made)
-        if day_or_night(out.state) != "night":
+        if now != "night":
             return out
         if not self._dfc_turns(out.state, obj):
             why = "daybound at night, but no double-faced card represents it: it can't transform"
