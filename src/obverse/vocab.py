@@ -216,6 +216,16 @@ class AddCounters(Action, frozen=True, tag="add_counters"):
     count: int = 1
 
 
+class RemoveCounters(Action, frozen=True, tag="remove_counters"):
+    """Remove up to ``count`` counters named ``counter`` from an object. Not shared: the
+    games that have it (GA durability and damage, MTG a battle's defense) list it."""
+
+    refs = ("object",)
+    object: int
+    counter: str
+    count: int = 1
+
+
 class ChangeControl(Action, frozen=True, tag="change_control"):
     """``to`` gains control of the object."""
 

@@ -55,14 +55,9 @@ __all__ = [
 ]
 
 
-class RemoveCounters(v.Action, frozen=True, tag="remove_counters"):
-    """Remove up to ``count`` counters named ``counter`` from an object (a battle's last
-    defense counter: 310.7, 310.11b, 704.5v)."""
-
-    refs = ("object",)
-    object: int
-    counter: str
-    count: int = 1
+#: Removing counters (a battle's last defense counter: 310.7, 310.11b, 704.5v): the action
+#: class GA has too (one tag in the union of every game's actions).
+RemoveCounters = v.RemoveCounters
 
 
 class Damage(v.Action, frozen=True, tag="damage"):
