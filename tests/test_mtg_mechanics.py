@@ -22,24 +22,24 @@ from obverse.fuzz import twin_history
 from obverse.registry import get_ruleset
 from obverse.rulesets.mtg import Magic
 from obverse.rulesets.mtg_copies import CopySpell
-from obverse.rulesets.mtg_permanents import BecomeDay
+from obverse.rulesets.mtg_craft import CraftedWith
+from obverse.rulesets.mtg_permanents import BecomeDay, DayNight, Protector
 from obverse.views import view
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The verbs this round added to MTG.
+#: The actions this round added to MTG (offered, so random play and the twins take them).
 NEW_VERBS = {
     "remove_counters",
     "damage",
     "choose_protector",
-    "protector",
     "become_day",
     "become_night",
-    "day_night",
     "lock",
     "copy_spell",
     "craft",
-    "crafted_with",
 }
+#: Its queries (asked, not offered, as search is).
+NEW_QUERIES = {"protector", "day_night", "crafted_with"}
 
 
 def _scenario_cards() -> list[CardDef]:
@@ -55,9 +55,10 @@ def _scenario_cards() -> list[CardDef]:
 
 def test_every_new_verb_is_a_typed_action_of_mtg_and_offered() -> None:
     verbs = {v.verb_of(c) for c in Magic.vocabulary()}
-    assert verbs >= NEW_VERBS
+    assert verbs >= NEW_VERBS | NEW_QUERIES
+    assert all(Magic.action_class(q).is_query for q in NEW_QUERIES)  # type: ignore[union-attr]
     offered = {verb for k in Magic.__mro__ for verb, _ in vars(k).get("object_offers", ())}
-    assert offered >= NEW_VERBS - {"become_day", "become_night", "day_night"}
+    assert offered >= NEW_VERBS - {"become_day", "become_night"}
 
 
 def test_every_new_verb_takes_part_in_twin_histories() -> None:
@@ -104,6 +105,10 @@ def test_directed_twins_every_new_verb(actor: str | None) -> None:
     states = [g.state for g in twins]
     actions = [a for a in rs.candidates(states[0], None) if a.verb in NEW_VERBS]
     assert {a.verb for a in actions} == NEW_VERBS
+    assert not [a for a in rs.candidates(states[0], None) if a.verb in NEW_QUERIES]
+    actions += [DayNight()] + [
+        q(object=o.id) for o in states[0].iter_objects() for q in (Protector, CraftedWith)
+    ]
     for action in actions:
         seen = []
         for state in states:

@@ -60,10 +60,7 @@ def _has(card: CardDef, keyword: str) -> bool:
 class MagicCraft(MagicMoves):
     """Craft and disturb on top of MTG's face rules."""
 
-    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("craft", "_offer_craft"),
-        ("crafted_with", "_offer_crafted_with"),
-    )
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("craft", "_offer_craft"),)
 
     def _offer_craft(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != "battlefield" or o.face != "front" or not _has(state.card_def(o), "craft"):
@@ -76,9 +73,6 @@ class MagicCraft(MagicMoves):
             if x.zone == "battlefield" and x.controller == o.controller and x.id != o.id
         ]
         return [Craft(object=o.id, materials=(m,)) for m in (*graveyard, *field)]
-
-    def _offer_crafted_with(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [CraftedWith(object=o.id)] if o.zone == "battlefield" else []
 
     # --- craft (702.167a, 702.167c) ---------------------------------------------------------
 
@@ -102,7 +96,8 @@ class MagicCraft(MagicMoves):
             if now is not None and oid != obj.id:
                 exiled.append(now.id)
         back = state.object_of_card(obj.card)
-        assert back is not None
+        if back is None or back.zone != "exile":  # a token ceased to exist in exile (111.7)
+            return Outcome(state, DONE, rulings, events)
         out = self.move_object(state, back.id, "battlefield", transformed=True)
         state, rulings, events = out.state, rulings + out.rulings, events + out.events
         new = state.object_of_card(obj.card)

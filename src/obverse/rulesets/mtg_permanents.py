@@ -139,7 +139,6 @@ class MagicPermanents(MagicMoves):
         ("remove_counters", "_offer_remove_counters"),
         ("damage", "_offer_damage"),
         ("choose_protector", "_offer_choose_protector"),
-        ("protector", "_offer_protector"),
     )
 
     def _is_battle(self, state: GameState, obj: GameObject) -> bool:
@@ -164,13 +163,11 @@ class MagicPermanents(MagicMoves):
             return []
         return [ChooseProtector(object=o.id, player=p) for p in state.players]
 
-    def _offer_protector(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [Protector(object=o.id)] if o.zone == "battlefield" and _count(o, DEFENSE) else []
-
     def loose_candidates(
         self, state: GameState, player: str | None, verb: str | None = None
     ) -> list[v.Action]:
-        """The shared ones, then day or night changing (730.1) and the day/night query."""
+        """The shared ones, then day or night changing (730.1). (Queries, ``protector`` and
+        ``day_night``, are asked, not offered, as ``search`` is.)"""
         out = super().loose_candidates(state, player, verb)
         if "day_night" not in self.rule_ids:
             return out
@@ -178,8 +175,6 @@ class MagicPermanents(MagicMoves):
             out.append(BecomeDay())
         if verb in (None, "become_night"):
             out.append(BecomeNight())
-        if verb in (None, "day_night"):
-            out.append(DayNight())
         return out
 
     # --- characteristics: a battle's defense is its defense counters (310.4c) ---------------
