@@ -15,6 +15,7 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
@@ -180,7 +181,7 @@ class MagicCraft(MagicMoves):
             if _has(state.card_def(obj), "disturb"):
                 rulings += self.rule("disturb", "the back face of a disturb card")
             to = "exile"
-        if obj.zone == "battlefield":
+        if obj.zone == "battlefield" and core.mentions(state.designations, core.DESIGNATED, obj.id):
             kept = tuple(
                 d for d in state.designations if not (d[1] == obj.id and d[0].startswith(CRAFTED))
             )

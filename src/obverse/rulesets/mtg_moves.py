@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
+from obverse import state as core
 from obverse.rulesets.base import Rulings
 from obverse.rulesets.mtg_faces import MagicFaces
 from obverse.rulings import DONE, Outcome
@@ -43,7 +44,8 @@ class MagicMoves(MagicFaces):
         :meth:`moved` after it for one entering the battlefield or leaving it marked."""
         obj = state.objects[obj_id]
         here = obj.zone
-        marked = bool(state.designations) and any(d[1] == obj_id for d in state.designations)
+        # Asked of this object only (a legal-action trial notes the read as of it alone).
+        marked = core.mentions(state.designations, core.DESIGNATED, obj_id)
         leaves = here in ("battlefield", "stack") and to != here
         enters = to == "battlefield" and here != to
         if not (enters or (leaves and (marked or to == "graveyard"))):

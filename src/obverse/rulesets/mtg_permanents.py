@@ -657,6 +657,8 @@ class MagicPermanents(MagicMoves):
 
 def protector_of(state: GameState, oid: int) -> str | None:
     """310.8: the player designated as battle ``oid``'s protector."""
+    if not core.mentions(state.designations, core.DESIGNATED, oid):
+        return None
     for name, on in state.designations:
         if on == oid and name.startswith(PROTECTOR):
             return name[len(PROTECTOR) :]
@@ -670,6 +672,8 @@ def _set_protector(state: GameState, oid: int, player: str) -> GameState:
 
 
 def _drop_marks(state: GameState, oid: int, prefix: str) -> GameState:
+    if not core.mentions(state.designations, core.DESIGNATED, oid):
+        return state
     if not any(on == oid and n.startswith(prefix) for n, on in state.designations):
         return state
     kept = tuple(d for d in state.designations if not (d[1] == oid and d[0].startswith(prefix)))
