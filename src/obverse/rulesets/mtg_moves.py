@@ -45,7 +45,8 @@ class MagicMoves(MagicFaces):
         obj = state.objects[obj_id]
         here = obj.zone
         # Asked of this object only (a legal-action trial notes the read as of it alone).
-        marked = core.mentions(state.designations, core.DESIGNATED, obj_id)
+        marks = state.designations
+        marked = bool(marks) and core.mentions(marks, core.DESIGNATED, obj_id)
         leaves = here in ("battlefield", "stack") and to != here
         enters = to == "battlefield" and here != to
         if not (enters or (leaves and (marked or to == "graveyard"))):
