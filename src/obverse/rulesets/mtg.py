@@ -306,7 +306,9 @@ class Magic(
         if zone == "stack" and face is not None:
             return PLAIN[face]
         if zone != "battlefield":
-            if obj.face in ("back", "left", "right") and len(card.faces) > 1:
+            # half3 ...: a split card's third or later half (mtg_split)
+            chosen = obj.face in ("back", "left", "right") or obj.face[:4] == "half"
+            if chosen and len(card.faces) > 1:
                 topic, what = _OFF_THE_STACK.get(card.layout, _OFF_THE_STACK["transform"])
                 return Decided(
                     self.default_face(card, zone),

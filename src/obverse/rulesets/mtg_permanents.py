@@ -263,7 +263,12 @@ class MagicPermanents(MagicMoves):
             rulings += why
         if "Saga" in chars.props.subtypes and "Enchantment" in chars.props.types:
             state = core.update(state, _with_count(obj, LORE, _count(obj, LORE) + 1))
-            rulings += self.rule("saga_lore", "as a Saga enters, a lore counter is put on it")
+            if any(x.casefold() == "read ahead" for x in chars.props.abilities):
+                # The number chosen is 1 (no choice is modelled; setup's counters say more).
+                why = "read ahead: its controller chooses 1, and it enters with 1 lore counter"
+            else:
+                why = "as a Saga enters, its controller puts a lore counter on it"
+            rulings += self.rule("saga_lore", why)
         if "day_night" in self.rule_ids:
             state, why = self._bound_starts_day_night(state, chars)
             rulings += why
