@@ -262,13 +262,14 @@ class MagicPermanents(MagicMoves):
             state, why = self._battle_enters(state, obj, chars)
             rulings += why
         if "Saga" in chars.props.subtypes and "Enchantment" in chars.props.types:
-            state = core.update(state, _with_count(obj, LORE, _count(obj, LORE) + 1))
+            now = state.objects[obj.id]
+            state = core.update(state, _with_count(now, LORE, _count(now, LORE) + 1))
             if any(x.casefold() == "read ahead" for x in chars.props.abilities):
                 # The number chosen is 1 (no choice is modelled; setup's counters say more).
-                why = "read ahead: its controller chooses 1, and it enters with 1 lore counter"
+                lore = "read ahead: its controller chooses 1, and it enters with 1 lore counter"
             else:
-                why = "as a Saga enters, its controller puts a lore counter on it"
-            rulings += self.rule("saga_lore", why)
+                lore = "as a Saga enters, its controller puts a lore counter on it"
+            rulings += self.rule("saga_lore", lore)
         if "day_night" in self.rule_ids:
             state, why = self._bound_starts_day_night(state, chars)
             rulings += why
