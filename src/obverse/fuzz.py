@@ -91,7 +91,9 @@ def check_invariants(state: GameState, physical_cards: int) -> None:
         need(c in state.card_object, f"card {c} is in no zone")
     for obj in state.objects.values():
         characteristics(state, obj, rs)  # every object's characteristics can be computed
-        need(obj.face in ("front", "back", "left", "right", "both"), f"bad face {obj.face}")
+        # half3 ...: a half of a split card of more than two halves on the stack (mtg_split).
+        half = obj.face.startswith("half") and obj.zone == "stack"
+        need(half or obj.face in ("front", "back", "left", "right", "both"), f"bad face {obj.face}")
         for problem in rs.invariant_problems(state, obj):  # the game's own
             need(False, problem)
 
@@ -139,14 +141,16 @@ def _hidden_zones(alias: str) -> list[str]:
     )
 
 
-def twin_history(alias: str, seed: int, steps: int = 20) -> History:
+def twin_history(
+    alias: str, seed: int, steps: int = 20, pool: list[CardDef] | None = None
+) -> History:
     """Two games differing only in one hidden card of alice's: everything bob gets (views,
     events, and for his own actions and queries the result, rulings and answer) must be
     byte-identical at every step, and the hidden card's names must never reach bob. Every
     verb takes part; bob's actions go through the kernel's actor check naming any object."""
     rng = random.Random(seed)
     rs = get_ruleset(alias)
-    pool = card_pool(alias)
+    pool = pool or card_pool(alias)  # ``pool``: the cards to deal (default: the bundled)
     a, b = rng.sample(pool, 2)
     zones = sorted(z for z in rs.zones if z != rs.stack_zone)
     public = [(rng.choice(pool), rng.choice(PLAYERS), rng.choice(zones)) for _ in range(6)]

@@ -244,7 +244,8 @@ class Runner:
         """Give the object an action created its scenario label (a token's card, a melded
         permanent); a label of an action that made nothing stands for nothing."""
         made = out.answer if out.result == DONE else None
-        if name == "create_token_copy" and made:
+        cls = self.rs.action_class(name)
+        if cls is not None and cls.answers_card and made:
             self.labels[label] = ("card", int(made))
         else:
             self.labels[label] = ("obj", int(made) if made else -1)
@@ -258,7 +259,8 @@ class Runner:
         except _Nothing:
             out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "it stands for nothing"),))
         self.last_rulings = out.rulings
-        if name in ("search", "select"):
+        cls = self.rs.action_class(name)
+        if cls is not None and cls.answers_objects:  # search, select, mtg crafted_with
             found = set(out.answer or ())
             self.answer = [lab for lab in self.labels if (o := self.obj(lab)) and o.id in found]
         elif name == "name_card":

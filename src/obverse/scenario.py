@@ -542,7 +542,14 @@ def _validate_step(
         verbs = [v.verb_of(c) for c in rs.vocabulary()]
         raise _err(place, name, f"unknown action{suggest(name, verbs)}")
     if cls.is_query:
-        keys, required, _ = step_shape(cls)
+        keys, required, shape = step_shape(cls)
+        if shape == _L:  # a query of one object (mtg protector): a bare label
+            _label(arg, place, name, labels)
+            return name, arg
+        if shape == "null":  # a query of the game itself (mtg day_night): no argument
+            if arg is not None:
+                raise _err(place, name, "takes no argument (null)")
+            return name, arg
         _check_args(arg, keys, required, place, name)
         _check_names(cls, arg, place, rs, players, labels)
         _validate_query(name, arg, place, rs, resolver, labels, players)
@@ -617,6 +624,8 @@ def _validate_action(
     kinds = {"meld": "meld", "create_token_copy": "card", "apply_effect": "effect"}
     if name in kinds:
         labels[arg["label"]] = kinds[name]
+    elif cls.creates:  # a game's own verb that makes an object (mtg copy_spell)
+        labels[arg["label"]] = "card" if cls.answers_card else "meld"
     return arg
 
 

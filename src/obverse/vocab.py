@@ -44,6 +44,11 @@ class Action(
     is_query: ClassVar[bool] = False
     #: The procedure needs the card catalogue (meld results, names of cards).
     uses_catalog: ClassVar[bool] = False
+    #: Its ``answer`` is the card id of what it created (a scenario's label then follows
+    #: that card, as a token copy's does), not an object id.
+    answers_card: ClassVar[bool] = False
+    #: A query whose ``answer`` is a tuple of object ids (a scenario reads them as labels).
+    answers_objects: ClassVar[bool] = False
 
     @property
     def verb(self) -> str:
@@ -128,6 +133,9 @@ class Cast(Action, frozen=True, tag="cast"):
     controller: str | None = None
     #: MTG 702.102a: cast both halves of a split card with fuse (other games refuse it).
     fuse: bool = False
+    #: MTG 709.3: the half of a split card to cast, by name or position from 1 (a card of
+    #: more than two halves; ``face: left`` / ``right`` still choose the first two).
+    half: str | None = None
 
 
 class Play(Cast, frozen=True, tag="play"):
@@ -179,6 +187,7 @@ class CreateTokenCopy(Action, frozen=True, tag="create_token_copy"):
     player_fields = ("controller",)
     subject = None
     creates = True
+    answers_card = True
     of: int
     controller: str | None = None
     #: Changes that become part of the token's copiable values (MTG 707.9), as for
@@ -200,6 +209,16 @@ class ApplyEffect(Action, frozen=True, tag="apply_effect"):
 
 class AddCounters(Action, frozen=True, tag="add_counters"):
     """Put ``count`` counters named ``counter`` on an object."""
+
+    refs = ("object",)
+    object: int
+    counter: str
+    count: int = 1
+
+
+class RemoveCounters(Action, frozen=True, tag="remove_counters"):
+    """Remove up to ``count`` counters named ``counter`` from an object. Not shared: the
+    games that have it (GA durability and damage, MTG a battle's defense) list it."""
 
     refs = ("object",)
     object: int
@@ -279,6 +298,7 @@ class Search(Action, frozen=True, tag="search"):
     viewer_field = "player"
     subject = None
     is_query = True
+    answers_objects = True
     player: str
     zone: str
     where: dict[str, Any] | None = None

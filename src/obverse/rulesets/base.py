@@ -337,6 +337,8 @@ class Ruleset(Offers):
         self.check_kind(a.as_)
         if a.fuse:  # MTG 702.102: the games that have fused split spells override cast
             raise InputError("", "fuse", f"{self.name} has no fused split spells")
+        if a.half is not None:  # MTG 709.3: the games with split cards override cast
+            raise InputError("", "half", f"{self.name} has no split card halves to choose")
         obj = state.objects[a.object]
         result, zone, new_face, rulings = self.plan_cast(state, obj, a)
         if result != DONE:

@@ -69,13 +69,9 @@ class LevelUp(v.Action, frozen=True, tag="level_up"):
     card: int
 
 
-class RemoveCounters(v.Action, frozen=True, tag="remove_counters"):
-    """Remove up to ``count`` counters named ``counter`` from an object."""
-
-    refs = ("object",)
-    object: int
-    counter: str
-    count: int = 1
+#: Removing counters: one action class for the games that have it (MTG's too), so the union
+#: of every game's actions has one ``remove_counters`` tag.
+RemoveCounters = v.RemoveCounters
 
 
 class FieldObjects(Ruleset):

@@ -20,6 +20,8 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.mtg_copies import CopySpell, MagicCopies
+from obverse.rulesets.mtg_craft import Craft, CraftedWith, MagicCraft
 from obverse.rulesets.mtg_effects import MagicEffects
 from obverse.rulesets.mtg_facedown import OLD_KINDS, MagicFaceDown
 from obverse.rulesets.mtg_faces import (
@@ -28,7 +30,18 @@ from obverse.rulesets.mtg_faces import (
     SPELL_ONLY,
     is_permanent_face,
 )
-from obverse.rulesets.mtg_rooms import MagicLayouts, Unlock
+from obverse.rulesets.mtg_permanents import (
+    BecomeDay,
+    BecomeNight,
+    ChooseProtector,
+    Damage,
+    DayNight,
+    MagicPermanents,
+    Protector,
+    RemoveCounters,
+)
+from obverse.rulesets.mtg_rooms import Lock, MagicLayouts, Unlock
+from obverse.rulesets.mtg_split import MagicSplit
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
 
@@ -43,6 +56,17 @@ __all__ = [
     "Unlock",
 ]
 
+
+#: Battles, day and night (mtg_permanents).
+PERMANENT_VERBS: Final = (
+    RemoveCounters,
+    Damage,
+    ChooseProtector,
+    Protector,
+    BecomeDay,
+    BecomeNight,
+    DayNight,
+)
 
 #: 205.2a card types (Tribal: Kindred's name before 2024; Stickers: Unfinity's sticker sheets,
 #: printed cards Scryfall types so, which the importers' vocabulary check must accept).
@@ -112,14 +136,32 @@ def _decide_new_object(
     return Decided(True, out)
 
 
-class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
+class Magic(
+    MagicFaceDown,
+    MagicEffects,
+    MagicPermanents,
+    MagicCopies,
+    MagicCraft,
+    MagicSplit,
+    MagicLayouts,
+):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg", "magic", "mtg@newest")
     game: ClassVar[str] = "mtg"
     version: ClassVar[str] = "newest"
     title: ClassVar[str] = "Magic: The Gathering (newest Comprehensive Rules)"
-    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, Flip, Meld, Unlock)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (
+        v.Transform,
+        Flip,
+        Meld,
+        Unlock,
+        Lock,
+        CopySpell,
+        Craft,
+        CraftedWith,
+        *PERMANENT_VERBS,
+    )
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": MTG_TYPES,
@@ -264,7 +306,9 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
         if zone == "stack" and face is not None:
             return PLAIN[face]
         if zone != "battlefield":
-            if obj.face in ("back", "left", "right") and len(card.faces) > 1:
+            # half3 ...: a split card's third or later half (mtg_split)
+            chosen = obj.face in ("back", "left", "right") or obj.face[:4] == "half"
+            if chosen and len(card.faces) > 1:
                 topic, what = _OFF_THE_STACK.get(card.layout, _OFF_THE_STACK["transform"])
                 return Decided(
                     self.default_face(card, zone),
@@ -303,11 +347,12 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
             and self.can_be_transformed_by_layout(card)
             and SPELL_ONLY.intersection(card.faces[1].types)
         ):
+            # 712.14a, not 712.13a: this card isn't a resolving spell.
             return Decided(
                 None,
                 self.ruling_list(
                     (
-                        "resolve_transformed_instant",
+                        "enter_transformed",
                         f"its back face, {card.faces[1].name}, is "
                         "an instant or sorcery: it can't enter the battlefield",
                     ),
@@ -538,16 +583,12 @@ class Magic(MagicFaceDown, MagicEffects, MagicLayouts):
                 else ()
             )
             return "battlefield", obj.face, rulings
-        if card.layout == "transform" and obj.face == "back":
-            return (
-                "graveyard",
-                "front",
-                self.rule(
-                    "resolve_transformed_instant",
-                    "its back face is an instant or sorcery: it goes to the graveyard",
-                ),
-            )
-        return "graveyard", self.default_face(card, "graveyard"), ()
+        # 608.2n: an instant or sorcery (a transformed back face too, 712.8c) goes to its
+        # owner's graveyard as the final part of its resolution (712.13a is about entering
+        # the battlefield transformed, not this).
+        why = "as the final part of its resolution, it is put into its owner's graveyard"
+        rulings = self.rule("spell_graveyard", why) if "spell_graveyard" in self.rule_ids else ()
+        return "graveyard", self.default_face(card, "graveyard"), rulings
 
     # --- naming (201.4, 712.19, 709.4a, 710.5) ----------------------------------------------
 

@@ -169,8 +169,9 @@ class MagicFaces(Ruleset):
         )
 
     def _split(self, face: str, faces: tuple[Face, ...]) -> Characteristics:
-        if face in ("left", "right"):
-            half = faces[0] if face == "left" else faces[1]
+        if face in ("left", "right") or face.startswith("half"):
+            # 709.3b: the half cast; ``half3`` ... for a card of more than two (mtg_split).
+            half = faces[0 if face == "left" else 1 if face == "right" else int(face[4:]) - 1]
             chars = self._with_colors(combine_faces(face, (half,)))
             why = self.rule("split_stack", "on the stack only the chosen half exists")
             return msgspec.structs.replace(chars, mana_value=mana.mana_value(_cost(half)), why=why)

@@ -10,7 +10,7 @@ topic's rule ids (``mtg@2020``, ``mtg@2008``) treats these cards as their plain 
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 import msgspec
 
@@ -30,12 +30,21 @@ replace = msgspec.structs.replace
 #: A Room's two doors, in printed order (709.5c's "left half" and "right half").
 DOORS: Final = ("left", "right")
 
-__all__ = ["DOORS", "MagicLayouts", "Unlock", "is_room"]
+__all__ = ["DOORS", "Lock", "MagicLayouts", "Unlock", "is_room"]
 
 
 class Unlock(v.Action, frozen=True, tag="unlock"):
     """Unlock a door of a Room permanent (709.5f): ``door`` is ``left``, ``right`` or the
     door's name."""
+
+    refs = ("object",)
+    object: int
+    door: str
+
+
+class Lock(v.Action, frozen=True, tag="lock"):
+    """Lock a door of a Room permanent again (709.5g): ``door`` is ``left``, ``right`` or
+    the door's name."""
 
     refs = ("object",)
     object: int
@@ -337,6 +346,40 @@ class MagicLayouts(MagicFaces):
         return Outcome(
             state, DONE, rulings, (Event("unlock", o.id, o.card, o.controller, detail=door),)
         )
+
+    def lock(self, state: GameState, a: Lock) -> Outcome:
+        """``lock`` (709.5g): the player chooses an unlocked half and the Room permanent
+        loses that unlocked designation; a locked door can't be chosen (nothing happens)."""
+        if not self.has("room_lock"):
+            raise RulesError(f"locking a Room's door isn't modelled under {self.name}")
+        o = state.objects[a.object]
+        layout, faces = self.printed_faces(state, o)
+        if o.face_down or not is_room(layout, faces) or o.zone != "battlefield":
+            why = "only a Room permanent has doors to lock; nothing happens"
+            return Outcome(state, NOTHING, self.rule("room_designation", why))
+        door = _door(a.door, faces)
+        half = faces[DOORS.index(door)].name
+        if door not in o.unlocked:
+            why = f"{half} is locked: only an unlocked half can be chosen; nothing happens"
+            return Outcome(state, NOTHING, self.rule("room_lock", why))
+        state = core.update(state, replace(o, unlocked=tuple(d for d in o.unlocked if d != door)))
+        rulings = self.ruling_list(
+            (
+                "room_lock",
+                f"{half} locks: the permanent loses the '{door} half unlocked' designation",
+            ),
+            ("room", f"it no longer has {half}'s name, mana cost and rules text"),
+        )
+        event = Event("lock", o.id, o.card, o.controller, detail=door)
+        return Outcome(state, DONE, rulings, (event,))
+
+    #: Locking a Room's unlocked doors again (709.5g).
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("lock", "_offer_lock"),)
+
+    def _offer_lock(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        if o.zone != "battlefield" or not o.unlocked or o.face_down:
+            return []
+        return [Lock(object=o.id, door=d) for d in o.unlocked]
 
     def layout_candidates(
         self, state: GameState, o: GameObject, verb: str | None = None

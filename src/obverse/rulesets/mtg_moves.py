@@ -1,0 +1,80 @@
+"""Magic: The Gathering moves with something to say about leaving the stack or battlefield and
+entering the battlefield: one :meth:`MagicMoves.move_object` override for the mechanics of
+:mod:`~obverse.rulesets.mtg_permanents`, :mod:`~obverse.rulesets.mtg_copies`,
+:mod:`~obverse.rulesets.mtg_craft` and :mod:`~obverse.rulesets.mtg_split`, each a hook
+(:meth:`MagicMoves.leaving`, :meth:`MagicMoves.moved`) in its own module.
+
+Most moves have nothing of theirs to say (a card from the hand to the graveyard, a
+permanent to exile with no designation): the override sends them on at the cost of a few
+comparisons, without asking the hooks (the move is the kernel's hottest procedure).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from obverse import state as core
+from obverse.rulesets.base import Rulings
+from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulings import DONE, Outcome
+from obverse.state import GameObject, GameState
+
+replace = msgspec.structs.replace
+
+__all__ = ["MagicMoves"]
+
+
+class MagicMoves(MagicFaces):
+    """The one move override of MTG's round-three mechanics, and its two hooks."""
+
+    def move_object(
+        self,
+        state: GameState,
+        obj_id: int,
+        to: str,
+        face: str | None = None,
+        face_down: bool | None = None,
+        transformed: bool | None = None,
+        position: str | None = None,
+        controller: str | None = None,
+        face_fixed: str | None = None,
+    ) -> Outcome:
+        """:meth:`Ruleset.move_object`, with :meth:`leaving` first for an object leaving
+        the stack or battlefield that has designations or goes to a graveyard, and
+        :meth:`moved` after it for one entering the battlefield or leaving it marked."""
+        obj = state.objects[obj_id]
+        here = obj.zone
+        # Asked of this object only (a legal-action trial notes the read as of it alone).
+        marks = state.designations
+        marked = bool(marks) and core.mentions(marks, core.DESIGNATED, obj_id)
+        leaves = here in ("battlefield", "stack") and to != here
+        enters = to == "battlefield" and here != to
+        if not (enters or (leaves and (marked or to == "graveyard"))):
+            return super().move_object(
+                state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
+            )
+        first: Rulings = ()
+        if leaves:
+            state, to, first, done = self.leaving(state, obj, to)
+            if done is not None:
+                return replace(done, rulings=first + done.rulings)
+        out = super().move_object(
+            state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
+        )
+        if out.result != DONE:
+            return replace(out, rulings=first + out.rulings) if first else out
+        after, more = self.moved(out.state, obj, to)
+        return replace(out, state=after, rulings=first + out.rulings + more)
+
+    def leaving(
+        self, state: GameState, obj: GameObject, to: str
+    ) -> tuple[GameState, str, Rulings, Outcome | None]:
+        """Before ``obj`` leaves the stack or battlefield for ``to``: the state, the zone it
+        really goes to (a replacement effect's), the rulings, and an outcome when the move
+        is done here (a copy of a spell ceasing to exist). Mechanics extend it."""
+        return state, to, (), None
+
+    def moved(self, state: GameState, old: GameObject, to: str) -> tuple[GameState, Rulings]:
+        """After ``old`` moved to ``to`` (entering the battlefield or leaving it marked):
+        what the mechanics add, with their rulings."""
+        return state, ()
