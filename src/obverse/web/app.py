@@ -12,7 +12,9 @@ Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its
   log entries after the N-th, whose key the page holds)
 - ``GET /api/t/{token}/events``: server-sent events, one ``change`` whenever what the seat
   sees changes (the page then fetches the state)
-- ``GET /api/t/{token}/legal``: the actions offered to the seat
+- ``GET /api/t/{token}/legal``: the actions offered to the seat, each with its label
+- ``GET /api/t/{token}/inspect?ref=REF``: one object as the seat may read it, with the
+  rulings that decided its characteristics (:mod:`obverse.web.inspect`)
 - ``POST /api/t/{token}/act`` ``{verb, object?, args?}``: an action (answers the state,
   with the same ``since``/``after``)
 - judge only: ``POST .../setup`` (add a card), ``POST .../remove``, ``POST .../undo``,
@@ -55,6 +57,7 @@ from obverse.loader import load_text
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
 from obverse.web.hot import ACT_KEYS, HotRoutes
+from obverse.web.inspect import inspect as inspect_object
 from obverse.web.store import (
     JUDGE,
     SPECTATOR,
@@ -568,6 +571,15 @@ class Api:
         made: bytes = table.seen("legal", seat, lambda: legal_body(table, seat))
         return made
 
+    async def inspect(self, request: Request) -> Response:
+        """One object as the seat may read it, with the rulings that decided it
+        (:mod:`obverse.web.inspect`; ``?ref=`` the seat's name of it)."""
+        game, seat = self.sandbox.seat(request.path_params["token"])
+        ref = request.query_params.get("ref", "")
+        if not 0 < len(ref) <= 200:
+            raise TableError(400, "ref: expected the name of an object")
+        return JSONResponse(inspect_object(self.sandbox.table(game), seat, ref))
+
     async def events(self, request: Request) -> Response:
         """Server-sent events: ``change`` (with the seat's version) whenever what the seat
         sees changes, a comment on a fixed beat, then the end (the browser reconnects)."""
@@ -739,6 +751,7 @@ class Api:
             ("", self.seat_state, ["GET"]),
             ("/events", self.events, ["GET"]),
             ("/legal", self.legal, ["GET"]),
+            ("/inspect", self.inspect, ["GET"]),
             ("/act", self.act, ["POST"]),
             ("/setup", self.add_card, ["POST"]),
             ("/remove", self.remove_card, ["POST"]),
