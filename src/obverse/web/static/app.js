@@ -272,7 +272,8 @@ function offerButton(token, a) {
   return el("button", { type: "button", class: "offer", "data-verb": a.verb,
     "data-group": a.group || "main", "data-rule": a.rule || null,
     onclick: () => act(token, a.verb, a.object, a.args || {}) },
-    offerLabel(a), a.rule ? el("small", { class: "rule", text: ` ${a.rule}` }) : null);
+    el("span", { class: "label", text: offerLabel(a) }),
+    a.rule ? el("small", { class: "rule", text: ` ${a.rule}` }) : null);
 }
 
 const GROUPS = [["main", null], ["move", "Move to another zone"], ["more", "More: copies, counters, control, looking"]];
@@ -370,9 +371,6 @@ function renderInspector() {
     `seen as ${seat}${o.visible ? "" : " (hidden)"}${o.face && o.face !== "none" ? ` · face ${o.face}` : ""}`));
   const badges = badgeLines(o, panel.data.ruleset.game);
   if (badges.length) box.append(el("ul", { class: "badges-why" }, badges));
-  const now = el("div", { class: "now", id: "inspector-now" });
-  box.append(now);
-  fillNow(panel, o, now);
   const faces = el("div", { class: "faces" });
   const up = Cards.upFaces(o);
   if (o.visible && o.printed && o.printed.length) {
@@ -385,7 +383,8 @@ function renderInspector() {
     faces.append(el("figure", { class: "face-big" }, Cards.back(o.visible ? o.card : null, ""),
       el("figcaption", { class: "face-cap", text: "you can't identify this card" })));
   }
-  box.append(faces);
+  // The offers first (the likely one on top), then what the card is now and why, then its faces.
+  const now = el("div", { class: "now", id: "inspector-now" });
   const offers = (panel.offers || []).filter((a) => a.object === o.ref);
   const acts = el("div", { class: "acts" });
   if (offers.length) {
@@ -397,6 +396,8 @@ function renderInspector() {
   }
   box.append(acts);
   if (offers.length && seat !== "spectator") box.append(moreControls(panel, o));
+  box.append(now, faces);
+  fillNow(panel, o, now);
 }
 
 // The card's characteristics now and the rulings that decided them (the kernel's `why`),
