@@ -4,6 +4,10 @@ them, every badge is explained in text, the setup form follows the table's rules
 resolved FaB invocation is drawn with its active face upright, and the page works on a
 390 x 844 phone. Screenshots go to a temporary directory (``OBVERSE_SHOTS`` to keep them)."""
 
+# The fixtures come from the browser tests' module (its skip without a browser skips this one
+# too); pytest passes them by parameter name, which ruff reads as redefinitions.
+# ruff: noqa: F811
+
 from __future__ import annotations
 
 import os
@@ -12,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from test_web_browser import (  # noqa: F401  (the fixtures, and the module's skip)
     _requirements,
@@ -20,8 +25,6 @@ from test_web_browser import (  # noqa: F401  (the fixtures, and the module's sk
     seeded_table,
     server,
 )
-
-from playwright.sync_api import Browser, Page, expect
 
 PHONE = {"width": 390, "height": 844}
 
