@@ -53,6 +53,7 @@ from obverse.carddata import bundled, close_names, unknown_card_error
 from obverse.carddb import CardDB, default_path
 from obverse.cards import CardDef
 from obverse.errors import InputError
+from obverse.importers.download import more_cards_hint
 from obverse.loader import load_text
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
@@ -153,13 +154,13 @@ class Sandbox:
         return self._names[game]
 
     def card(self, game: str, name: str) -> tuple[CardDef | None, bool]:
-        """A card by name and whether it must be inlined (it comes from the database)."""
-        card = bundled(game).get(name)
-        if card is not None:
-            return card, False
+        """A card by name and whether it must be inlined (it comes from the database): the
+        database first (imported cards are the newest printings), the bundled cards after."""
         get = self.lookup(game)
         found = get(name) if get is not None else None
-        return found, found is not None
+        if found is not None:
+            return found, True
+        return bundled(game).get(name), False
 
     # --- tables -----------------------------------------------------------------------------
 
@@ -572,8 +573,7 @@ class Api:
         return made
 
     async def inspect(self, request: Request) -> Response:
-        """One object as the seat may read it, with the rulings that decided it
-        (:mod:`obverse.web.inspect`; ``?ref=`` the seat's name of it)."""
+        """``?ref=``: one object as the seat may read it (:mod:`obverse.web.inspect`)."""
         game, seat = self.sandbox.seat(request.path_params["token"])
         ref = request.query_params.get("ref", "")
         if not 0 < len(ref) <= 200:
@@ -655,7 +655,7 @@ class Api:
         card, _ = self.sandbox.card(rs.game, name)
         if card is None:  # the same words and suggestions as an unknown name in a scenario
             exc = unknown_card_error(name, _Names(self.sandbox.names(rs.game)))
-            raise TableError(400, f"{exc.key}: {exc.message}")
+            raise TableError(400, f"{exc.key}: {exc.message}{more_cards_hint(rs.game)}")
         owner = data.get("owner", st.players[0])
         if not isinstance(owner, str) or owner not in st.players:
             raise TableError(400, f"owner: unknown player (one of {', '.join(st.players)})")

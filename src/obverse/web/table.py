@@ -833,8 +833,9 @@ def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
 
 
 def card_builtins(card: CardDef) -> dict[str, Any]:
-    """A card definition in the contract's inline form."""
-    data: dict[str, Any] = msgspec.to_builtins(card)
+    """A card definition in the contract's inline form (JSON's: lists, not the tuples
+    ``to_builtins`` keeps, which the scenario's checks refuse)."""
+    data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
     return data
 
 
