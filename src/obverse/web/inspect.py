@@ -45,9 +45,7 @@ def inspect(table: Table, seat: str, ref: str) -> dict[str, Any]:
     out["name"] = values["name"]
     out["characteristics"] = {k: val for k, val in values.items() if val not in (None, [], "")}
     out["mana_value"] = chars.mana_value
-    out["rulings"] = [
-        {"rule": r.rule, "reason": table.scrub(r.reason, secret)} for r in chars.why
-    ]
+    out["rulings"] = [{"rule": r.rule, "reason": table.scrub(r.reason, secret)} for r in chars.why]
     return out
 
 
