@@ -66,9 +66,16 @@ FACE_DOWN_WAYS: Final = {
 def group(action: v.Action) -> str:
     """Where an offer of ``action`` goes in a list (one of :data:`GROUPS`): the card's own
     actions first, so the likely one is near the top."""
-    if action.verb in MOVES:
-        return "move"
-    return "more" if action.verb in MORE else "main"
+    cls = type(action)
+    found = _GROUP_OF.get(cls)
+    if found is None:
+        verb = action.verb
+        found = _GROUP_OF[cls] = "move" if verb in MOVES else "more" if verb in MORE else "main"
+    return found
+
+
+#: Each action class's group (a verb is one class).
+_GROUP_OF: dict[type, str] = {}
 
 
 def words(name: str) -> str:
@@ -83,6 +90,8 @@ class Namer:
         self.rs = rs
         self.state = state
         self.player = player
+        #: Each object's name, once asked (a state never changes).
+        self.names: dict[int, str] = {}
 
     def identifies(self, obj: GameObject) -> bool:
         """Whether the player may tell which card ``obj`` is (as the views decide)."""
@@ -99,6 +108,12 @@ class Namer:
 
     def name(self, oid: int) -> str:
         """The object as the player may name it."""
+        found = self.names.get(oid)
+        if found is None:
+            found = self.names[oid] = self._name(oid)
+        return found
+
+    def _name(self, oid: int) -> str:
         obj = self.state.objects.get(oid)
         if obj is None:
             return "a card"
@@ -302,12 +317,29 @@ def fallback(n: Namer, action: v.Action) -> str:
     return " ".join(parts)
 
 
+#: The namers of the last few (ruleset, state, player) asked: a list of offers names the same
+#: objects many times over (each kept with its state, so an id is never reused meanwhile).
+_NAMERS: dict[tuple[int, int, str | None], Namer] = {}
+
+
+def namer_for(rs: Hooks, state: GameState, player: str | None) -> Namer:
+    """The :class:`Namer` of ``player`` on ``state`` (made once, while it is among the last
+    few asked)."""
+    key = (id(rs), id(state), player)
+    found = _NAMERS.get(key)
+    if found is None or found.state is not state or found.rs is not rs:
+        if len(_NAMERS) >= 16:
+            _NAMERS.clear()
+        found = _NAMERS[key] = Namer(rs, state, player)
+    return found
+
+
 def describe(rs: Hooks, state: GameState, action: v.Action, player: str | None) -> str:
     """A short label for ``action`` as ``player`` (``None``: a judge) may read it: objects
     only as the player may identify them (400.2; MTG 708.2a face-down permanents)."""
-    namer = Namer(rs, state, player)
+    namer = namer_for(rs, state, player)
     make = LABELS.get(action.verb)
     return make(namer, action) if make is not None else fallback(namer, action)
 
 
-__all__ = ["GROUPS", "LABELS", "Namer", "describe", "fallback", "group", "words"]
+__all__ = ["GROUPS", "LABELS", "Namer", "describe", "fallback", "group", "namer_for", "words"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,7 @@ from obverse.cards import CardDef
 from obverse.engine import Legal, LegalCache, check_actor, legal_parts, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
-from obverse.rulesets.labels import Namer, group
+from obverse.rulesets.labels import group, namer_for
 from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
 from obverse.scenario import to_step
@@ -789,9 +790,28 @@ def _part_bytes(
 
 
 def _shown_names(table: Table, player: str | None, names: Mapping[int, str]) -> dict[int, str]:
-    """Each object's name for the seat with the words its offers' labels use for it."""
-    namer = Namer(table.rs, table.state, player)
-    return {i: f"{h}\0{namer.name(i)}" for i, h in names.items()}
+    """Each object's name for the seat with the words its offers' labels use for it. A name
+    is asked again only for an object that is no longer the very same (or whose handle
+    changed), or when what a label may read of every object changed (effects, knowledge,
+    the card table, designations): else the last answer stands."""
+    state = table.state
+    world = (state.effects, state.knowledge, state.cards, state.designations, state.pregame)
+    memo: dict[str | None, Any] = table.__dict__.setdefault("offer_shown", {})
+    last_world, kept = memo.get(player, ((), {}))
+    same = len(last_world) == len(world) and all(map(operator.is_, world, last_world))
+    namer = namer_for(table.rs, state, player)
+    objects = state.objects
+    shown: dict[int, str] = {}
+    fresh: dict[int, tuple[str, Any, str]] = {}
+    for i, h in names.items():
+        obj = objects.get(i)
+        found = kept.get(i) if same else None
+        if found is None or found[0] != h or found[1] is not obj:
+            found = (h, obj, f"{h}\0{namer.name(i)}")
+        fresh[i] = found
+        shown[i] = found[2]
+    memo[player] = (world, fresh)
+    return shown
 
 
 def _names_any(part: list[Legal], ids: set[int]) -> bool:
