@@ -29,7 +29,13 @@ exit status:
   1  some records were skipped (each one reported on stderr); the rest were imported
   2  nothing was imported and the database is unchanged: a path is missing, is not a
      regular file or directory, or holds another game's or format's data; no record
-     could be imported; or the database can't be written
+     could be imported; the database can't be written; or --download failed (the
+     source can't be reached, or its data is not what it promises)
+
+--download fetches the game's current public data (mtg: the oracle_cards file of
+https://api.scryfall.com/bulk-data; fab: json/english/ of the-fab-cube/flesh-and-blood-
+cards on GitHub; ga: every page of https://api.gatcg.com/cards/search), checks it and
+imports it; --url fetches from another address.
 
 Input may be a JSON array, an API page ({"data": [...]}), one object, or JSON Lines.
 A record is skipped, never stored half-right: a double-faced card whose other face is
