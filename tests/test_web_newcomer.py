@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from test_web_browser import (  # noqa: F401  (the fixtures, and the module's skip)
     _requirements,
     browser,
+    guarded_page,
     panel,
     seeded_table,
     server,
@@ -45,36 +46,14 @@ def judge_act(server: str, judge: str, verb: str, obj: str | None, **args: Any) 
     assert r.status_code == 200, r.text
 
 
-def _page(browser: Browser, server: str, viewport: dict[str, int]) -> Iterator[Page]:
-    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-    pg = context.new_page()
-    pg.set_default_timeout(15_000)
-    errors: list[str] = []
-    outside: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-
-    def guard(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(server) or url.startswith("data:") or url.startswith("blob:"):
-            route.continue_()
-        else:
-            outside.append(url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    yield pg
-    context.close()
-    assert not errors and not outside, (errors, outside)
-
-
 @pytest.fixture
 def desk(browser: Browser, server: str) -> Iterator[Page]:
-    yield from _page(browser, server, {"width": 1280, "height": 900})
+    yield from guarded_page(browser, server, {"width": 1280, "height": 900})
 
 
 @pytest.fixture
 def phone(browser: Browser, server: str) -> Iterator[Page]:
-    yield from _page(browser, server, PHONE)
+    yield from guarded_page(browser, server, PHONE)
 
 
 def test_offers_are_labelled_and_the_likely_one_comes_first(desk: Page, server: str) -> None:

@@ -81,34 +81,15 @@ def add_card_commands(sub: Any) -> None:
 
 
 class _Progress:
-    """Progress on a terminal: one line rewritten at most five times a second."""
+    """Progress on a terminal: one line, ``VERB NAME: [####......]  40% 12.0 of 30.0 MiB``,
+    rewritten at most five times a second (and at the end)."""
 
-    def __init__(self) -> None:
+    def __init__(self, verb: str = "importing") -> None:
+        self.verb = verb
         self.last = 0.0
         self.shown = False
 
     def __call__(self, path: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.2:
-            return
-        self.last = now
-        pct = f"{min(100, 100 * done // total)}%" if total else f"{done // 1024} KiB"
-        print(f"\rimporting {Path(path).name}: {pct}   ", end="", file=sys.stderr, flush=True)
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
-
-
-class _Bar:
-    """A download's progress bar on a terminal, redrawn at most five times a second."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, name: str, done: int, total: int) -> None:
         now = time.monotonic()
         if now - self.last < 0.2 and done != total:
             return
@@ -118,7 +99,7 @@ class _Bar:
         if total:
             filled = min(20, 20 * done // total)
             bar = f"[{'#' * filled}{'.' * (20 - filled)}] {min(100, 100 * done // total):3d}% "
-        line = f"downloading {name}: {bar}{mib}"
+        line = f"{self.verb} {Path(path).name}: {bar}{mib}"
         print(f"\r{line[:78]:<78}", end="", file=sys.stderr, flush=True)
         self.shown = True
 
@@ -129,7 +110,7 @@ class _Bar:
 
 def _download(args: argparse.Namespace, into: Path) -> list[str]:
     """``--download``: the game's data fetched into ``into``; the paths to import."""
-    bar = _Bar() if sys.stderr.isatty() else None
+    bar = _Progress("downloading") if sys.stderr.isatty() else None
     try:
         paths = download(args.game, into, args.url, bar)
     finally:
