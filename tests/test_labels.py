@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -20,6 +21,8 @@ from obverse.rulesets import get_ruleset
 from obverse.rulesets.labels import GROUPS, group
 from obverse.state import GameState
 from obverse.views import is_visible
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # starlette's TestClient
 
 
 def _labels(game: Game, player: str | None) -> list[str]:
@@ -183,3 +186,39 @@ def test_web_offers_carry_the_kernels_label() -> None:
             first = next(o for o in offers if o["object"] is not None)
             assert first["group"] in GROUPS
     assert bundled("mtg").get("Grinning Demon") is not None
+
+
+def test_twin_tables_give_bob_the_same_labels_and_inspector(
+    same_randomness: Callable[[], None],
+) -> None:
+    """Two web tables differing only in alice's face-down creature and hidden hand card:
+    bob's offers (with their labels) and his inspector's answer for every object he may
+    name are byte-identical."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from obverse.web.app import create_app
+    from obverse.web.store import Store
+
+    texts: list[list[str]] = []
+    for down, hand in (("Grinning Demon", "Serra Angel"), ("Clone", "Air Elemental")):
+        same_randomness()
+        with TestClient(create_app(Store(":memory:"))) as c:
+            seats = c.post("/api/tables", json={"ruleset": "mtg", "seed": 7}).json()["seats"]
+            judge, bob = seats["judge"], seats["bob"]
+            for card, owner, zone, face_down in (
+                ("Delver of Secrets", "bob", "battlefield", False),
+                (down, "alice", "battlefield", True),
+                (hand, "alice", "hand", False),
+            ):
+                body = {"card": card, "owner": owner, "zone": zone, "face_down": face_down}
+                assert c.post(f"/api/t/{judge}/setup", json=body).status_code == 200
+            out = [c.get(f"/api/t/{bob}/legal").text]
+            view = c.get(f"/api/t/{bob}").json()["view"]
+            for ref in sorted(o["ref"] for z in view["zones"] for o in z["objects"]):
+                out.append(c.get(f"/api/t/{bob}/inspect", params={"ref": ref}).text)
+            texts.append(out)
+    assert texts[0] == texts[1]
+    assert "a face-down creature" in texts[0][0]
+    for secret in ("Grinning Demon", "Serra Angel", "Clone", "Air Elemental"):
+        assert all(secret not in text for text in texts[0] + texts[1])
