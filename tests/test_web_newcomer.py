@@ -56,7 +56,9 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     yield from guarded_page(browser, server, PHONE)
 
 
-def test_offers_are_labelled_and_the_likely_one_comes_first(desk: Page, server: str) -> None:
+def test_offers_are_labelled_and_the_likely_one_comes_first(
+    desk: Page, server: str, shots: Path
+) -> None:
     table = seeded_table(
         server,
         "mtg",
@@ -94,6 +96,7 @@ def test_offers_are_labelled_and_the_likely_one_comes_first(desk: Page, server: 
     more.locator("summary").click()
     expect(more).to_contain_text("Delver of Secrets becomes a copy of a face-down creature")
     assert "Grinning Demon" not in desk.content()
+    desk.screenshot(path=str(shots / "desktop-offers.png"))
 
 
 def test_the_inspector_shows_the_rulings_and_explains_badges(desk: Page, server: str) -> None:

@@ -239,6 +239,13 @@ def _counters(n: Namer, a: Any) -> str:
     return f"Remove {what} from {n.name(a.object)}"
 
 
+def _looks(n: Namer, a: Any) -> str:
+    """``Look at X`` for the player's own look, ``bob looks at X`` for another's."""
+    if a.player == n.player:
+        return f"Look at {n.name(a.object)}"
+    return f"{a.player} looks at {n.name(a.object)}"
+
+
 def _shuffle(n: Namer, a: v.Shuffle) -> str:
     return f"Shuffle {n.whose(a.player)} {words(a.zone)}"
 
@@ -267,7 +274,7 @@ LABELS: Final[dict[str, Callable[[Namer, Any], str]]] = {
     "reveal": lambda n, a: (
         f"Reveal {n.name(a.object)}" + (f" to {', '.join(a.to)}" if a.to else "")
     ),
-    "examine": lambda n, a: f"{a.player} looks at {n.name(a.object)}",
+    "examine": lambda n, a: _looks(n, a),
     "end_turn": lambda n, a: "End the turn",
     "start_game": lambda n, a: "Start the game",
     "meld": lambda n, a: f"Meld {n.name(a.objects[0])} with {n.name(a.objects[1])}",
@@ -281,7 +288,7 @@ LABELS: Final[dict[str, Callable[[Namer, Any], str]]] = {
     "hit": lambda n, a: f"{n.name(a.source)} hits {n.name(a.hero)}",
     "put_under": lambda n, a: f"Put {n.name(a.object)} under {n.name(a.top)}",
     "charge": lambda n, a: f"Charge {n.name(a.object)}",
-    "look": lambda n, a: f"{a.player} looks at {n.name(a.object)}",
+    "look": lambda n, a: _looks(n, a),
     "allow_play": lambda n, a: f"Let {a.player} play {n.name(a.object)}",
     "has_transcended": lambda n, a: (
         f"Has {a.player} transcended" + (" this turn?" if a.this_turn else "?")
