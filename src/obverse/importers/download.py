@@ -5,8 +5,8 @@
   id; ``default_cards`` if the index has none) is downloaded from its ``download_uri`` and
   checked against the index's ``size`` (bytes) and, as every file, its JSON shape.
 - **fab**: the-fab-cube/flesh-and-blood-cards on GitHub, ``json/english/card.json`` and
-  ``card-face-association.json`` (the face pairs the importer needs), raw from the ``main``
-  branch; checked against the Content-Length GitHub sends and the JSON shape (an array).
+  ``card-face-association.json`` (the face pairs the importer needs), raw from ``develop``
+  (the repository's default branch, the one updated first); checked against the Content-Length GitHub sends and the JSON shape (an array).
 - **ga**: Grand Archive's index API, ``https://api.gatcg.com/cards/search?page=N``, every
   page until ``has_more`` is false; checked page by page (an object with a ``data`` list and
   the page number asked) and in total (as many cards as the first page's ``total_cards``).
@@ -31,7 +31,7 @@ from obverse.errors import ObverseError
 #: The address each game's data is fetched from by default.
 SOURCES: Final = {
     "mtg": "https://api.scryfall.com/bulk-data",
-    "fab": "https://raw.githubusercontent.com/the-fab-cube/flesh-and-blood-cards/main/json/english/",
+    "fab": "https://raw.githubusercontent.com/the-fab-cube/flesh-and-blood-cards/develop/json/english/",
     "ga": "https://api.gatcg.com/cards/search",
 }
 #: Where a person gets the same data by hand, and what ``obverse import`` then reads.
