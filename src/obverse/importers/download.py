@@ -6,7 +6,8 @@
   checked against the index's ``size`` (bytes) and, as every file, its JSON shape.
 - **fab**: the-fab-cube/flesh-and-blood-cards on GitHub, ``json/english/card.json`` and
   ``card-face-association.json`` (the face pairs the importer needs), raw from ``develop``
-  (the repository's default branch, the one updated first); checked against the Content-Length GitHub sends and the JSON shape (an array).
+  (the repository's default branch, the one updated first); checked against the
+  Content-Length GitHub sends and the JSON shape (an array).
 - **ga**: Grand Archive's index API, ``https://api.gatcg.com/cards/search?page=N``, every
   page until ``has_more`` is false; checked page by page (an object with a ``data`` list and
   the page number asked) and in total (as many cards as the first page's ``total_cards``).
