@@ -28,6 +28,7 @@ class Files:
 
     def __init__(self) -> None:
         self.routes: dict[str, bytes] = {}
+        self.headers: dict[str, dict[str, str]] = {}
         self.asked: list[str] = []
 
 
@@ -45,6 +46,8 @@ def site() -> Iterator[tuple[str, Files]]:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
+            for key, value in files.headers.get(self.path, {}).items():
+                self.send_header(key, value)
             self.end_headers()
             self.wfile.write(body)
 
@@ -117,6 +120,23 @@ def _sandbox_adds(db: Path, name: str) -> None:
         r = client.post(f"/api/t/{judge}/setup", json=body)
         assert r.status_code == 400
         assert "obverse import mtg --download" in r.json()["error"]
+
+
+def test_a_gzip_encoded_bulk_file_is_written_decoded(
+    site: tuple[str, Files], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import gzip
+
+    base, files = site
+    body = SCRYFALL.read_bytes()
+    files.routes["/bulk-data"] = _bulk_index(base, len(body))
+    files.routes["/file/oracle-cards.json"] = gzip.compress(body)
+    files.headers["/file/oracle-cards.json"] = {"Content-Encoding": "gzip"}
+    db = tmp_path / "cards.sqlite3"
+    code = main(["import", "mtg", "--download", "--url", f"{base}/bulk-data", "--db", str(db)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "mtg: 88 records imported" in out.out
 
 
 def test_a_size_other_than_the_index_says_is_refused(

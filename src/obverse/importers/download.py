@@ -23,6 +23,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -89,19 +90,30 @@ def fetch(
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response, dest.open("wb") as out:
             total = int(response.headers.get("Content-Length") or 0)
-            done = 0
+            # A file sent gzip-encoded (Scryfall's content_encoding) is written decoded.
+            gzipped = response.headers.get("Content-Encoding", "").lower() == "gzip"
+            unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzipped else None
+            got = done = 0
             while chunk := response.read(CHUNK):
-                out.write(chunk)
-                done += len(chunk)
+                got += len(chunk)
+                data = unzip.decompress(chunk) if unzip is not None else chunk
+                out.write(data)
+                done += len(data)
                 if progress is not None:
-                    progress(dest.name, done, size or total)
+                    progress(
+                        dest.name, got if gzipped else done, total if gzipped else size or total
+                    )
+            if unzip is not None:
+                tail = unzip.flush()
+                out.write(tail)
+                done += len(tail)
     except urllib.error.HTTPError as exc:
         raise _fail(game, url, f"the server answered {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, OSError, ValueError, zlib.error) as exc:
         reason = getattr(exc, "reason", None) or exc
         raise _fail(game, url, f"can't download ({reason})") from None
-    if total and done != total:
-        raise _fail(game, url, f"incomplete: {done} of {total} bytes")
+    if total and got != total:
+        raise _fail(game, url, f"incomplete: {got} of {total} bytes")
     if size is not None and done != size:
         raise _fail(game, url, f"{done} bytes, but the index says {size}")
     return done
