@@ -167,8 +167,12 @@ def test_a_file_that_is_not_card_json_is_refused(
 
 
 def test_fab_download_imports_the_card_list_and_face_pairs(
-    site: tuple[str, Files], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    site: tuple[str, Files],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("OBVERSE_DB", str(tmp_path / "no-default.sqlite3"))  # no database
     base, files = site
     folder = DATA / "fab" / "json" / "english"
     files.routes["/fab/card.json"] = (folder / "card.subset.json").read_bytes()
@@ -243,3 +247,13 @@ def test_offline_the_error_says_where_to_get_the_data(
     err = capsys.readouterr().err
     assert code == 2 and "no such file" in err and "scryfall.com/docs/api/bulk-data" in err
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_the_progress_line_draws_a_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    from obverse.cardcli import _Progress
+
+    bar = _Progress("downloading")
+    bar("oracle-cards.json", 50 * 2**20, 100 * 2**20)
+    bar.clear()
+    err = capsys.readouterr().err
+    assert "downloading oracle-cards.json: [##########..........]  50% 50.0 of 100.0 MiB" in err
