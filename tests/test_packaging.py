@@ -187,7 +187,12 @@ def test_distribution_metadata() -> None:
 def test_test_script_installs_the_locked_versions(monkeypatch: pytest.MonkeyPatch) -> None:
     script = _test_script()
     calls: list[list[str]] = []
-    monkeypatch.setattr(script, "run", lambda cmd: calls.append(cmd) or 0)
+
+    def run(cmd: list[str]) -> int:
+        calls.append(cmd)
+        return 0
+
+    monkeypatch.setattr(script, "run", run)
     assert script.setup_venv(ROOT / ".venv") == 0
     assert calls[-1][-4:] == ["-c", str(script.LOCK), "-e", ".[test]"]
     pins = script.LOCK.read_text(encoding="utf-8").splitlines()
