@@ -129,8 +129,8 @@ def test_the_inspector_shows_the_rulings_and_explains_badges(desk: Page, server:
 def test_a_ga_table_after_a_fab_table_offers_ga_zones(desk: Page, server: str) -> None:
     from obverse.rulesets import get_ruleset
 
+    desk.goto(server + "/")  # once: the page stays loaded from one table to the next
     for alias in ("fab", "ga"):
-        desk.goto(server + "/")
         desk.select_option("#new-ruleset", alias)
         desk.click("#btn-create")
         expect(panel(desk, "judge")).to_be_visible()
