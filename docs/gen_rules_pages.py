@@ -146,8 +146,80 @@ def _cell(text: str) -> str:
     return re.sub(r"([\\`*_\[\]])", r"\\\1", text)
 
 
+#: MTG sections by rule number (the Comprehensive Rules' headings; 508 and 711 hold the
+#: older numberings the versioned rulesets cite).
+MTG_SECTIONS = {
+    "105": "Colors",
+    "112": "Spells",
+    "116": "Special Actions",
+    "122": "Counters",
+    "201": "Name",
+    "202": "Mana Cost and Color",
+    "304": "Instants",
+    "305": "Lands",
+    "307": "Sorceries",
+    "400": "Zones: General",
+    "508": "Flip cards (mtg@2008 numbering)",
+    "608": "Resolving Spells and Abilities",
+    "611": "Continuous Effects",
+    "613": "Interaction of Continuous Effects",
+    "701": "Keyword Actions",
+    "702": "Keyword Abilities",
+    "704": "State-Based Actions",
+    "706": "Rolling a Die",
+    "707": "Copying Objects",
+    "708": "Face-Down Spells and Permanents",
+    "709": "Split Cards",
+    "710": "Flip Cards",
+    "711": "Double-Faced Cards (mtg@2020 numbering)",
+    "712": "Double-Faced Cards",
+    "715": "Adventurer Cards",
+    "718": "Prototype Cards",
+    "720": "Omen Cards",
+}
+
+
+def section_of(game: str, rule: str) -> str:
+    """The section a rule's page is: MTG's rule number (``712`` of ``712.8e``), another
+    numbered game's first number (FaB ``9`` of ``9.1.3b``), a named rule's words (GA
+    ``Double-faced Cards`` of ``Double-faced Cards 4.1``); ids with no number share one."""
+    numbered = re.match(r"^(\d+)", rule)
+    if numbered:
+        return numbered.group(1)
+    words = re.match(r"^(\D*?)\s*\d", rule)
+    return words.group(1).strip() if words and words.group(1).strip() else "general"
+
+
+def anchor(rule: str) -> str:
+    """The rule's anchor: its id, spaces as hyphens (``712.8e``, ``Double-faced-Cards-1``)."""
+    return re.sub(r"\s+", "-", rule.strip())
+
+
+def slug(section: str) -> str:
+    """A section's page name: ``712``, ``double-faced-cards``."""
+    return re.sub(r"[^\w]+", "-", section.lower()).strip("-") or "general"
+
+
+def section_title(game: str, section: str) -> str:
+    """A section's heading."""
+    if game == "mtg" and section in MTG_SECTIONS:
+        return f"{section}. {MTG_SECTIONS[section]}"
+    if section.isdigit():
+        return f"Section {section}"
+    return "Other rules" if section == "general" else section
+
+
+def sections(page: GamePage) -> dict[str, list[tuple[str, str]]]:
+    """The indexed rules by section, sections in index order."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for rule, text in page.rules:
+        out.setdefault(section_of(page.game, rule), []).append((rule, text))
+    return out
+
+
 def render(page: GamePage) -> str:
-    """The Markdown page for one game."""
+    """The game's page: every indexed rule, one anchored line each (``#712.8e``), linking to
+    its section's page; then the ids cited but not indexed."""
     name = GAME_NAMES.get(page.game, page.game)
     exercised = sum(1 for rule, _ in page.rules if page.cited_by.get(rule))
     lines = [
@@ -157,16 +229,23 @@ def render(page: GamePage) -> str:
         f"`examples/{page.game}/`: {len(page.rules)} indexed rules, {exercised} of them "
         f"exercised, {page.scenarios} scenario files. A scenario exercises a rule when its "
         "title starts with the rule id or one of its `expect` steps `cites:` it. Run one with "
-        "`obverse run FILE --explain`.",
+        "`obverse run FILE --explain`. Link a rule as `#<id>` on this page "
+        "(`#712.8e`): each one below links on to its section's page, with its scenarios.",
         "",
-        "| Rule | Text | Scenarios |",
-        "| --- | --- | --- |",
     ]
-    for rule, text in page.rules:
-        lines.append(f"| {_cell(rule)} | {_cell(text)} | {_scenarios_cell(page, rule)} |")
+    for section, rules in sections(page).items():
+        link = f"{slug(section)}.md"
+        lines += [f"## [{_cell(section_title(page.game, section))}]({link})", ""]
+        for rule, text in rules:
+            n = len(page.cited_by.get(rule, []))
+            count = f"{n} scenario{'s' if n != 1 else ''}" if n else "*no scenario*"
+            lines.append(
+                f'- <a id="{html.escape(anchor(rule))}"></a>[**{_cell(rule)}**]'
+                f"({link}#{anchor(rule)}) {_cell(text)} ({count})"
+            )
+        lines.append("")
     if page.unindexed:
         lines += [
-            "",
             "## Cited, but not in the index",
             "",
             "Ids that scenario titles or `cites:` name but the coverage index does not list "
@@ -175,14 +254,50 @@ def render(page: GamePage) -> str:
             "| Id | Scenarios |",
             "| --- | --- |",
         ]
-        lines += [f"| {_cell(r)} | {_scenarios_cell(page, r)} |" for r in page.unindexed]
+        for r in page.unindexed:
+            cell = _scenarios_cell(page, r, "../../")
+            lines.append(f'| <a id="{html.escape(anchor(r))}"></a>{_cell(r)} | {cell} |')
     return "\n".join(lines) + "\n"
 
 
-def _scenarios_cell(page: GamePage, rule: str) -> str:
+def render_section(page: GamePage, section: str, rules: list[tuple[str, str]]) -> str:
+    """One section's page: each rule anchored by its id, its text and its scenarios, each
+    scenario a link to its own page."""
+    name = GAME_NAMES.get(page.game, page.game)
+    lines = [
+        f"# {section_title(page.game, section)}",
+        "",
+        f"{name}: {len(rules)} indexed rules of this section, with the scenarios that "
+        f"exercise them ([all {name} rules](index.md)).",
+        "",
+        "| Rule | Text | Scenarios |",
+        "| --- | --- | --- |",
+    ]
+    for rule, text in rules:
+        lines.append(
+            f'| <a id="{html.escape(anchor(rule))}"></a>{_cell(rule)} | {_cell(text)} | '
+            f"{_scenarios_cell(page, rule, '../../')} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def scenario_page(root: Path, path: str, title: str, cites: list[str]) -> str:
+    """A scenario file's page: its title, how to run it, the rules it cites and the file."""
+    text = (root / path).read_text(encoding="utf-8")
+    fence = "````" if "```" in text else "```"
+    lines = [f"# {_cell(title or path)}", "", f"`{path}`", "", "Run it with its rulings:", ""]
+    lines += ["```sh", f"obverse run {path} --explain", "```", ""]
+    if cites:
+        lines += ["Cites: " + ", ".join(cites), ""]
+    lines += [f"{fence}yaml", text.rstrip("\n"), fence]
+    return "\n".join(lines) + "\n"
+
+
+def _scenarios_cell(page: GamePage, rule: str, up: str = "") -> str:
     scenarios = page.cited_by.get(rule, [])
     cell = "<br>".join(
-        f"`{s.path}`" + (f" — {_cell(s.title)}" if s.title else "") for s in scenarios
+        f"[`{s.path}`]({up}{s.path}.md)" + (f" — {_cell(s.title)}" if s.title else "")
+        for s in scenarios
     )
     return cell or "*none*"
 
@@ -211,18 +326,27 @@ def render_index(pages: list[GamePage]) -> str:
     for page in pages:
         exercised = sum(1 for rule, _ in page.rules if page.cited_by.get(rule))
         name = GAME_NAMES.get(page.game, page.game)
-        lines.append(
-            f"| [{name}]({page.game}.md) | {len(page.rules)} | {exercised} | {page.scenarios} |"
-        )
+        counts = f"{len(page.rules)} | {exercised} | {page.scenarios}"
+        lines.append(f"| [{name}]({page.game}/index.md) | {counts} |")
     return "\n".join(lines) + "\n"
 
 
 def render_all(root: Path = ROOT) -> dict[str, str]:
-    """Every generated page keyed by its path under ``docs/``: ``rules/index.md`` and
-    ``rules/<game>.md``."""
+    """Every generated page keyed by its path under ``docs/``: ``rules/index.md``, each
+    game's ``rules/<game>/index.md`` and its sections' ``rules/<game>/<section>.md``, and a
+    page per scenario file ``examples/<game>/<file>.md``."""
     collected = [collect(root, game) for game in games(root)]
     pages = {"rules/index.md": render_index(collected)}
-    pages.update({f"rules/{page.game}.md": render(page) for page in collected})
+    for page in collected:
+        pages[f"rules/{page.game}/index.md"] = render(page)
+        for section, rules in sections(page).items():
+            pages[f"rules/{page.game}/{slug(section)}.md"] = render_section(page, section, rules)
+        cites: dict[str, tuple[str, list[str]]] = {}
+        for rule, scenarios in page.cited_by.items():
+            for sc in scenarios:
+                cites.setdefault(sc.path, (sc.title, []))[1].append(rule)
+        for path, (title, ids) in sorted(cites.items()):
+            pages[f"{path}.md"] = scenario_page(root, path, title, sorted(ids, key=_natural))
     return pages
 
 

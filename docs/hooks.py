@@ -148,6 +148,20 @@ def _section(title: str, index: str, prefix: str) -> dict[str, list[Any]]:
     return {title: children}
 
 
+def _rules_section(title: str, index: str) -> dict[str, list[Any]]:
+    """Rules by game: each game's page, then its sections' pages (generation order)."""
+    children: list[Any] = [index]
+    games = [p for p in _PAGES if p.startswith("rules/") and p.endswith("/index.md")]
+    for game_index in (g for g in games if g != index):
+        folder = game_index.rsplit("/", 1)[0] + "/"
+        heading = _PAGES[game_index].splitlines()[0].lstrip("# ").split(" — ")[0]
+        pages: list[Any] = [game_index]
+        for path in (p for p in _PAGES if p.startswith(folder) and p != game_index):
+            pages.append({_PAGES[path].splitlines()[0].lstrip("# "): path})
+        children.append({heading: pages})
+    return {title: children}
+
+
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Generate the pages and expand their nav entries."""
     _PAGES.clear()
@@ -158,7 +172,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     for entry in config.nav or []:
         (title, target), *_ = entry.items() if isinstance(entry, dict) else [(None, entry)]
         if target == "rules/index.md":
-            nav.append(_section(str(title), target, "rules/"))
+            nav.append(_rules_section(str(title), target))
         elif target == "api/index.md":
             nav.append(_section(str(title), target, "api/"))
         else:

@@ -55,27 +55,60 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _row(html: str, rule: str) -> str:
-    """The table row of the rules page whose first cell is ``rule``."""
+    """The table row of a rules page whose first cell is ``rule`` (after its anchor)."""
     for row in re.findall(r"<tr>(.*?)</tr>", html, re.S):
         first = re.search(r"<td>(.*?)</td>", row, re.S)
-        if first is not None and first.group(1).strip() == rule:
+        if first is not None and re.sub(r"<a id=[^>]*></a>", "", first.group(1)).strip() == rule:
             return str(row)
     raise AssertionError(f"no row for {rule}")
 
 
 @needs_mkdocs
 def test_rules_page_lists_the_scenarios_of_a_rule(site: Path) -> None:
-    row = _row((site / "rules" / "mtg" / "index.html").read_text(encoding="utf-8"), "712.18")
+    page = (site / "rules" / "mtg" / "712" / "index.html").read_text(encoding="utf-8")
+    row = _row(page, "712.18")
     assert "examples/mtg/025-village-ironsmith-effect-continues.yaml" in row
     assert "Village Ironsmith gets +2/+2" in row  # the scenario's title
     assert "examples/mtg/001-delver-transforms-same-object.yaml" in row
+    # each scenario is a link to its own page, which shows the file and how to run it
+    link = 'href="../../../examples/mtg/025-village-ironsmith-effect-continues.yaml/"'
+    assert link in row
+    scenario = site / "examples" / "mtg" / "025-village-ironsmith-effect-continues.yaml"
+    shown = (scenario / "index.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", shown)  # the code blocks' highlighting split into spans
+    assert "obverse run examples/mtg/025-village-ironsmith-effect-continues.yaml" in text
+    assert "apply_effect" in text
+
+
+@needs_mkdocs
+def test_every_rule_has_an_anchor_a_judge_can_link(site: Path) -> None:
+    game = (site / "rules" / "mtg" / "index.html").read_text(encoding="utf-8")
+    section = (site / "rules" / "mtg" / "712" / "index.html").read_text(encoding="utf-8")
+    for rule, _ in gen.load_index(ROOT / "tests" / "coverage" / "mtg.yaml"):
+        assert f'id="{rule}"' in game, rule  # .../rules/mtg/#712.8e
+    assert 'id="712.8e"' in section and 'href="712/#712.8e"' in game
+    ga = (site / "rules" / "ga" / "index.html").read_text(encoding="utf-8")
+    assert 'id="Double-faced-Cards-4.1"' in ga
+    # the page a rule id lands on is a section's, not one table of every rule
+    assert len(section) < len(game) * 2 and game.count("<tr>") < 20
+
+
+@needs_mkdocs
+def test_the_site_asks_for_no_outside_fonts_or_scripts(site: Path) -> None:
+    for page in (site / "index.html", site / "sandbox" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
+        outside = re.findall(r'<(?:link|script)[^>]*(?:href|src)="(https?://[^"]*)"', html)
+        assert not outside, outside
+    sandbox = (site / "sandbox" / "index.html").read_text(encoding="utf-8")
+    assert "obverse serve" in sandbox and 'src="../sandbox-phone.png"' in sandbox
 
 
 @needs_mkdocs
 def test_every_game_and_module_has_a_page(site: Path) -> None:
     for game in ("mtg", "fab", "ga", "scp"):
         assert (site / "rules" / game / "index.html").is_file()
-    ga = (site / "rules" / "ga" / "index.html").read_text(encoding="utf-8")
+    ga = (site / "rules" / "ga" / "double-faced-cards" / "index.html").read_text(encoding="utf-8")
     assert "examples/ga/002-transform-player-action.yaml" in _row(ga, "Double-faced Cards 2")
     documented = {  # a module page -> an anchor mkdocstrings renders from the docstrings
         "obverse.game": "obverse.game.Game.transform",
@@ -97,7 +130,7 @@ def test_api_pages_leave_out_modules_that_do_not_exist(monkeypatch: pytest.Monke
     monkeypatch.setattr(hooks, "API_MODULES", ("obverse.game", "obverse.no_such_module"))
     assert hooks.api_modules() == ["obverse.game"]
     pages = hooks.generated_pages()
-    assert {"api/index.md", "api/obverse.game.md", "rules/mtg.md"} <= set(pages)
+    assert {"api/index.md", "api/obverse.game.md", "rules/mtg/index.md"} <= set(pages)
     assert "api/obverse.no_such_module.md" not in pages
     assert "obverse.no_such_module" not in pages["api/index.md"]
 
@@ -115,14 +148,34 @@ def test_generator_reads_titles_and_cites(tmp_path: Path) -> None:
     )
     _write(tmp_path / "examples/x/b.yaml", "title: untitled rules\nsteps: []\n")
     pages = gen.render_all(tmp_path)
-    assert set(pages) == {"rules/index.md", "rules/x.md"}
-    rows = {line.split(" | ")[0]: line for line in pages["rules/x.md"].splitlines()}
-    assert "examples/x/a.yaml" in rows["| 1.1"] and "One" in rows["| 1.1"]
-    assert "examples/x/a.yaml" in rows["| 1.2"]  # cited by an expect step
-    assert "a &#124; b" in rows["| 1.1"]  # a title's bar does not split the table
-    assert "examples/x/a.yaml" in rows["| 9.9"]  # cited but not indexed: its own table
-    assert "examples/x/b.yaml" not in pages["rules/x.md"]
+    assert set(pages) == {
+        "rules/index.md",
+        "rules/x/index.md",
+        "rules/x/1.md",
+        "examples/x/a.yaml.md",
+    }
+    rows = {line.split(" | ")[0]: line for line in pages["rules/x/1.md"].splitlines()}
+    assert (
+        "examples/x/a.yaml" in rows['| <a id="1.1"></a>1.1']
+        and "One" in rows['| <a id="1.1"></a>1.1']
+    )
+    assert "(../../examples/x/a.yaml.md)" in rows['| <a id="1.2"></a>1.2']  # cited by an expect
+    assert "a &#124; b" in rows['| <a id="1.1"></a>1.1']  # a title's bar does not split the table
+    game = pages["rules/x/index.md"]
+    assert '<a id="1.2"></a>[**1.2**](1.md#1.2)' in game
+    assert '<a id="9.9"></a>9.9' in game and "examples/x/a.yaml" in game  # cited, not indexed
+    assert "examples/x/b.yaml" not in game
+    assert "obverse run examples/x/a.yaml --explain" in pages["examples/x/a.yaml.md"]
     assert "| 2 | 2 | 2 |" in pages["rules/index.md"]  # rules, exercised, scenario files
+
+
+def test_sections_follow_each_games_numbering() -> None:
+    assert gen.section_of("mtg", "712.8e") == "712"
+    assert gen.section_of("fab", "9.1.3b") == "9"
+    assert gen.section_of("ga", "Double-faced Cards 4.1") == "Double-faced Cards"
+    assert gen.section_of("scp", "概要") == "general"
+    assert gen.anchor("Double-faced Cards 4.1") == "Double-faced-Cards-4.1"
+    assert gen.section_title("mtg", "712") == "712. Double-Faced Cards"
 
 
 @pytest.mark.parametrize(

@@ -115,9 +115,10 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Browser, server: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
+def guarded_page(browser: Browser, server: str, viewport: dict[str, int]) -> Iterator[Page]:
+    """A page of a fresh context at ``viewport``: any request outside the sandbox, and any
+    script error, fails the test."""
+    context = browser.new_context(viewport=viewport, accept_downloads=True)  # type: ignore[arg-type]
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -138,6 +139,11 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     context.close()
     assert not errors, errors
     assert not outside, outside
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    yield from guarded_page(browser, server, {"width": 1600, "height": 1000})
 
 
 def add_card(page: Page, name: str, owner: str, zone: str, face_down: bool = False) -> None:

@@ -74,6 +74,7 @@ def reference(table: Table, seat: str) -> dict[str, Any]:
                 }
                 entry.update(chars_dict(characteristics(st, o, rs), rs))
                 entry.update(status_dict(st, o, rs))
+                entry["why"] = [r.rule for r in characteristics(st, o, rs).why]
                 card = st.card_def(o)
                 entry["card"] = card.name
                 if len(card.faces) > 1:

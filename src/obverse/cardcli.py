@@ -8,6 +8,8 @@ import argparse
 import json
 import sqlite3
 import sys
+import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,9 +18,9 @@ from obverse import registry
 from obverse.carddb import CardDB, default_path, open_db, plan_import
 from obverse.cardinfo import CardNotFound, describe, find_card, render
 from obverse.cards import CardDef
-from obverse.console import Progress
-from obverse.errors import ObverseError
+from obverse.errors import InputError, ObverseError
 from obverse.importers import GAMES, Problem
+from obverse.importers.download import DownloadError, download, where_to_get
 from obverse.loader import STDIN, load_file
 from obverse.rulesets import get_ruleset
 
@@ -28,7 +30,13 @@ exit status:
   1  some records were skipped (each one reported on stderr); the rest were imported
   2  nothing was imported and the database is unchanged: a path is missing, is not a
      regular file or directory, or holds another game's or format's data; no record
-     could be imported; or the database can't be written
+     could be imported; the database can't be written; or --download failed (the
+     source can't be reached, or its data is not what it promises)
+
+--download fetches the game's current public data (mtg: the oracle_cards file of
+https://api.scryfall.com/bulk-data; fab: json/english/ of the-fab-cube/flesh-and-blood-
+cards on GitHub; ga: every page of https://api.gatcg.com/cards/search), checks it and
+imports it; --url fetches from another address.
 
 Input may be a JSON array, an API page ({"data": [...]}), one object, or JSON Lines.
 A record is skipped, never stored half-right: a double-faced card whose other face is
@@ -50,7 +58,14 @@ def add_card_commands(sub: Any) -> None:
         help="mtg: Scryfall JSON; fab: the FaB card "
         "database (csvs/english/ or json/english/); ga: Grand Archive API JSON",
     )
-    imp.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    imp.add_argument("paths", nargs="*", metavar="PATH", help="files or directories")
+    imp.add_argument(
+        "--download",
+        action="store_true",
+        help="fetch the game's current public card data first (mtg: Scryfall's bulk data; "
+        "fab: the-fab-cube/flesh-and-blood-cards JSON; ga: the api.gatcg.com card index)",
+    )
+    imp.add_argument("--url", metavar="URL", help="with --download: fetch from URL instead")
     imp.add_argument("--db", metavar="PATH", help=f"card database (default: {default_path()})")
     imp.add_argument("--quiet", action="store_true", help="report only the counts")
     imp.set_defaults(func=cmd_import)
@@ -67,26 +82,71 @@ def add_card_commands(sub: Any) -> None:
 
 
 class _Progress:
-    """The import's progress bar on a terminal: bytes read of each file
-    (:class:`obverse.console.Progress`)."""
+    """Progress on a terminal: one line, ``VERB NAME: [####......]  40% 12.0 of 30.0 MiB``,
+    rewritten at most five times a second (and at the end)."""
 
-    def __init__(self) -> None:
-        self.bar: Progress | None = None
+    def __init__(self, verb: str = "importing") -> None:
+        self.verb = verb
+        self.last = 0.0
+        self.shown = False
 
     def __call__(self, path: str, done: int, total: int) -> None:
-        label = f"importing {Path(path).name}"
-        if self.bar is None or self.bar.label != label:
-            self.clear()
-            self.bar = Progress(label, total, counts=False)
-        self.bar.advance(done - self.bar.done, "" if total else f"{done // 1024} KiB")
+        now = time.monotonic()
+        if now - self.last < 0.2 and done != total:
+            return
+        self.last = now
+        mib = f"{done / 2**20:.1f}" + (f" of {total / 2**20:.1f} MiB" if total else " MiB")
+        bar = ""
+        if total:
+            filled = min(20, 20 * done // total)
+            bar = f"[{'#' * filled}{'.' * (20 - filled)}] {min(100, 100 * done // total):3d}% "
+        line = f"{self.verb} {Path(path).name}: {bar}{mib}"
+        print(f"\r{line[:78]:<78}", end="", file=sys.stderr, flush=True)
+        self.shown = True
 
     def clear(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        if self.shown:
+            print("\r" + " " * 78 + "\r", end="", file=sys.stderr, flush=True)
+
+
+def _download(args: argparse.Namespace, into: Path) -> list[str]:
+    """``--download``: the game's data fetched into ``into``; the paths to import."""
+    bar = _Progress("downloading") if sys.stderr.isatty() else None
+    try:
+        paths = download(args.game, into, args.url, bar)
+    finally:
+        if bar is not None:
+            bar.clear()
+    print(
+        f"{args.game}: downloaded {', '.join(p.name for p in paths[:3])}"
+        + (f" and {len(paths) - 3} more" if len(paths) > 3 else ""),
+        file=sys.stderr,
+    )
+    return [str(p) for p in paths]
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import files; exit 0 if every record imported, 1 if some were skipped, 2 on failure."""
+    """Import files (``--download``: fetch them first); exit 0 if every record imported, 1 if
+    some were skipped, 2 on failure (a failed download included: the database is unchanged)."""
+    if args.url and not args.download:
+        print("obverse import: --url needs --download", file=sys.stderr)
+        return 2
+    if not args.paths and not args.download:
+        print(f"obverse import: no PATH given: {where_to_get(args.game)}", file=sys.stderr)
+        return 2
+    if not args.download:
+        return _import(args, args.paths)
+    with tempfile.TemporaryDirectory(prefix="obverse-download-") as tmp:
+        try:
+            paths = _download(args, Path(tmp))
+        except DownloadError as exc:
+            print(f"obverse import: {exc}", file=sys.stderr)
+            return 2
+        return _import(args, [*args.paths, *paths])
+
+
+def _import(args: argparse.Namespace, paths: list[str]) -> int:
+    """Import ``paths``; the exit status of :func:`cmd_import`."""
     progress = _Progress() if sys.stderr.isatty() else None
     shown = 0
 
@@ -105,14 +165,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     target = Path(args.db) if args.db else default_path()
     fresh = not target.exists()
     try:
-        plan_import(args.game, args.paths)  # refuse bad paths before creating a database
+        plan_import(args.game, paths)  # refuse bad paths before creating a database
         with CardDB(target) as db:
-            summary = db.import_files(args.game, args.paths, report, progress)
+            summary = db.import_files(args.game, paths, report, progress)
             total = db.count(args.game)
     except (ObverseError, OSError, sqlite3.Error) as exc:
         if progress is not None:
             progress.clear()
-        print(f"obverse import: {exc}", file=sys.stderr)
+        missing = isinstance(exc, InputError) and exc.message == "no such file or directory"
+        hint = f"; {where_to_get(args.game)}" if missing else ""
+        print(f"obverse import: {exc}{hint}", file=sys.stderr)
         if fresh:
             target.unlink(missing_ok=True)  # leave no empty database behind
         return 2

@@ -41,23 +41,25 @@ class CardNotFound(ObverseError):
 
 def find_card(name: str, game: str | None, db: CardDB | None) -> tuple[str, CardDef, list[str]]:
     """The game and card named ``name`` (full or any face name; case-insensitive when no card
-    has exactly that name), and the other games that also have it. Bundled cards first. A name
-    several cards of a game bear raises :class:`~obverse.carddata.AmbiguousName` listing them;
-    an unknown one :class:`CardNotFound` with rapidfuzz suggestions."""
+    has exactly that name), and the other games that also have it. The card database first,
+    the bundled cards after. A name several cards of a game bear raises
+    :class:`~obverse.carddata.AmbiguousName` listing them; an unknown one :class:`CardNotFound`
+    with rapidfuzz suggestions."""
     games = [game] if game else registry.games()
     found: list[tuple[str, CardDef]] = []
     for g in games:
         index = bundled(g)
-        card = index.get(name)
+        # The database first: it holds the imported (newest) printing of a bundled card.
+        card = db.get(g, name) if db is not None else None
+        if card is None:
+            card = index.get(name)
         if card is None and db is not None:
-            card = db.get(g, name)
+            hits = db.find(name, g)
+            card = hits[0][1] if hits else None
         if card is None:
             low = name.casefold()
             folded = [n for n in index.names() if n.casefold() == low]
             card = index.get(folded[0]) if len(folded) == 1 else None
-        if card is None and db is not None:
-            hits = db.find(name, g)
-            card = hits[0][1] if hits else None
         if card is not None:
             found.append((g, card))
     if not found:

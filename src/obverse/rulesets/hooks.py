@@ -23,6 +23,7 @@ from obverse.characteristics import (
     characteristics,
     combine_faces,
 )
+from obverse.rulesets import labels
 from obverse.rulings import NO, NOTHING, PLAIN, YES, Decided, Outcome, Ruling
 from obverse.state import (
     KNOWN_CARD,
@@ -466,6 +467,18 @@ class Hooks:
         if obj.face_down and (self.is_public(obj.zone) or self.is_in_play(obj.zone)):
             return self.face_down_characteristics(state, obj)
         return None
+
+    # --- offers in words (obverse.rulesets.labels) -----------------------------------------
+
+    def describe(self, state: GameState, action: v.Action, player: str | None) -> str:
+        """A short label for ``action`` as ``player`` (``None``: a judge) may read it, naming
+        objects only as that player may identify them (400.2): "Transform into Insectile
+        Aberration". A game overrides it (or :meth:`face_down_noun`) where its words differ."""
+        return labels.describe(self, state, action, player)
+
+    def face_down_noun(self, zone: str) -> str:
+        """What a face-down object in public ``zone`` is to a player who can't identify it."""
+        return "a face-down card"
 
     # --- entry points the scenario runner calls (overridable per game) ---------------------
 

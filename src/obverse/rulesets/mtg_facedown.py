@@ -108,6 +108,13 @@ class MagicFaceDown(MagicFaces):
         ("cast", "_offer_cast_face_down"),
     )
 
+    def face_down_noun(self, zone: str) -> str:
+        """708.2a: a face-down permanent is a 2/2 creature (a face-down spell on the stack a
+        2/2 creature spell, 708.4); elsewhere a face-down card."""
+        if zone == self.play_zone:
+            return "a face-down creature"
+        return "a face-down spell" if zone == self.stack_zone else "a face-down card"
+
     def _offer_face_up_ways(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if not (o.face_down and o.zone == "battlefield"):
             return []

@@ -12,7 +12,9 @@ Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its
   log entries after the N-th, whose key the page holds)
 - ``GET /api/t/{token}/events``: server-sent events, one ``change`` whenever what the seat
   sees changes (the page then fetches the state)
-- ``GET /api/t/{token}/legal``: the actions offered to the seat
+- ``GET /api/t/{token}/legal``: the actions offered to the seat, each with its label
+- ``GET /api/t/{token}/inspect?ref=REF``: one object as the seat may read it, with the
+  rulings that decided its characteristics (:mod:`obverse.web.inspect`)
 - ``POST /api/t/{token}/act`` ``{verb, object?, args?}``: an action (answers the state,
   with the same ``since``/``after``)
 - judge only: ``POST .../setup`` (add a card), ``POST .../remove``, ``POST .../undo``,
@@ -51,11 +53,13 @@ from obverse.carddata import bundled, close_names, unknown_card_error
 from obverse.carddb import CardDB, default_path
 from obverse.cards import CardDef
 from obverse.errors import InputError
+from obverse.importers.download import more_cards_hint
 from obverse.loader import load_text
 from obverse.registry import default_alias
 from obverse.rulesets import get_ruleset, rulesets
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
 from obverse.web.hot import ACT_KEYS, HotRoutes
+from obverse.web.inspect import inspect as inspect_object
 from obverse.web.store import (
     JUDGE,
     SPECTATOR,
@@ -151,13 +155,13 @@ class Sandbox:
         return self._names[game]
 
     def card(self, game: str, name: str) -> tuple[CardDef | None, bool]:
-        """A card by name and whether it must be inlined (it comes from the database)."""
-        card = bundled(game).get(name)
-        if card is not None:
-            return card, False
+        """A card by name and whether it must be inlined (it comes from the database): the
+        database first (imported cards are the newest printings), the bundled cards after."""
         get = self.lookup(game)
         found = get(name) if get is not None else None
-        return found, found is not None
+        if found is not None:
+            return found, True
+        return bundled(game).get(name), False
 
     # --- tables -----------------------------------------------------------------------------
 
@@ -569,6 +573,14 @@ class Api:
         made: bytes = table.seen("legal", seat, lambda: legal_body(table, seat))
         return made
 
+    async def inspect(self, request: Request) -> Response:
+        """``?ref=``: one object as the seat may read it (:mod:`obverse.web.inspect`)."""
+        game, seat = self.sandbox.seat(request.path_params["token"])
+        ref = request.query_params.get("ref", "")
+        if not 0 < len(ref) <= 200:
+            raise TableError(400, "ref: expected the name of an object")
+        return JSONResponse(inspect_object(self.sandbox.table(game), seat, ref))
+
     async def events(self, request: Request) -> Response:
         """Server-sent events: ``change`` (with the seat's version) whenever what the seat
         sees changes, a comment on a fixed beat, then the end (the browser reconnects)."""
@@ -644,7 +656,7 @@ class Api:
         card, _ = self.sandbox.card(rs.game, name)
         if card is None:  # the same words and suggestions as an unknown name in a scenario
             exc = unknown_card_error(name, _Names(self.sandbox.names(rs.game)))
-            raise TableError(400, f"{exc.key}: {exc.message}")
+            raise TableError(400, f"{exc.key}: {exc.message}{more_cards_hint(rs.game)}")
         owner = data.get("owner", st.players[0])
         if not isinstance(owner, str) or owner not in st.players:
             raise TableError(400, f"owner: unknown player (one of {', '.join(st.players)})")
@@ -740,6 +752,7 @@ class Api:
             ("", self.seat_state, ["GET"]),
             ("/events", self.events, ["GET"]),
             ("/legal", self.legal, ["GET"]),
+            ("/inspect", self.inspect, ["GET"]),
             ("/act", self.act, ["POST"]),
             ("/setup", self.add_card, ["POST"]),
             ("/remove", self.remove_card, ["POST"]),

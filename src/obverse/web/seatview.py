@@ -215,6 +215,7 @@ def _judge_entry(
     }
     entry.update(chars_dict(chars, rs))
     entry.update(status_dict(state, o, rs))
+    entry["why"] = [r.rule for r in chars.why]  # as a player's view has it (views.py)
     card = state.card_def(o)
     entry["card"] = card.name
     if len(card.faces) > 1:

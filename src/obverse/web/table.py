@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,7 @@ from obverse.cards import CardDef
 from obverse.engine import Legal, LegalCache, check_actor, legal_parts, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
+from obverse.rulesets.labels import group, namer_for
 from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
 from obverse.scenario import to_step
@@ -668,8 +670,11 @@ def _offer(
     action: v.Action,
     rulings: tuple[Ruling, ...],
     names: Mapping[int, str],
+    words: Callable[[v.Action], str],
 ) -> dict[str, Any]:
-    """One offer as the seat gets it: its objects by the seat's names, the rule allowing it."""
+    """One offer as the seat gets it: its objects by the seat's names, the rule allowing it,
+    and its label and group in words (the kernel's :meth:`Ruleset.describe`, as the seat's
+    player may read it; :func:`obverse.rulesets.labels.group`)."""
     verb, main, fields, refs = _template(templates, action)
     data = dict(fields)
     for key in refs:
@@ -679,7 +684,14 @@ def _offer(
     if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
         obj, data["with"] = obj[0], obj[1]
     rule = rulings[0].rule if rulings else ""
-    return {"verb": verb, "object": obj, "args": data, "rule": rule}
+    return {
+        "verb": verb,
+        "object": obj,
+        "args": data,
+        "rule": rule,
+        "label": words(action),
+        "group": group(action),
+    }
 
 
 def _seat_names(table: Table, seat: str) -> tuple[str | None, dict[int, str]] | None:
@@ -700,7 +712,11 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
         return []
     player, names = found
     templates = table.offer_templates
-    return [_offer(templates, x.action, x.rulings, names) for x in _seat_legal(table, seat, player)]
+    words = functools.partial(table.rs.describe, table.state, player=player)
+    return [
+        _offer(templates, x.action, x.rulings, names, words)
+        for x in _seat_legal(table, seat, player)
+    ]
 
 
 def legal_body(table: Table, seat: str) -> bytes:
@@ -722,11 +738,14 @@ def legal_body(table: Table, seat: str) -> bytes:
     # again (most often no name changed). The names last given are kept for every object
     # the seat ever named, so one named again after a while is checked too.
     given = table.offer_names.setdefault(seat, {})
-    renamed = {i for i, h in names.items() if given.get(i, h) != h}
+    # An offer's label names its objects as the seat's player may (a name, a face, "a
+    # face-down creature"): an object now named otherwise is renamed too.
+    shown = _shown_names(table, player, names)
+    renamed = {i for i, h in shown.items() if given.get(i, h) != h}
     for oid in renamed:
         for made in naming.pop(oid, ()):
             kept.pop(made, None)
-    given.update(names)
+    given.update(shown)
     # Each part's bytes, by the identity of the kernel's part: only this call's are kept.
     joined = table.part_bytes.get(seat, {})
     live: dict[int, tuple[list[Legal], bytes]] = {}
@@ -736,7 +755,7 @@ def legal_body(table: Table, seat: str) -> bytes:
             continue
         found = joined.get(id(part))
         if found is None or found[0] is not part or (renamed and _names_any(part, renamed)):
-            found = (part, _part_bytes(table, part, kept, naming, names))
+            found = (part, _part_bytes(table, part, kept, naming, names, player))
         live[id(part)] = found
         parts.append(found[1])
     table.part_bytes[seat] = live
@@ -749,23 +768,50 @@ def _part_bytes(
     kept: dict[int, tuple[Legal, bytes]],
     naming: dict[int, set[int]],
     names: Mapping[int, str],
+    player: str | None,
 ) -> bytes:
     """A part of a seat's offers as JSON items, each offer's bytes kept by the identity of
     the kernel's offer (the very same object while its action and rulings stand; the entry
     holds it, so its id stays its own) and indexed by the objects it names (their names are
     in the bytes)."""
     templates, encode = table.offer_templates, msgspec.json.encode
+    words = functools.partial(table.rs.describe, table.state, player=player)
     out: list[bytes] = []
     for legal in part:
         found = kept.get(id(legal))
         if found is None or found[0] is not legal:
             action = legal.action
-            made = encode(_offer(templates, action, legal.rulings, names))
+            made = encode(_offer(templates, action, legal.rulings, names, words))
             found = kept[id(legal)] = (legal, made)
             for oid in action.object_ids():
                 naming.setdefault(oid, set()).add(id(legal))
         out.append(found[1])
     return b",".join(out)
+
+
+def _shown_names(table: Table, player: str | None, names: Mapping[int, str]) -> dict[int, str]:
+    """Each object's name for the seat with the words its offers' labels use for it. A name
+    is asked again only for an object that is no longer the very same (or whose handle
+    changed), or when what a label may read of every object changed (effects, knowledge,
+    the card table, designations): else the last answer stands."""
+    state = table.state
+    world = (state.effects, state.knowledge, state.cards, state.designations, state.pregame)
+    memo: dict[str | None, Any] = table.__dict__.setdefault("offer_shown", {})
+    last_world, kept = memo.get(player, ((), {}))
+    same = len(last_world) == len(world) and all(map(operator.is_, world, last_world))
+    namer = namer_for(table.rs, state, player)
+    objects = state.objects
+    shown: dict[int, str] = {}
+    fresh: dict[int, tuple[str, Any, str]] = {}
+    for i, h in names.items():
+        obj = objects.get(i)
+        found = kept.get(i) if same else None
+        if found is None or found[0] != h or found[1] is not obj:
+            found = (h, obj, f"{h}\0{namer.name(i)}")
+        fresh[i] = found
+        shown[i] = found[2]
+    memo[player] = (world, fresh)
+    return shown
 
 
 def _names_any(part: list[Legal], ids: set[int]) -> bool:
@@ -807,8 +853,9 @@ def try_step(table: Table, seat: str, step: dict[str, Any]) -> Table:
 
 
 def card_builtins(card: CardDef) -> dict[str, Any]:
-    """A card definition in the contract's inline form."""
-    data: dict[str, Any] = msgspec.to_builtins(card)
+    """A card definition in the contract's inline form (JSON's: lists, not the tuples
+    ``to_builtins`` keeps, which the scenario's checks refuse)."""
+    data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
     return data
 
 

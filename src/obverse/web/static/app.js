@@ -15,6 +15,9 @@ const app = {
   rulesets: [],
   selected: null,    // {token, ref}
   source: null,      // the EventSource
+  showRules: false,  // offers show the rule that allows each
+  inspected: null,   // the inspector's last answer: {key, data}
+  tab: null,         // on a phone, the one panel shown of several
   busy: false,
   again: false,
 };
@@ -181,6 +184,27 @@ function renderPanel(panel) {
   return node;
 }
 
+// Several seats side by side don't fit a phone: there they are tabs, one panel at a time
+// (the tab bar is hidden on a wider screen, where the panels stand side by side).
+function renderTabs() {
+  const container = $("panels");
+  let bar = $("panel-tabs");
+  if (app.panels.length < 2) {
+    if (bar) bar.remove();
+    for (const p of app.panels) if (p.el) p.el.classList.remove("tab-off");
+    return;
+  }
+  if (!bar) {
+    bar = el("nav", { id: "panel-tabs", class: "panel-tabs", "aria-label": "seat shown" });
+    container.prepend(bar);
+  }
+  if (!app.panels.some((p) => p.token === app.tab)) app.tab = app.panels[0].token;
+  bar.replaceChildren(...app.panels.map((p) => el("button", { type: "button",
+    class: p.token === app.tab ? "on" : "", "data-tab": p.data ? p.data.seat : "",
+    text: p.data ? p.data.seat : "…", onclick: () => { app.tab = p.token; renderTabs(); } })));
+  for (const p of app.panels) if (p.el) p.el.classList.toggle("tab-off", p.token !== app.tab);
+}
+
 function logEntry(e) {
   const node = el("div", { class: "log-entry" },
     el("span", { class: "who", text: `#${e.n} ${e.actor}` }), " ",
@@ -235,7 +259,9 @@ function describe(o) {
   return o.visible ? (o.name || o.card || "a face-down card") : `a card (${o.owner}'s ${o.zone})`;
 }
 
+// The kernel's label for an offer (Ruleset.describe); the verb and its arguments otherwise.
 function offerLabel(a) {
+  if (a.label) return a.label;
   const verb = a.verb.replace(/_/g, " ");
   const args = Object.entries(a.args || {}).filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => (k === "to" ? `→ ${v}` : `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(", ") : v}`));
@@ -244,9 +270,45 @@ function offerLabel(a) {
 
 function offerButton(token, a) {
   return el("button", { type: "button", class: "offer", "data-verb": a.verb,
-    title: a.rule ? `rule ${a.rule}` : null,
+    "data-group": a.group || "main", "data-rule": a.rule || null,
     onclick: () => act(token, a.verb, a.object, a.args || {}) },
-    offerLabel(a), a.rule ? el("small", { text: ` ${a.rule}` }) : null);
+    el("span", { class: "label", text: offerLabel(a) }),
+    a.rule ? el("small", { class: "rule", text: ` ${a.rule}` }) : null);
+}
+
+const GROUPS = [["main", null], ["move", "Move to another zone"], ["more", "More: copies, counters, control, looking"]];
+
+// Offers grouped, the card's own actions (the likely ones) first and open; zone moves and
+// the judge's tools folded under them. The rule behind each is one switch away.
+function offerGroups(token, offers) {
+  const box = el("div", { class: "offer-groups" });
+  const main = offers.filter((a) => (a.group || "main") === "main");
+  for (const [name, title] of GROUPS) {
+    const mine = offers.filter((a) => (a.group || "main") === name);
+    if (!mine.length) continue;
+    const row = el("div", { class: "offers", "data-group": name }, mine.map((a) => offerButton(token, a)));
+    if (!title) { box.append(row); continue; }
+    box.append(el("details", { class: "offer-group", "data-group": name, open: !main.length && name === "move" },
+      el("summary", { text: `${title} (${mine.length})` }), row));
+  }
+  const toggle = el("input", { type: "checkbox", id: "show-rules", checked: app.showRules });
+  toggle.addEventListener("change", () => {
+    app.showRules = toggle.checked;
+    document.body.classList.toggle("show-rules", app.showRules);
+  });
+  box.append(el("label", { class: "check rules-toggle" }, toggle, "show the rule that allows each action"));
+  return box;
+}
+
+// On a phone the inspector is under the board: after an action, bring the board (the card
+// acted on, else its panel) back into view.
+function showBoard(token) {
+  if (!window.matchMedia("(max-width: 700px)").matches) return;
+  const panel = app.panels.find((p) => p.token === token) || app.panels[0];
+  if (!panel || !panel.el) return;
+  const card = app.selected && app.selected.token === token
+    ? panel.el.querySelector(`.card[data-ref="${CSS.escape(app.selected.ref)}"]`) : null;
+  (card || panel.el).scrollIntoView({ block: card ? "center" : "start" });
 }
 
 async function act(token, verb, ref, args) {
@@ -265,9 +327,32 @@ async function act(token, verb, ref, args) {
     notify(`${verb.replace(/_/g, " ")}: ${(last.result || "done").replace(/_/g, " ")}`, "ok");
     if (verb === "create_token_copy" || verb === "meld") app.selected = null;
     await refreshAll(true);
+    showBoard(token);
   } catch (err) {
     notify(err.message, "err");
   }
+}
+
+// What each badge on a card means, in words a phone can read (the board's badges are short).
+const BADGE_TEXT = {
+  transformed: "its back face is up: it has the back face's characteristics",
+  flipped: "flipped: the other half is up and it has that half's characteristics",
+  transcended: "transcended: its back face is up",
+  "back face": "its back face is up: it has the back face's characteristics",
+  copy: "a copy: its values are copied from another object",
+  token: "a token: not a card; it ceases to exist when it leaves play",
+  "face down": "face down: whoever can't identify it sees a card back and its public values only",
+  marked: "marked",
+};
+
+function badgeLines(o, game) {
+  return Cards.marksOf(o, game).map(([kind, text, title]) => {
+    let why = BADGE_TEXT[text];
+    if (kind === "hidden") why = `${title}: they see a card back, never which card it is`;
+    else if (kind === "counter") why = `counters on it: ${text}`;
+    return el("li", { class: `badge-why b-${kind}` }, el("span", { class: `badge b-${kind}`, text }),
+      ` ${why || text}`);
+  });
 }
 
 function renderInspector() {
@@ -284,6 +369,8 @@ function renderInspector() {
     el("b", { class: "facts-name", text: describe(o) }), el("br"),
     `${o.zone.replace(/_/g, " ")} · owner ${o.owner} · controller ${o.controller}`, el("br"),
     `seen as ${seat}${o.visible ? "" : " (hidden)"}${o.face && o.face !== "none" ? ` · face ${o.face}` : ""}`));
+  const badges = badgeLines(o, panel.data.ruleset.game);
+  if (badges.length) box.append(el("ul", { class: "badges-why" }, badges));
   const faces = el("div", { class: "faces" });
   const up = Cards.upFaces(o);
   if (o.visible && o.printed && o.printed.length) {
@@ -296,12 +383,12 @@ function renderInspector() {
     faces.append(el("figure", { class: "face-big" }, Cards.back(o.visible ? o.card : null, ""),
       el("figcaption", { class: "face-cap", text: "you can't identify this card" })));
   }
-  box.append(faces);
+  // The offers first (the likely one on top), then what the card is now and why, then its faces.
+  const now = el("div", { class: "now", id: "inspector-now" });
   const offers = (panel.offers || []).filter((a) => a.object === o.ref);
   const acts = el("div", { class: "acts" });
   if (offers.length) {
-    acts.append(el("h3", { text: "Offered actions" }),
-      el("div", { class: "offers" }, offers.map((a) => offerButton(panel.token, a))));
+    acts.append(el("h3", { text: "Offered actions" }), offerGroups(panel.token, offers));
   } else {
     acts.append(el("p", { class: "hint", text: seat === "spectator"
       ? "Spectators watch; they don't act."
@@ -309,6 +396,45 @@ function renderInspector() {
   }
   box.append(acts);
   if (offers.length && seat !== "spectator") box.append(moreControls(panel, o));
+  box.append(now, faces);
+  fillNow(panel, o, now);
+}
+
+// The card's characteristics now and the rulings that decided them (the kernel's `why`),
+// asked of the server once per seat, card and version.
+async function fillNow(panel, o, node) {
+  const key = `${panel.token}|${o.ref}|${panel.data.version}`;
+  let data = app.inspected && app.inspected.key === key ? app.inspected.data : null;
+  if (!data) {
+    try {
+      data = await api("GET", `/api/t/${panel.token}/inspect?ref=${encodeURIComponent(o.ref)}`);
+    } catch (err) {
+      node.replaceChildren(el("p", { class: "hint", text: err.message }));
+      return;
+    }
+    app.inspected = { key, data };
+  }
+  if (!node.isConnected) return;
+  const parts = [];
+  const c = data.characteristics || {};
+  if (data.visible) {
+    const type = Cards.typeLine(c);
+    const stat = Cards.statLine(c);
+    const bits = [];
+    if (type) bits.push(type);
+    if (stat) bits.push(stat);
+    if (data.mana_value !== null && data.mana_value !== undefined) bits.push(`mana value ${data.mana_value}`);
+    else if (c.cost !== undefined) bits.push(`cost ${c.cost}`);
+    parts.push(el("h3", { text: "Now" }),
+      el("p", { class: "now-line" }, el("b", { class: "now-name", text: data.name || "(no name)" }),
+        bits.length ? ` · ${bits.join(" · ")}` : ""));
+  }
+  if (data.rulings && data.rulings.length) {
+    parts.push(el("h3", { text: data.visible ? "Why: the rules that decided it" : "Why" }),
+      el("ul", { class: "why" }, data.rulings.map((r) =>
+        el("li", { class: "ruling" }, el("b", { text: r.rule }), ` ${r.reason}`))));
+  }
+  node.replaceChildren(...parts);
 }
 
 // Actions with free arguments (the sandbox's own tools), folded away under the offers.
@@ -460,8 +586,12 @@ function renderSide() {
   const data = judge || main.data;
   const rs = data.ruleset;
   $("table-title").textContent = data.title || `${rs.title || rs.name}`;
+  // The owner and zone lists follow the table's ruleset and players (a GA table opened
+  // after a FaB one with as many players must not keep FaB's zones).
   const owner = $("card-owner");
-  if (owner.options.length !== data.players.length) {
+  const setupKey = `${rs.name}|${data.players.join(",")}`;
+  if (owner.dataset.key !== setupKey) {
+    owner.dataset.key = setupKey;
     owner.replaceChildren(...data.players.map((p) => option(p)));
     $("card-zone").replaceChildren(...rs.zones.map((z) => option(z, z, z === rs.play_zone)));
   }
@@ -524,6 +654,7 @@ async function refreshOnce() {
       const node = renderPanel(panel);
       if (!node.isConnected) container.append(node);
     }
+    renderTabs();
     renderSide();
     renderInspector();
   } catch (err) {

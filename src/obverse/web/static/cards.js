@@ -166,10 +166,13 @@ const Cards = (() => {
       stat ? el("div", { class: "c-stat c-back-stat", text: stat }) : null);
   }
 
-  // A flip card as printed: the second half upside down; flipped, the whole card turns.
+  // A flip card as printed: the second half upside down; with that half up (MTG flipped,
+  // a resolved FaB invocation or Construct: its back face), the whole card turns, so the
+  // face that counts is the one upright.
   function flipCard(o) {
     const [a, b] = o.printed;
-    return el("div", { class: "c-flip" + (o.flipped ? " turned" : "") },
+    const turned = o.flipped || (!o.face_down && (o.face === "back" || o.face === "right"));
+    return el("div", { class: "c-flip" + (turned ? " turned" : "") },
       faceBody(a, a.text, "half"), faceBody(b, b.text, "half upside"));
   }
 
@@ -191,5 +194,5 @@ const Cards = (() => {
       el("figcaption", { class: "face-cap" }, up ? el("b", { text: "face up · " }) : null, caption));
   }
 
-  return { el, board, big, back, faceBody, upFaces, backBadge, statLine, typeLine, costText };
+  return { el, board, big, back, faceBody, upFaces, backBadge, marksOf, statLine, typeLine, costText };
 })();
