@@ -182,7 +182,7 @@ def test_fab_download_imports_the_card_list_and_face_pairs(
     code = main(["import", "fab", "--download", "--url", f"{base}/fab/", "--db", str(db)])
     out = capsys.readouterr()
     assert code == 0, out.err
-    assert "fab: 90 records imported as 90 cards" in out.out
+    assert "fab: 95 records imported as 95 cards" in out.out
     # `obverse card` reads the database first: its Inner Chi cards, not the bundled one
     code = main(["card", "Inner Chi", "--db", str(db)])
     err = capsys.readouterr().err
