@@ -10,6 +10,7 @@ import pytest
 
 from obverse import fuzz
 from obverse.cli import main
+from obverse.console import Progress
 from obverse.runner import run_scenario
 
 
@@ -73,8 +74,19 @@ def test_fuzz_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", "--ruleset", "mtg", "--histories", "0"]) == 2
 
 
-def test_bench_json_has_every_figure_with_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_json_has_every_figure_with_its_floor(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phases: list[str] = []
+    real = Progress.advance
+
+    def advance(bar: Progress, by: int = 1, note: str = "") -> None:
+        phases.append(note)
+        real(bar, by, note)
+
+    monkeypatch.setattr(Progress, "advance", advance)
     assert main(["bench", "--quick", "--json", "--sizes", "200,400", "--node-sizes", "8,16"]) == 0
+    assert len(phases) == 6 and phases[0].startswith("characteristics")  # a bar per phase
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     names = " | ".join(r["figure"] for r in rows)
     for part in (

@@ -161,21 +161,35 @@ def board(n: int = 200, seed: int = 1) -> GameState:
     return deal("mtg", entries)
 
 
-def run(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> list[Figure]:
+#: The phases :func:`run` goes through (a progress bar's steps).
+PHASES = 5
+
+
+def run(
+    quick: bool = False,
+    sizes: tuple[int, ...] = SIZES,
+    progress: Callable[[str], None] | None = None,
+) -> list[Figure]:
     """Measure every figure; the size-dependent ones at each of ``sizes`` objects, each
     compared with the same figure at the smallest size (measured in the same rounds).
 
     Every timed figure takes two passes, one before and one after the size-dependent
     figures (which take two of their own), and keeps the best of both: a slow phase of a
     shared machine lasts seconds, and would otherwise fill every round of a figure."""
+    step = progress or (lambda phase: None)
     budget = 0.2 if quick else 1.0
     state = board()
+    step("characteristics, random play, import")
     first = _unsized(state, budget / 2, quick)
+    step("the sized figures")
     sized = _sized(tuple(sorted(set(sizes))), budget)
+    step("characteristics, random play, import (second pass)")
     second = _unsized(state, budget / 2, quick)
     best = [_best_of(a, b) for a, b in zip(first, second, strict=True)]
     chars = [f for f in best if f.unit == "us"]  # the characteristics, first as ever
+    step("branching")
     figures = [*chars, *sized, _branching(state, state.zones["battlefield"][0])]
+    step("a scenario")
     return [*figures, _scenario(budget), *(f for f in best if f not in chars)]
 
 
