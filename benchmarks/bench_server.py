@@ -596,10 +596,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (
         1 <= args.clients <= 200
         and 1 <= args.requests <= 10_000
-        and 0 <= args.cards <= 500
+        and 0 <= args.cards <= 250  # a table holds at most 250 cards (web/budget.py)
         and 1 <= args.runs <= 20
     ):
-        ap.error("--clients 1..200, --requests 1..10000, --cards 0..500, --runs 1..20")
+        ap.error("--clients 1..200, --requests 1..10000, --cards 0..250, --runs 1..20")
     if args.in_process:
         return in_process_main(args)
     runs = [

@@ -52,3 +52,15 @@ def register(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[type[Ruleset
     yield add
     registry._EXTRA.clear()
     registry.get_ruleset.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _testclient_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starlette's test client names its host ``testserver``: tests' apps answer it as a
+    loopback name (a real server never does; ``tests/test_web_hosts.py`` checks the
+    default without it)."""
+    try:
+        from obverse.web import transport
+    except ImportError:  # the web extra is missing: no app is built
+        return
+    monkeypatch.setattr(transport, "LOOPBACK_HOSTS", (*transport.LOOPBACK_HOSTS, "testserver"))

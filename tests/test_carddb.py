@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,40 @@ def test_bad_database_file_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(Exception, match="not a card database"):
         CardDB(bad)
+
+
+def _print_ids() -> list[tuple[str, str]]:
+    """(print id, name) of every Scryfall card object in the MTG samples (133 prints of
+    fewer Oracle cards: reprints share an Oracle id)."""
+    out: list[tuple[str, str]] = []
+    for path in sorted((DATA / "mtg").glob("*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        for obj in data if isinstance(data, list) else data.get("data", [data]):
+            if obj.get("layout") not in ("art_series", "emblem"):
+                out.append((obj["id"], obj["name"]))
+    return out
+
+
+def test_every_print_id_finds_its_oracle_card(db: CardDB) -> None:
+    """Each print id of a reprinted Oracle card is kept (not only the last one read)."""
+    prints = _print_ids()
+    assert len(prints) > db.count("mtg")  # the sample does reprint Oracle cards
+    for ident, name in prints:
+        card = db.by_source("mtg", ident)
+        assert card is not None, f"{ident} ({name}) lost"
+        assert card.name == name
+        assert db.get("mtg", f"{name} [id {ident}]") == card  # named by any print id
+    assert db.source_count("mtg") == len({i for i, _ in prints})
+
+
+def test_print_ids_of_one_import_survive_a_reimport(tmp_path: Path) -> None:
+    """Re-importing the samples (a refresh) keeps every print id: each import stores all the
+    ids its records of an Oracle card name, however many batches they fall in."""
+    prints = _print_ids()
+    with CardDB(tmp_path / "cards.sqlite3") as fresh:
+        for _ in range(2):
+            fresh.import_files("mtg", [DATA / "mtg"], lambda p: None)
+            assert fresh.source_count("mtg") == len({i for i, _ in prints})
+            for ident, name in prints:
+                card = fresh.by_source("mtg", ident)
+                assert card is not None and card.name == name

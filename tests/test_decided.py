@@ -45,6 +45,8 @@ def _fresh_comparable(state: GameState, obj: GameObject) -> bool:
     copy effect, meld, facing or card status of its own that a fresh card wouldn't have."""
     if obj.copies or obj.meld is not None or obj.face_down or obj.token or obj.unlocked:
         return False
+    if obj.components:  # a merged permanent (MTG 729.2): more than one card
+        return False
     if any(d[1] == obj.id for d in state.designations):
         return False  # a rule's designation (FaB 8.1.11b: a demi-hero that is the hero)
     physical = state.cards[obj.card]

@@ -68,6 +68,9 @@ def test_aliases_and_zones() -> None:
         "graveyard",
         "banishment",
         "stack",
+        "intent",
+        "pantheon",
+        "loaded",
     }
     assert GA.is_shared("field") and GA.is_shared("stack") and not GA.is_shared("banishment")
     assert GA.is_in_play("field") and not GA.is_in_play("banishment")
@@ -467,3 +470,19 @@ def test_a_rested_champion_state_round_trips(tmp_path: Path) -> None:
     state = apply(state, ga_objects.Rest(object=obj.id)).state
     back = loads(dumps(state))
     assert back.objects[obj.id].rested is True
+
+
+def test_type_setting_is_refused_where_the_game_has_none() -> None:
+    """``set_types`` is GA's type-setting (Type-Overwriting and Type-setting 1, 2): another
+    game's effect with it is bad input naming the key, not a silent no-op."""
+    from obverse import Game
+    from obverse.errors import InputError
+
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    with pytest.raises(InputError, match="set_types"):
+        game.apply_effect("x", to=delver, modify={"set_types": ["Artifact"]})
+    ga = Game("ga")
+    heaven = ga.add("Fatestone of Heaven", zone="field")
+    assert ga.apply_effect("x", to=heaven, modify={"set_types": ["ALLY"]}).result == "done"
+    assert ga.characteristics(heaven).props.types == ("ALLY",)

@@ -202,6 +202,9 @@ class CardDB:
         batch: dict[str, Record] = {}
         names: dict[str, str] = {}
         written: set[str] = set()
+        # Every upstream id a key stood for in this import: a Scryfall Oracle card has one
+        # record per print, each naming its own print id, and every one must stay findable.
+        sources: dict[str, tuple[str, ...]] = {}
 
         def flush() -> None:
             kept = self._write(game, list(batch.values()), report)
@@ -216,8 +219,11 @@ class CardDB:
                 message = f"same upstream id as {quote(seen)} read before; skipped"
                 report(Problem("", f"{record.key} ({record.card.name})", "id", message))
                 continue
+            seen_ids = sources.get(record.key, ())
+            merged = (*seen_ids, *(i for i in record.sources if i not in seen_ids))
+            sources[record.key] = merged
             batch.pop(record.key, None)
-            batch[record.key] = record
+            batch[record.key] = record._replace(sources=merged)
             layouts[record.card.layout] += 1
             if len(batch) >= BATCH:
                 flush()
@@ -260,7 +266,8 @@ class CardDB:
         """Write ``batch`` (what :meth:`_keep` keeps of it); the records written."""
         batch, held = self._keep(game, batch, report)
         cur = self.conn.cursor()
-        # Names and sources rows are written with their card: only a stored card has any.
+        # Names and sources rows are written with their card: only a stored card has any
+        # (a re-import replaces them; within one import a key's sources are all its records').
         keys = [(game, r.key) for r in batch if r.key in held]
         cur.executemany("DELETE FROM names WHERE game=? AND key=?", keys)
         cur.executemany("DELETE FROM sources WHERE game=? AND key=?", keys)

@@ -124,11 +124,18 @@ def _tuple_of_str(value: Any, place: str, key: str) -> tuple[str, ...]:
     raise InputError(place, key, f"expected a list of strings, got {quote(value)}")
 
 
+#: The largest printed or modified power, toughness, defence ... (in either sign): any
+#: real card's is tiny, and sums of many effects stay far inside 64 bits.
+MAX_STAT: Final = 10**9
+
+
 def _stat(value: Any, place: str, key: str) -> Stat:
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_STAT:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STAT:
+        raise InputError(place, key, f"expected a number from -{MAX_STAT:,} to {MAX_STAT:,}")
     if value is None or (isinstance(value, int | str) and not isinstance(value, bool)):
         return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
     raise InputError(place, key, f"expected a number or string, got {quote(value)}")
 
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 #: Effect keys by layer (MTG 613; the other games apply the same order): type, color,
 #: ability, power/toughness setting, power/toughness modification.
 LAYERS: Final = (
-    ("add_types", "add_supertypes", "add_subtypes"),
+    ("set_types", "set_supertypes", "add_types", "add_supertypes", "add_subtypes"),
     ("color", "add_color"),
     ("lose_all_abilities",),
     ("set_power", "set_toughness"),
@@ -365,8 +365,8 @@ def apply_effects(
                 todo = [e for e in bucket if applies_to(state, e, obj, chars, rs)]
                 if todo:
                     chars = _apply_layer(chars, todo, LAYERS[i])
-    if obj.counters and rs.pt_counters:
-        chars = counters_pt(chars, obj.counters, rs.pt_counters)  # after effects (613.4c)
+    if obj.counters and rs.pt_counters:  # after effects (613.4c)
+        chars = counters_pt(chars, obj.counters, rs.pt_counters, rs.pt_counter_stats)
     return chars
 
 
@@ -475,6 +475,10 @@ def _apply_layer(
                 base = changes.get(key, getattr(p, key))
                 if type(base) is int and type(value) is int:
                     changes[key] = base + value
+            elif key == "set_types":  # a game's type-setting effect (GA Type-Overwriting)
+                changes["types"] = _names(value)
+            elif key == "set_supertypes":
+                changes["supertypes"] = _names(value)
             elif key == "add_types":
                 changes["types"] = _add(changes.get("types", p.types), value)
             elif key == "add_supertypes":
@@ -569,9 +573,11 @@ def counters_pt(
     chars: Characteristics,
     counters: tuple[tuple[str, int], ...],
     kinds: Mapping[str, tuple[int, int]],
+    stats: tuple[str, str] = ("power", "toughness"),
 ) -> Characteristics:
     """Power and toughness with the counters that change them (MTG 122.1a, layer 7c since
-    counters joined that sublayer, 613.4c): ``kinds`` maps a counter to its change."""
+    counters joined that sublayer, 613.4c): ``kinds`` maps a counter to its change;
+    ``stats`` names the two stats it changes (GA's buff counters: power and life)."""
     dp = dt = 0
     for name, count in counters:
         change = kinds.get(name)
@@ -580,10 +586,11 @@ def counters_pt(
             dt += change[1] * count
     p = chars.props
     changes: dict[str, int] = {}
-    if dp and type(p.power) is int:
-        changes["power"] = p.power + dp
-    if dt and type(p.toughness) is int:
-        changes["toughness"] = p.toughness + dt
+    first, second = getattr(p, stats[0]), getattr(p, stats[1])
+    if dp and type(first) is int:
+        changes[stats[0]] = first + dp
+    if dt and type(second) is int:
+        changes[stats[1]] = second + dt
     if not changes:
         return chars
     return msgspec.structs.replace(chars, props=msgspec.structs.replace(p, **changes))

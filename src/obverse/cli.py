@@ -205,7 +205,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    serve(args.host, args.port, args.db, args.store)
+    serve(args.host, args.port, args.db, args.store, tuple(args.allowed_host or ()))
     return 0
 
 
@@ -401,6 +401,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="SQLite file the tables are kept in "
         "(default: $XDG_DATA_HOME/obverse/tables.sqlite3, ~/.local/share/obverse/...)",
+    )
+    srv.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="NAME",
+        help="a host name the sandbox answers besides loopback (localhost, 127.0.0.1, ::1) "
+        "and --host; repeatable. Requests naming any other Host get 421 (DNS rebinding)",
     )
     srv.set_defaults(func=cmd_serve)
     add_card_commands(sub)

@@ -84,8 +84,11 @@ def apply(
     if refusal is not None:
         return refusal
     if uses_catalog:
-        return procedure(rs, state, action, catalog or _EmptyCatalog())
-    return procedure(rs, state, action)
+        out = procedure(rs, state, action, catalog or _EmptyCatalog())
+    else:
+        out = procedure(rs, state, action)
+    # What lasts only until the next action (GA Reveal 3) ends once this one is taken.
+    return rs.after_action(state, action, out) if rs.ends_on_action else out
 
 
 class _Route(NamedTuple):
@@ -151,6 +154,8 @@ def _checked_names(state: GameState, action: v.Action, rs: Ruleset) -> v.Action:
     zones = _ZONE_NAMES.get(type(rs)) or _ZONE_NAMES.setdefault(type(rs), {})
     for name in cls.zone_fields:
         zone = getattr(action, name)
+        if zone is None:  # an optional zone field left out (scp breach of an object)
+            continue
         canonical = zones.get(zone) or _zone_name(rs, name, zone, zones)
         if canonical != zone:
             changes = changes or {}

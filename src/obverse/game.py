@@ -43,13 +43,15 @@ class Game:
     """A game under a ruleset alias (``mtg``, ``mtg@2020``, ``fab``, ``ga``, ``scp``).
 
     Cards are named as in scenarios; :meth:`add` returns the physical card id. Every verb
-    is a method taking card ids; :meth:`apply` takes any typed action (object ids)."""
+    is a method taking card ids; :meth:`apply` takes any typed action (object ids). Without
+    a ``seed`` its shuffles are unpredictable (a random secret key); with one they follow
+    the seed, as a scenario file's do."""
 
     def __init__(
         self,
         ruleset: str | None = None,
         players: tuple[str, ...] = ("alice", "bob"),
-        seed: int = 0,
+        seed: int | None = None,
         cards: list[CardDef] | None = None,
         secret: bytes | None = None,
     ) -> None:
@@ -57,7 +59,12 @@ class Game:
         self.ruleset: Ruleset = get_ruleset(ruleset or default_alias())
         #: A random handle key unless given: the views of a live game can't be linked.
         key = secret if secret is not None else secrets.token_bytes(16)
-        self.state: GameState = new_state(self.ruleset.name, players, seed=seed, secret=key)
+        # Without a seed, shuffles are keyed by a random secret (nobody can predict them);
+        # a seed given makes them reproducible, as in a scenario file.
+        shuffle_key = secrets.token_bytes(32) if seed is None else b""
+        self.state: GameState = new_state(
+            self.ruleset.name, players, seed=seed or 0, secret=key, shuffle_key=shuffle_key
+        )
         self.cards = CardResolver(self.ruleset.game, CardIndex(cards or []))
         #: Every outcome applied, oldest first (:meth:`undo` pops it).
         self.history: list[Outcome] = []

@@ -75,6 +75,34 @@ def _construct_float(loader: Any, node: yaml.ScalarNode) -> float:
 
 StrictLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
 
+#: The largest integer a stored value may be, either sign (SQLite's and JSON's 64 bits):
+#: what each key accepts is the validator's to say (naming step and key).
+MAX_INT = 2**63 - 1
+#: Digits past which an integer in a file is refused where it is written (no key takes
+#: one; ``int()`` of 4,300 digits or more raises, and takes quadratic time before).
+MAX_DIGITS = 100
+
+
+def _digits_error(place: str) -> InputError:
+    return InputError(place, "", f"integer of more than {MAX_DIGITS} digits")
+
+
+def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
+    if len(node.value) > MAX_DIGITS:  # refused before int() sees it
+        raise _digits_error(f"line {node.start_mark.line + 1}")
+    return int(yaml.SafeLoader.construct_yaml_int(loader, node))
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def bounded_int(text: str, limit: int = MAX_DIGITS) -> int:
+    """A JSON integer of at most ``limit`` digits (``json.loads(parse_int=...)``);
+    ValueError otherwise."""
+    if len(text.lstrip("-")) > limit:
+        raise ValueError(f"integer of more than {limit} digits")
+    return int(text)
+
 
 def _depth(value: Any, limit: int = MAX_DEPTH) -> None:
     stack = [(value, 1)]
@@ -225,7 +253,7 @@ def load_text(text: str, path: str = "") -> Any:
         raise _too_large(MAX_BYTES, path)
     try:
         if path.endswith(".json"):
-            data = json.loads(text, object_pairs_hook=_no_dup_pairs)
+            data = json.loads(text, object_pairs_hook=_no_dup_pairs, parse_int=bounded_int)
         else:
             _scan(text)
             data = yaml.load(text, Loader=StrictLoader)
@@ -235,6 +263,8 @@ def load_text(text: str, path: str = "") -> Any:
         raise exc.at(path) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"line {exc.lineno}", "", f"invalid JSON: {exc.msg}", path) from None
+    except ValueError as exc:  # an integer out of range
+        raise InputError("top level", "", f"invalid JSON: {exc}", path) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         place = f"line {mark.line + 1}" if mark is not None else "top level"

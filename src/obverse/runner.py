@@ -17,16 +17,17 @@ from obverse import mana
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.characteristics import applies_to, characteristics, matches
+from obverse.characteristics import applies_to, characteristics, marks_of, matches
 from obverse.engine import apply
 from obverse.errors import InputError, ObverseError, RulesError
 from obverse.rulesets import Ruleset
-from obverse.rulings import DONE, NOTHING, Outcome, Ruling
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
 from obverse.scenario import (
     OBJECT_KEYS,
     POSITIONS,
     PREDICATE_KEYS,
     SET_KEYS,
+    TUPLE_FIELDS,
     VIEW_DEFAULTS,
     Scenario,
     _err,
@@ -85,11 +86,18 @@ class Result:
 class Runner:
     """Runs a validated scenario: keeps labels, remembered objects, last result and rulings."""
 
-    def __init__(self, scn: Scenario, secret: bytes | None = None) -> None:
+    def __init__(
+        self, scn: Scenario, secret: bytes | None = None, shuffle_key: bytes = b""
+    ) -> None:
         self.scn = scn
         self.rs = scn.ruleset
         self.state = new_state(
-            self.rs.name, scn.players, seed=scn.seed, pregame=scn.pregame, secret=secret
+            self.rs.name,
+            scn.players,
+            seed=scn.seed,
+            pregame=scn.pregame,
+            secret=secret,
+            shuffle_key=shuffle_key,
         )
         if scn.turn is not None:  # the scenario states whose turn it is
             self.state = msgspec.structs.replace(self.state, active=scn.players.index(scn.turn))
@@ -220,7 +228,7 @@ class Runner:
                     self.ref(x) if isinstance(x, str) and x in self.labels else x for x in value
                 ]
         for key in cls.player_fields:
-            if isinstance(data.get(key), str) and key in _TUPLE_FIELDS.get(name, ()):
+            if isinstance(data.get(key), str) and key in TUPLE_FIELDS.get(name, ()):
                 data[key] = [data[key]]
         return msgspec.convert({"verb": name, **data}, cls), label
 
@@ -260,7 +268,9 @@ class Runner:
             out = Outcome(self.state, NOTHING, (self.rs.ruling("-", "it stands for nothing"),))
         self.last_rulings = out.rulings
         cls = self.rs.action_class(name)
-        if cls is not None and cls.answers_objects:  # search, select, mtg crafted_with
+        if out.result == ILLEGAL:  # a choice the rules refuse (ga find): no answer
+            self.answer = "illegal"
+        elif (cls is not None and cls.answers_objects) or isinstance(out.answer, tuple):
             found = set(out.answer or ())
             self.answer = [lab for lab in self.labels if (o := self.obj(lab)) and o.id in found]
         elif name == "name_card":
@@ -357,8 +367,8 @@ class Runner:
                 return want not in (facts.get(source[key]) or [])
             if key == "exists":
                 return True
-            if key in ("affected_by", "not_affected_by"):
-                return self.value(o, key, want)  # effects are public
+            if key in ("affected_by", "not_affected_by", "has_mark", "lacks_mark"):
+                return self.value(o, key, want)  # effects and designations are public
             return None
         return self.value(o, key, want)
 
@@ -394,6 +404,9 @@ class Runner:
         if key in ("affected_by", "not_affected_by"):
             hit = self.affected(o, want)
             return hit if key == "affected_by" else not hit
+        if key in ("has_mark", "lacks_mark"):  # a designation on the object (SCP breached)
+            marked = want in marks_of(st, o.id)
+            return marked if key == "has_mark" else not marked
         chars = characteristics(st, o, rs)
         if key == "has_name":
             return chars.has_name(want)
@@ -428,7 +441,6 @@ _STATUS_KEYS = frozenset(
     {"exists", "zone", "owner", "controller", "position", "new_object_since", "same_object_as"}
 )
 #: Player fields the contract lets name one player where the action takes a list.
-_TUPLE_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("to",)}
 
 
 def _matches(chars: Any, where: Mapping[str, Any], rs: Ruleset) -> bool:
@@ -468,6 +480,10 @@ def run_scenario(
     except InputError as exc:
         result.status = "ERROR"
         result.error = exc.at(p)
+        return result
+    except Exception as exc:  # a validator bug must still be a clean ERROR line (exit 2)
+        result.status = "ERROR"
+        result.error = InputError("validation", "", f"internal error: {type(exc).__name__}", p)
         return result
     result.title = scn.title
     runner = Runner(scn)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +19,10 @@ import msgspec
 
 from obverse import vocab as v
 from obverse.carddata import CardIndex, CardResolver, unknown_card_error
-from obverse.cards import STAT_FIELDS, CardDef, parse_card
+from obverse.cards import MAX_STAT, STAT_FIELDS, CardDef, parse_card
 from obverse.characteristics import STATUS_KEYS
 from obverse.errors import InputError, quote, shorten, suggest
-from obverse.loader import load_file
+from obverse.loader import MAX_INT, load_file
 from obverse.rulesets import Ruleset, get_ruleset, rulesets
 
 TOP_KEYS: Final = frozenset(
@@ -123,6 +124,8 @@ MODIFY_KEYS: Final = frozenset(
         "toughness",
         "set_power",
         "set_toughness",
+        "set_types",
+        "set_supertypes",
         "add_types",
         "add_supertypes",
         "add_subtypes",
@@ -152,6 +155,8 @@ OBJECT_KEYS: Final = frozenset(
         "lacks_type",
         "has_ability",
         "lacks_ability",
+        "has_mark",
+        "lacks_mark",
         "face",
         "transformed",
         "flipped",
@@ -202,6 +207,8 @@ PREDICATE_KEYS: Final = frozenset(
         "lacks_type",
         "has_ability",
         "lacks_ability",
+        "has_mark",
+        "lacks_mark",
         "new_object_since",
         "same_object_as",
         "affected_by",
@@ -332,6 +339,8 @@ def _top_options(data: Mapping[str, Any], players: list[str]) -> tuple[bool, int
     _check_type(pregame, bool, top, "pregame", "true or false")
     seed = data.get("seed", 0)
     _check_type(seed, int, top, "seed", "an integer")
+    if not 0 <= seed <= MAX_INT:  # a web table stores it as SQLite's signed 64 bits
+        raise _err(top, "seed", f"expected a whole number from 0 to {MAX_INT:,}")
     turn = data.get("turn")
     if turn is not None and turn not in players:
         raise _err(top, "turn", f"unknown player {_json_safe(turn)}")
@@ -352,7 +361,14 @@ def _validate_setup(
         if key not in SETUP_KEYS and key not in rs.setup_keys:
             known = [*SETUP_KEYS, *rs.setup_keys]
             raise _err(place, str(key), f"unknown key{suggest(str(key), known)}")
-        if key in rs.setup_keys:
+        if key in rs.setup_keys and rs.setup_keys[key] == "values":  # mtg 708.2
+            try:
+                rs.check_face_down_values(entry[key])
+            except InputError as exc:
+                raise _err(place, exc.key or str(key), exc.message) from None
+            if not entry.get("face_down") or entry.get("zone") != rs.play_zone:
+                raise _err(place, str(key), f"needs face_down: true in {rs.play_zone}")
+        elif key in rs.setup_keys:
             _check_status(entry[key], rs.setup_keys[key], place, str(key))
     for key in ("label", "card", "zone"):
         if key not in entry:
@@ -553,6 +569,7 @@ def _validate_step(
         _check_args(arg, keys, required, place, name)
         _check_names(cls, arg, place, rs, players, labels)
         _validate_query(name, arg, place, rs, resolver, labels, players)
+        _check_fields(cls, arg, place)
         return name, arg
     return name, _validate_action(cls, arg, place, rs, players, labels)
 
@@ -613,6 +630,11 @@ def _validate_action(
     _check_values(name, arg, place)
     if "as" in arg:
         _check_kind(arg["as"], place, rs)
+    if "values" in arg:  # mtg 708.2: the characteristics an effect lists for it face down
+        try:
+            rs.check_face_down_values(arg["values"])
+        except InputError as exc:
+            raise _err(place, exc.key or "values", exc.message) from None
     if cls.creates or name == "apply_effect":
         _check_type(arg["label"], str, place, "label", "a new label")
         if arg["label"] in labels:
@@ -621,12 +643,39 @@ def _validate_action(
         _validate_effect(arg, place, rs, players)
     if "except" in arg:
         _validate_except(arg["except"], place, rs)
+    _check_fields(cls, arg, place)
     kinds = {"meld": "meld", "create_token_copy": "card", "apply_effect": "effect"}
     if name in kinds:
         labels[arg["label"]] = kinds[name]
     elif cls.creates:  # a game's own verb that makes an object (mtg copy_spell)
         labels[arg["label"]] = "card" if cls.answers_card else "meld"
     return arg
+
+
+#: Player fields a step may write as one name where the action takes a list.
+TUPLE_FIELDS: Final[dict[str, tuple[str, ...]]] = {"reveal": ("to",)}
+
+
+def _check_fields(cls: type[v.Action], arg: Mapping[str, Any], place: str) -> None:
+    """Every field's type as the typed action declares it (objects as placeholder ids), so
+    a wrong type is an error here, naming the step and key, not a crash when it runs."""
+    name = v.verb_of(cls)
+    data = {k: val for k, val in arg.items() if k != "actor" and not (cls.creates and k == _L)}
+    for key in cls.refs:
+        value = data.get(key)
+        if isinstance(value, str):
+            data[key] = 0
+        elif isinstance(value, list):
+            data[key] = [0 if isinstance(x, str) else x for x in value]
+    for key in TUPLE_FIELDS.get(name, ()):
+        if isinstance(data.get(key), str):
+            data[key] = [data[key]]
+    try:
+        msgspec.convert({"verb": name, **data}, cls)
+    except msgspec.ValidationError as exc:
+        found = re.search(r"at `\$\.(\w+)", str(exc))
+        key = found.group(1) if found else name
+        raise _err(place, key, str(exc).split(" - at ")[0].replace("`", "")) from None
 
 
 def _check_names(
@@ -642,6 +691,8 @@ def _check_names(
         value = arg.get(key)
         if key == "objects" and (not isinstance(value, list) or len(value) != 2):
             raise _err(place, key, "expected two labels")
+        if key == "among" and not (isinstance(value, list) and value):
+            raise _err(place, key, "expected a list of labels")
         if key == "cards" or (key == "to" and isinstance(value, dict)):
             continue  # card names beside labels; a filter (checked with the effect)
         for label in value if isinstance(value, list) else [value] if key in arg else []:
@@ -652,6 +703,8 @@ def _check_names(
             if p not in players:
                 raise _err(place, key, f"unknown player {quote(p)}")
     for key in cls.zone_fields:
+        if key not in arg:  # an optional zone field (scp breach: an object or a sandbox)
+            continue
         if not (isinstance(arg[key], str) and rs.is_zone(arg[key])):
             hint = suggest(str(arg[key]), rs.zones)
             raise _err(place, key, f"unknown zone {quote(arg[key])} for {rs.name}{hint}")
@@ -701,6 +754,8 @@ def _validate_effect(
             raise _err(place, f"modify.{key}", f"unknown modification{hint}")
         if key in ("power", "toughness", "set_power", "set_toughness"):
             _check_type(value, int, place, f"modify.{key}", "a number")
+            if abs(value) > MAX_STAT:
+                raise _err(place, f"modify.{key}", f"expected at most {MAX_STAT:,} either way")
         elif key in ("lose_all_abilities", "prevent_damage_from"):
             _check_type(value, bool, place, f"modify.{key}", "true or false")
         elif key == "forbid":
@@ -735,6 +790,7 @@ def _validate_expect(
         if key not in EXPECT_KEYS:
             hint = suggest(str(key), EXPECT_KEYS)
             raise _err(place, str(key), f"unknown expectation key{hint}")
+    _check_expect_shapes(arg, place)
     has_object_keys = any(k in OBJECT_KEYS for k in arg if k not in ("zone", "owner"))
     if "distinguishable" in arg:
         for key in ("zone", "owner"):
@@ -763,6 +819,28 @@ def _validate_expect(
         if key in arg and labels.get(arg[key]) != "effect":
             raise _err(place, key, f"unknown effect label {quote(arg[key])}")
     _validate_expect_values(arg, place, rs, players, labels)
+
+
+#: Expectation keys whose value is one string (a label, a result, a name or a word).
+STRING_KEYS: Final = frozenset(
+    "object last_result new_object_since same_object_as affected_by not_affected_by"  # noqa: SIM905
+    " has_name has_type lacks_type has_ability lacks_ability".split()
+)
+_SCALARS: Final = (str, int, float, bool, type(None))
+
+
+def _check_expect_shapes(arg: Mapping[str, Any], place: str) -> None:
+    """Every expectation value's shape, before any other check uses it: a list or a mapping
+    where one value belongs is an error naming the key, never a crash or a silent FAIL."""
+    for key, value in arg.items():
+        if key in STRING_KEYS:
+            _check_type(value, str, place, key, "a string")
+        elif key in ("cites", "answer") or key in SET_KEYS:
+            items = value if isinstance(value, list) else [value]
+            if not all(isinstance(x, _SCALARS) for x in items):
+                raise _err(place, key, f"expected a value or a list, got {_json_safe(value)}")
+        elif key != "counters" and not isinstance(value, _SCALARS):
+            raise _err(place, key, f"expected a single value, got {_json_safe(value)}")
 
 
 #: Expectation keys whose value is true or false.

@@ -146,7 +146,8 @@ def _setup(classes: list[type[Ruleset]]) -> dict[str, Any]:
     props.update({k: _BOOL for k in ("transformed", "flipped", "face_down", "token")})
     counters = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
     for c in classes:  # a game's own setup keys (GA rested, counters ...)
-        props.update({k: _BOOL if kind == "bool" else counters for k, kind in c.setup_keys.items()})
+        kinds = {"bool": _BOOL, "counters": counters, "values": {"type": "object"}}
+        props.update({k: kinds[kind] for k, kind in c.setup_keys.items()})
     props["face"] = {"enum": list(FACE_VALUES)}
     props["position"] = {"enum": list(POSITIONS)}
     props["unlocked"] = {"type": "array", "items": _STR}  # MTG 709.5c: a Room's open doors
@@ -207,7 +208,7 @@ def scenario_schema(ruleset: str | None = None) -> dict[str, Any]:
         "title": _STR,
         "players": {"type": "array", "items": _STR, "minItems": 1, "uniqueItems": True},
         "pregame": _BOOL,
-        "seed": {"type": "integer"},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
         "turn": _STR,
         "cards": {"type": ["array", "null"], "items": {"$ref": "#/$defs/card"}},
         "setup": {"type": ["array", "null"], "items": {"$ref": "#/$defs/setup"}},

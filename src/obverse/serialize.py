@@ -39,6 +39,7 @@ class _Wire(msgspec.Struct, frozen=True):
     shuffles: int
     pregame: bool
     secret: bytes = b""
+    shuffle_key: bytes = b""
     #: Zones shuffled at least once, with their counts (handles depend on them).
     zone_shuffles: list[tuple[str, int]] = []
 
@@ -67,6 +68,7 @@ def dumps(state: GameState) -> bytes:
         shuffles=state.shuffles,
         pregame=state.pregame,
         secret=state.secret,
+        shuffle_key=state.shuffle_key,
         zone_shuffles=sorted((k, z.shuffles) for k, z in state.zones.items() if z.shuffles),
     )
     return _ENCODER.encode(wire)
@@ -74,6 +76,14 @@ def dumps(state: GameState) -> bytes:
 
 def _effect_value(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
+
+
+def _object(o: GameObject) -> GameObject:
+    """An object as it was: listed face-down values (MTG 708.2) hold tuples, not lists."""
+    if not o.face_down_values:
+        return o
+    values = tuple((k, _effect_value(v)) for k, v in o.face_down_values)
+    return msgspec.structs.replace(o, face_down_values=values)
 
 
 def _zones(w: _Wire) -> immutables.Map[str, Zone]:
@@ -101,7 +111,7 @@ def loads(data: bytes | str) -> GameState:
         ruleset=w.ruleset,
         players=w.players,
         cards=immutables.Map(w.cards),
-        objects=immutables.Map(w.objects),
+        objects=immutables.Map((i, _object(o)) for i, o in w.objects),
         card_object=immutables.Map(w.card_object),
         zones=_zones(w),
         effects=effects,
@@ -115,6 +125,7 @@ def loads(data: bytes | str) -> GameState:
         shuffles=w.shuffles,
         pregame=w.pregame,
         secret=w.secret,
+        shuffle_key=w.shuffle_key,
     )
 
 

@@ -9,7 +9,9 @@ new object), its status (fields of the object), and the copiable-value overrides
 from __future__ import annotations
 
 import hashlib
+import hmac
 import operator
+import random
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
@@ -73,6 +75,12 @@ class GameObject(msgspec.Struct, frozen=True):
     shown: bool = False
     #: MTG: how it was turned face down (morph, manifest, disguise ...): its face-down values.
     face_down_as: str | None = None
+    #: MTG 708.2: the characteristics the effect that turned it face down listed, instead
+    #: of the 2/2 (``(key, value)`` pairs: "It's a Forest land").
+    face_down_values: tuple[tuple[str, object], ...] = ()
+    #: MTG 729.2: a merged permanent's components, topmost first, each ``(card id, face,
+    #: face down)`` (its ``cards`` in the same order); empty for any other object.
+    components: tuple[tuple[int, str, bool], ...] = ()
     #: MTG 709.5c: a Room's unlocked doors ("left", "right"): a designation, not copiable.
     unlocked: tuple[str, ...] = ()
     #: FaB 3.0.14: the id of the top-card this sub-card is under (``None``: not a sub-card).
@@ -431,6 +439,10 @@ class GameState(msgspec.Struct, frozen=True):
     #: The key of this game's handles (:func:`obverse.views.handle`): never shown to anyone,
     #: so a player can't link handles across new objects, hidden zones and shuffles.
     secret: bytes = b""
+    #: The key of live shuffles (:func:`shuffled`): empty, a shuffle follows ``seed`` (a
+    #: scenario's own steps, reproducible); else each shuffle's order comes from this secret
+    #: key and the shuffle's number, unpredictable to anyone without it (never shown).
+    shuffle_key: bytes = b""
     #: Which objects the core edits touched (for incremental views; always compares equal).
     trail: Trail = _ROOT
 
@@ -511,10 +523,12 @@ def new_state(
     seed: int = 0,
     pregame: bool = False,
     secret: bytes | None = None,
+    shuffle_key: bytes = b"",
 ) -> GameState:
     """An empty game for ``players`` (the first is active). ``secret`` keys its handles:
     pass random bytes where players are adversaries (a server); the default derives it from
-    the seed, so a scenario file replays to the same handles."""
+    the seed, so a scenario file replays to the same handles. ``shuffle_key`` keys its
+    shuffles the same way (empty: they follow the seed)."""
     if secret is None:
         secret = hashlib.blake2b(f"obverse handles {seed}".encode(), digest_size=16).digest()
     return GameState(
@@ -527,7 +541,53 @@ def new_state(
         seed=seed,
         pregame=pregame,
         secret=secret,
+        shuffle_key=shuffle_key,
     )
+
+
+def shuffled(state: GameState, contents: list[int]) -> list[int]:
+    """``contents`` in the order the state's next shuffle gives (the ``shuffles``-th).
+
+    Without a shuffle key the order is the seeded generator's (``seed`` and the count: a
+    scenario replays). With one it is a Fisher-Yates shuffle drawing from HMAC-SHA256 of the
+    key, the count and a block number (a keyed pseudo-random function: without the key the
+    order is unpredictable, with it a replay reproduces it); each draw is unbiased
+    (rejection sampling)."""
+    out = list(contents)
+    if len(out) < 2:
+        return out
+    if not state.shuffle_key:
+        random.Random(f"{state.seed}:{state.shuffles}").shuffle(out)
+        return out
+    stream = _KeyStream(state.shuffle_key, state.shuffles)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+class _KeyStream:
+    """Unbiased integers from HMAC-SHA256(key, shuffle number, block) (see :func:`shuffled`)."""
+
+    def __init__(self, key: bytes, number: int) -> None:
+        self.key, self.number, self.block, self.pool = key, number, 0, b""
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self.pool) < n:
+            msg = f"obverse shuffle {self.number}:{self.block}".encode()
+            self.pool += hmac.new(self.key, msg, "sha256").digest()
+            self.block += 1
+        out, self.pool = self.pool[:n], self.pool[n:]
+        return out
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        bits = n.bit_length()
+        size = (bits + 7) // 8
+        while True:
+            value = int.from_bytes(self._bytes(size), "big") >> (size * 8 - bits)
+            if value < n:
+                return value
 
 
 # --- primitive edits (core: the rulesets build their procedures from these) ----------------

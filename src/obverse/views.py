@@ -554,6 +554,14 @@ def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
     """Items in one tuple and not the other (by identity: states share unchanged items)."""
     if old is new:
         return []
+    # The kernel appends (an effect starts) far more than it filters: when one tuple is the
+    # other plus items at the end, the difference is those items, found by one comparison
+    # in C (identical items compare equal at once) rather than two dicts of every item.
+    n, m = len(old), len(new)
+    if n < m and new[:n] == old:
+        return list(new[n:])
+    if m < n and old[:m] == new:
+        return list(old[m:])
     a, b = _by_identity(old), _by_identity(new)
     return [x for k, x in a.items() if k not in b] + [x for k, x in b.items() if k not in a]
 
@@ -756,7 +764,7 @@ def view_events(
         )
         seen = any(
             o is not None and is_visible(s, viewer, o, rs) for s, o in ((before, old), (after, new))
-        )
+        ) or (ev.kind == "reveal" and viewer is not None and viewer in (ev.detail or "").split(","))
         if new is not None:
             entry["object"] = handle(after, viewer, new)
         if seen and ev.card is not None and ev.card in after.cards:

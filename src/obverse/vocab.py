@@ -116,6 +116,8 @@ class Move(Action, frozen=True, tag="move"):
     position: Position | None = None
     #: How it is put onto the battlefield face down (MTG: manifest, cloak ...).
     as_: str | None = msgspec.field(default=None, name="as")
+    #: MTG 708.2: the characteristics the effect lists for it face down ("a Forest land").
+    values: dict[str, Any] | None = None
 
 
 class Cast(Action, frozen=True, tag="cast"):
@@ -150,11 +152,13 @@ class Resolve(Action, frozen=True, tag="resolve"):
 
 
 class TurnFaceDown(Action, frozen=True, tag="turn_face_down"):
-    """Turn an object face down (``as``: the way it is face down, where the game has kinds)."""
+    """Turn an object face down (``as``: the way it is face down, where the game has kinds;
+    ``values``: MTG 708.2, the characteristics the effect lists instead of the 2/2)."""
 
     refs = ("object",)
     object: int
     as_: str | None = msgspec.field(default=None, name="as")
+    values: dict[str, Any] | None = None
 
 
 #: How a face-down permanent is turned face up: the special action (paying what the way it
@@ -163,11 +167,13 @@ TurnUpBy = Literal["special_action", "cost", "effect"]
 
 
 class TurnFaceUp(Action, frozen=True, tag="turn_face_up"):
-    """Turn a face-down object face up (``by``: default, as an effect would)."""
+    """Turn a face-down object face up (``by``: default, as an effect would; ``copy``: MTG
+    708.11, the object an "as this is turned face up" ability makes it a copy of)."""
 
-    refs = ("object",)
+    refs = ("object", "copy")
     object: int
     by: TurnUpBy | None = None
+    copy: int | None = None
 
 
 class BecomeCopy(Action, frozen=True, tag="become_copy"):
@@ -286,6 +292,21 @@ class Transform(Action, frozen=True, tag="transform"):
     object: int
 
 
+class Look(Action, frozen=True, tag="look"):
+    """``player`` looks at a private card (FaB 8.5.11) or gets to look at a card exiled face
+    down (MTG 406.3; ``source``: what lets them, ``foretell``, ``hideaway`` or ``effect``)."""
+
+    refs = ("object",)
+    player_fields = ("player",)
+    viewer_field = "player"
+    player: str
+    object: int
+    #: MTG: the rule or ability giving the permission (FaB takes none).
+    source: str | None = None
+    #: FaB: ``end_of_turn`` makes it a continuous look (8.5.11a); MTG takes none.
+    until: Literal["end_of_turn"] | None = None
+
+
 # --- queries -------------------------------------------------------------------------------
 
 
@@ -367,6 +388,7 @@ __all__ = [
     "CreateTokenCopy",
     "EndTurn",
     "Examine",
+    "Look",
     "Move",
     "NameCard",
     "Play",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple, Protocol
 
-from obverse.cards import CardDef, check_type_words
+from obverse.cards import MAX_STAT, CardDef, check_type_words
 from obverse.errors import InputError, quote, shorten
 from obverse.registry import rulesets
 
@@ -137,6 +137,12 @@ def iter_json_array(
         report(Problem(path, "", "", "expected a JSON array of card objects"))
 
 
+def _int_or_text(text: str) -> int | str:
+    """A JSON integer; one too long to be any card's number stays text, which the record's
+    checks refuse as one bad record (``int()`` of 4,300 digits or more raises)."""
+    return int(text) if len(text) <= 100 else text
+
+
 class _Reader:
     """A JSON text read in chunks: ``buf`` holds the unread part from ``pos``."""
 
@@ -144,7 +150,7 @@ class _Reader:
         self, stream: IO[str], path: str, report: Report, progress: Callable[[int], None] | None
     ) -> None:
         self.stream, self.path, self.report, self.progress = stream, path, report, progress
-        self.decoder = json.JSONDecoder()
+        self.decoder = json.JSONDecoder(parse_int=_int_or_text)
         self.buf = stream.read(CHUNK_CHARS)
         self.read = len(self.buf)
         self.eof = not self.buf
@@ -409,15 +415,20 @@ def stat(value: Any, key: str) -> int | str | None:
         return None
     if isinstance(value, str):
         text = value.strip()
+        if len(text) > 100:
+            raise BadRecord(key, f"expected a number, got {quote(value)}")
         if _INT.fullmatch(text):
-            return int(text)
-        return text or None
+            value = int(text)
+        else:
+            return text or None
     if isinstance(value, bool):
         raise BadRecord(key, f"expected a number, got {quote(value)}")
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_STAT:
+        value = int(value)
     if isinstance(value, int):
+        if abs(value) > MAX_STAT:  # the scenario format's bound: a card in the db must load
+            raise BadRecord(key, f"expected a number from -{MAX_STAT:,} to {MAX_STAT:,}")
         return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
     raise BadRecord(key, f"expected a number, got {quote(value)}")
 
 

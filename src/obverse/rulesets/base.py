@@ -9,7 +9,6 @@ adds procedures; procedures call each other and the core edits, never the engine
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
@@ -58,6 +57,8 @@ class Ruleset(Offers):
     face_down_kinds: ClassVar[frozenset[str]] = frozenset()
     #: The ways (``by``) a face-down object may be turned face up besides an effect.
     turn_up_ways: ClassVar[frozenset[str]] = frozenset({"effect"})
+    #: Turning face up may make it a copy (``copy``: MTG 708.11).
+    face_up_copies: ClassVar[bool] = False
     #: Color names and the letters the game's cards use (MTG: ``green`` is ``G``); empty:
     #: colors are taken as written.
     color_names: ClassVar[Mapping[str, str]] = {}
@@ -123,6 +124,11 @@ class Ruleset(Offers):
         """A face-down kind (``as``) is one of this game's; raises :class:`InputError`."""
         if kind is not None and kind not in self.face_down_kinds:
             raise InputError("", "as", f"{self.name} has no face-down kind {quote(kind)}")
+
+    def check_face_down_values(self, given: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
+        """The characteristics an effect lists for a face-down object (MTG 708.2) as
+        ``(key, value)`` pairs; raises :class:`InputError` (a game without them: always)."""
+        raise InputError("", "values", f"{self.name} has no listed face-down values")
 
     def refuse_actor(self, state: GameState, action: v.Action, actor: str) -> Outcome | None:
         """The game's refusal of ``actor`` taking ``action`` (an action only some player
@@ -199,6 +205,8 @@ class Ruleset(Offers):
         destination really reached, the face, the facing and whether it is a new object."""
         if a.as_ is not None:  # no kind: nothing to check
             self.check_kind(a.as_)
+        if a.values is not None:
+            self.check_face_down_values(a.values)
         # a.to is canonical: the kernel made it so. Positional: a move is the hottest call.
         return self.move_object(
             state, a.object, a.to, a.face, a.face_down, a.transformed, a.position
@@ -234,7 +242,7 @@ class Ruleset(Offers):
         is_new, why2 = self.is_new_object(state, obj, dest)
         rulings += why + why2
         events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
-        if obj.meld is not None and not self.is_in_play(dest):
+        if (obj.meld is not None or obj.components) and not self.is_in_play(dest):
             state = self._unmeld(self.remove(state, obj), obj, dest, fd, position)
             return Outcome(state, DONE, rulings, events)
         ceases, why = self.token_ceases(state, obj, dest)
@@ -307,10 +315,20 @@ class Ruleset(Offers):
     def _unmeld(
         self, state: GameState, obj: GameObject, dest: str, fd: bool, position: str | None
     ) -> GameState:
-        """A melded permanent leaving play: each card becomes a new object (MTG 712.21)."""
+        """A melded or merged permanent leaving play: each card becomes a new object (MTG
+        712.21, 729.3)."""
         state = core.forget(state, obj.id)
         for card in obj.cards:
-            single = replace(obj, cards=(card,), meld=None, copies=(), counters=())
+            single = replace(
+                obj,
+                cards=(card,),
+                meld=None,
+                copies=(),
+                counters=(),
+                components=(),
+                face_down_as=None,
+                face_down_values=(),
+            )
             f, _ = self.face_on_move(state, single, dest, None, None)
             state, oid = core.new_object_id(state)
             state, ts = core.tick(state)
@@ -393,6 +411,8 @@ class Ruleset(Offers):
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
         """Turn an object face down (MTG 708, 712.16; GA 8; SCP)."""
         self.check_kind(a.as_)
+        if a.values is not None:
+            self.check_face_down_values(a.values)
         obj = state.objects[a.object]
         ok, rulings = self.can_turn_face_down(state, obj)
         if not ok:
@@ -412,6 +432,8 @@ class Ruleset(Offers):
         """Turn a face-down object face up (MTG 708.8, 712.15a: front face up)."""
         if a.by is not None and a.by not in self.turn_up_ways:
             raise InputError("", "by", f"{self.name} turns objects face up only by an effect")
+        if a.copy is not None and not self.face_up_copies:
+            raise InputError("", "copy", f"{self.name} has no 'as it is turned face up' copies")
         obj = state.objects[a.object]
         ok, rulings = self.can_turn_face_up(state, obj)
         if not ok:
@@ -534,6 +556,9 @@ class Ruleset(Offers):
         if where is not None:
             self.check_filter(state, where)
         modify = dict(a.modify)
+        for key in ("set_types", "set_supertypes"):
+            if key in modify and not self.type_setting:
+                raise InputError("", f"modify.{key}", f"{self.name} has no type-setting effects")
         for key in ("color", "add_color"):
             if key in modify:
                 modify[key] = self.color_letters(modify[key], f"modify.{key}")
@@ -640,14 +665,12 @@ class Ruleset(Offers):
         return Outcome(state, DONE, rulings)
 
     def shuffle(self, state: GameState, a: v.Shuffle) -> Outcome:
-        """Shuffle a zone with the state's seeded generator; knowledge of its cards ends."""
+        """Shuffle a zone (:func:`obverse.state.shuffled`: seeded, or keyed for live play);
+        knowledge of its cards ends."""
         zone = self.canonical_zone(a.zone)
         key = self.zone_key(zone, a.player)
-        contents = list(state.zone_contents(key))
-        # Fewer than two cards: the seeded shuffle draws nothing and keeps the order, so
-        # seeding its generator (the costly part) is skipped.
-        if len(contents) > 1:
-            random.Random(f"{state.seed}:{state.shuffles}").shuffle(contents)
+        # The seed's generator for a scenario's own steps, a secret key's for live play.
+        contents = core.shuffled(state, list(state.zone_contents(key)))
         knowledge = state.knowledge
         if contents:  # an empty zone ends no knowledge: no scan of it
             ids = set(contents)

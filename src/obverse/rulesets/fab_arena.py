@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Final
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
+from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
 from obverse.rulesets.fab_zones import PUBLIC_ZONES, FabZones, zone_name
 from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
@@ -65,16 +66,8 @@ class Charge(v.Action, frozen=True, tag="charge"):
     object: int
 
 
-class Look(v.Action, frozen=True, tag="look"):
-    """``player`` looks at a private card (8.5.11): it stays private and where it is;
-    ``until: end_of_turn`` makes it a continuous look (8.5.11a)."""
-
-    refs = ("object",)
-    player_fields = ("player",)
-    viewer_field = "player"
-    player: str
-    object: int
-    until: Literal["end_of_turn"] | None = None
+#: 8.5.11: ``player`` looks at a private card; a verb MTG shares (its ``source`` is MTG's).
+Look = v.Look
 
 
 class AllowPlay(v.Action, frozen=True, tag="allow_play"):
@@ -417,6 +410,8 @@ class FabArena(FabZones):
         """8.5.11: the player learns the private object's properties (both faces, 9.1.2a);
         8.5.11b: it stays private and where it is; 8.5.11c: looking at a public object
         fails."""
+        if a.source is not None:
+            raise InputError("", "source", "fab: look takes no source")
         obj = state.objects[a.object]
         if self.is_public_object(obj):
             return Outcome(

@@ -18,6 +18,10 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.ga_info import ACTIONS as INFO_ACTIONS
+from obverse.rulesets.ga_keywords import ACTIONS as KEYWORD_ACTIONS
+from obverse.rulesets.ga_keywords import INTENT
+from obverse.rulesets.ga_lineage import ACTIONS as LINEAGE_ACTIONS
 from obverse.rulesets.ga_objects import (
     ACTIONS,
     BANISHMENT,
@@ -25,8 +29,10 @@ from obverse.rulesets.ga_objects import (
     GRAVEYARD,
     MATERIAL_DECK,
     STACK,
-    FieldObjects,
 )
+from obverse.rulesets.ga_pantheon import ACTIONS as PANTHEON_ACTIONS
+from obverse.rulesets.ga_pantheon import LOADED, PANTHEON, Pantheon
+from obverse.rulesets.ga_status import ACTIONS as STATUS_ACTIONS
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import NO, PLAIN, YES, Decided, Outcome
 from obverse.state import (
@@ -50,15 +56,18 @@ CHAMPION: Final = "CHAMPION"
 #: Card Types: the card types and supertypes GA has.
 GA_TYPES: Final = frozenset(
     {"ACTION", "ALLY", "ATTACK", "CHAMPION", "DOMAIN", "ITEM", "MASTERY", "PHANTASIA", "WEAPON"}
+    # Type List: the Pantheon format's boon types (Boons 2).
+    | {"LESSER BOON", "GREATER BOON"}
 )
 GA_SUPERTYPES: Final = frozenset({"REGALIA", "TOKEN", "UNIQUE"})
 #: Zones an effect may send a regalia to that return it to the material deck instead.
 REGALIA_RETURNS_FROM: Final = frozenset({"hand", "main_deck", "memory"})
 #: Zones whose cards are private to their owner (the owner may look at them).
-OWNER_PRIVATE: Final = frozenset({"hand", "memory", "material_deck"})
+#: Pantheon 1, 4: the Pantheon is private; its owner may look at their boons.
+OWNER_PRIVATE: Final = frozenset({"hand", "memory", "material_deck", "pantheon"})
 
 
-class GrandArchive(FieldObjects):
+class GrandArchive(Pantheon):
     """Grand Archive (current GA CR): default side / flip side, transform, regalia zones,
     face-down cards and per-player knowledge; objects on the field (rested or awake,
     counters, levelling up, Ephemeral, Unique: :mod:`obverse.rulesets.ga_objects`)."""
@@ -77,19 +86,35 @@ class GrandArchive(FieldObjects):
             "graveyard",
             "banishment",
             "stack",
+            # Game Zones 1: the Intent and the Pantheon zone (the Pantheon format's).
+            INTENT,
+            PANTHEON,
+            # Object-Specific Zones: the cards loaded underneath an object.
+            LOADED,
         }
     )
     # Game Zones 2: the field and the effects stack are shared.
     shared_zones: ClassVar[frozenset[str]] = frozenset({FIELD, STACK})
     # Public vs Private Information 9: face up by default except main deck, material deck,
     # memory and hand.
-    public_zones: ClassVar[frozenset[str]] = frozenset({FIELD, GRAVEYARD, BANISHMENT, STACK})
+    # Intent 1: the Intent is a public zone.
+    public_zones: ClassVar[frozenset[str]] = frozenset(
+        {FIELD, GRAVEYARD, BANISHMENT, STACK, INTENT, LOADED}
+    )
     # Game Zones 9: order may be changed in every zone but the main deck and effects stack.
     ordered_zones: ClassVar[frozenset[str]] = frozenset({MAIN_DECK, STACK})
     play_zone: ClassVar[str] = FIELD
     stack_zone: ClassVar[str] = STACK
     discard_zone: ClassVar[str] = GRAVEYARD
-    actions: ClassVar[tuple[type[v.Action], ...]] = (v.Transform, *ACTIONS)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (
+        v.Transform,
+        *ACTIONS,
+        *INFO_ACTIONS,
+        *KEYWORD_ACTIONS,
+        *LINEAGE_ACTIONS,
+        *STATUS_ACTIONS,
+        *PANTHEON_ACTIONS,
+    )
     # Card Types: the index prints the words upper case (REGALIA), the rules capitalised
     # (Regalia); either is the same word. REGALIA and TOKEN are supertypes but a card typed
     # with them as types is read the same way.
@@ -278,7 +303,11 @@ class GrandArchive(FieldObjects):
         its owner's material deck (Regalia 5). An ephemeral object is banished (Ephemeral)."""
         ephemeral = self.ephemeral_destination(state, obj, zone)
         if ephemeral is not None:
-            return ephemeral
+            return self.renewable_destination(state, obj, ephemeral)
+        return self.renewable_destination(state, obj, self._regalia_destination(state, obj, zone))
+
+    def _regalia_destination(self, state: GameState, obj: GameObject, zone: str) -> Decided[str]:
+        """:meth:`destination` but for Ephemeral and Renewable."""
         default = state.card_def(obj).front
         if not _typed(default, REGALIA):
             return self._champion_destination(default, zone)
@@ -525,7 +554,12 @@ class GrandArchive(FieldObjects):
     # --- naming, effects, queries (4, 10) ----------------------------------------------------
 
     def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
-        """10: either side's name may be chosen (the transformed one too), never both."""
+        """10: either side's name may be chosen (the transformed one too), never both;
+        Naming 6.1: tokens are not cards, so a name only tokens bear can't be named."""
+        tokens = [c for c in cards if any(_typed(f, "TOKEN") for f in c.faces)]
+        if tokens and len(tokens) == len(cards):
+            why = f"{name} is the name of a token: tokens are not cards and can't be named"
+            return Decided(False, (self.ruling("Naming 6.1", why),))
         for card in cards:
             if not self.is_double_faced(card):
                 continue
@@ -581,14 +615,16 @@ class GrandArchive(FieldObjects):
     def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
         """Public vs Private Information 6, #6.1, #9: public zones are face up; hand, memory
         and material deck are private to the owner; the main deck to nobody; a face-down card
-        is private to its controller, except in the main deck or face-down banished."""
+        is private to its controller, except in the main deck or face-down banished, where
+        #6.1 an effect's permission (activation, materialization) makes it private to the
+        player it was given to."""
         if obj.face_down:
-            return (
-                viewer is not None
-                and obj.zone not in (MAIN_DECK, BANISHMENT)
-                and obj.controller == viewer
-            )
-        if self.is_public(obj.zone):
+            if viewer is None:
+                return False
+            if obj.zone == BANISHMENT:
+                return self.has_permission(state, viewer, obj)
+            return obj.zone != MAIN_DECK and obj.controller == viewer
+        if self.is_public(obj.zone) or self.shown(state, obj):  # Preserve 3, Boons 5
             return True
         return viewer is not None and obj.zone in OWNER_PRIVATE and obj.owner == viewer
 

@@ -36,6 +36,8 @@ DAMAGE: Final = "damage"
 DURABILITY: Final = "durability"
 #: Glossary, Unit: champions and allies are units.
 UNIT_TYPES: Final = frozenset({"CHAMPION", "ALLY"})
+#: Immortality 1: an object with this keyword can't be sent from the field to the graveyard.
+IMMORTALITY: Final = "Immortality"
 
 
 class Rest(v.Action, frozen=True, tag="rest"):
@@ -305,11 +307,19 @@ class FieldObjects(Ruleset):
             )
         return state, rulings, events
 
+    def is_immortal(self, state: GameState, obj: GameObject) -> bool:
+        """Immortality 1: whether the object has Immortality now."""
+        return IMMORTALITY in self._chars(state, obj).props.abilities
+
     def _failing_check(self, state: GameState) -> tuple[int, Rulings] | None:
-        """The first object a state-based check removes, with the rulings why."""
+        """The first object a state-based check removes, with the rulings why; Immortality
+        1.1, 1.2: an immortal object neither dies nor is destroyed (Immortality 2: the
+        Unique rule still applies)."""
         field = [state.objects[i] for i in state.zone_contents(FIELD)]
         for o in field:
             chars = self._chars(state, o)
+            if IMMORTALITY in chars.props.abilities:
+                continue
             counters = dict(o.counters)
             life = chars.props.life
             if (

@@ -73,6 +73,11 @@ class Hooks:
     version: ClassVar[str] = ""
     #: Counters that change power and toughness, by name: (power, toughness) per counter.
     pt_counters: ClassVar[Mapping[str, tuple[int, int]]] = {}
+    #: The game has type-setting effects (``modify: {set_types, set_supertypes}``: GA
+    #: Type-Overwriting); elsewhere those keys are refused.
+    type_setting: ClassVar[bool] = False
+    #: The two stats :attr:`pt_counters` change (GA Buff Counters 1: power and life).
+    pt_counter_stats: ClassVar[tuple[str, str]] = ("power", "toughness")
     title: ClassVar[str] = ""
     #: Zone names, and which are shared (unowned), public, and ordered.
     zones: ClassVar[frozenset[str]] = frozenset()
@@ -443,6 +448,15 @@ class Hooks:
     def on_end_turn(self, state: GameState) -> GameState:
         """Adjust the state as a turn ends (after "until end of turn" effects end)."""
         return state
+
+    #: The game has something that ends at the next action taken (GA Reveal 3): the
+    #: kernel then calls :meth:`after_action` after every action.
+    ends_on_action: ClassVar[bool] = False
+
+    def after_action(self, before: GameState, action: v.Action, out: Outcome) -> Outcome:
+        """What ends once an action is taken (``before``: the state it was taken in; only
+        called where :attr:`ends_on_action` is set). Default: nothing."""
+        return out
 
     def on_start_game(self, state: GameState) -> GameState:
         """Adjust the state when the game begins."""

@@ -23,13 +23,18 @@ from obverse.rulesets.hooks import Sight
 from obverse.rulesets.mtg_copies import CopySpell, MagicCopies
 from obverse.rulesets.mtg_craft import Craft, CraftedWith, MagicCraft
 from obverse.rulesets.mtg_effects import MagicEffects
-from obverse.rulesets.mtg_facedown import OLD_KINDS, MagicFaceDown
+from obverse.rulesets.mtg_exile import ChooseExiled, EndGame, LeaveGame
+from obverse.rulesets.mtg_facedown import OLD_KINDS
 from obverse.rulesets.mtg_faces import (
     FACE_DOWN,
+    MTG_SUPERTYPES,
+    MTG_TYPES,
     PERMANENT_TYPES,
     SPELL_ONLY,
     is_permanent_face,
 )
+from obverse.rulesets.mtg_faceup import MagicFaceUp
+from obverse.rulesets.mtg_merge import Mutate
 from obverse.rulesets.mtg_permanents import (
     BecomeDay,
     BecomeNight,
@@ -68,34 +73,6 @@ PERMANENT_VERBS: Final = (
     DayNight,
 )
 
-#: 205.2a card types (Tribal: Kindred's name before 2024; Stickers: Unfinity's sticker sheets,
-#: printed cards Scryfall types so, which the importers' vocabulary check must accept).
-MTG_TYPES: Final = frozenset(
-    {
-        "Artifact",
-        "Battle",
-        "Conspiracy",
-        "Creature",
-        "Dungeon",
-        "Enchantment",
-        "Instant",
-        "Kindred",
-        "Land",
-        "Phenomenon",
-        "Plane",
-        "Planeswalker",
-        "Scheme",
-        "Sorcery",
-        "Stickers",
-        "Tribal",
-        "Vanguard",
-    }
-)
-#: 205.4a supertypes.
-MTG_SUPERTYPES: Final = frozenset(
-    {"Basic", "Elite", "Host", "Legendary", "Ongoing", "Snow", "World"}
-)
-
 
 class Flip(v.Action, frozen=True, tag="flip"):
     """Flip a flip card on the battlefield (710.3)."""
@@ -115,7 +92,7 @@ class Meld(v.Action, frozen=True, tag="meld"):
 
 
 def _decide_new_object(
-    self: MagicFaceDown, was: str, zone: str, face_down: bool, flipped: bool, melded: bool
+    self: MagicFaceUp, was: str, zone: str, face_down: bool, flipped: bool, melded: bool
 ) -> Decided[bool]:
     """400.7: moving from ``was`` to ``zone`` makes a new object; what leaving does to an
     object that was face down, flipped or melded."""
@@ -137,7 +114,7 @@ def _decide_new_object(
 
 
 class Magic(
-    MagicFaceDown,
+    MagicFaceUp,
     MagicEffects,
     MagicPermanents,
     MagicCopies,
@@ -161,7 +138,17 @@ class Magic(
         Craft,
         CraftedWith,
         *PERMANENT_VERBS,
+        v.Look,
+        ChooseExiled,
+        LeaveGame,
+        EndGame,
+        Mutate,
     )
+    #: Setup keys: 708.2's listed values (face-down kinds) and counters (battles, Sagas).
+    setup_keys: ClassVar[Mapping[str, str]] = {
+        **MagicFaceUp.setup_keys,
+        **MagicPermanents.setup_keys,
+    }
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": MTG_TYPES,
@@ -216,7 +203,12 @@ class Magic(
         return [o for o in state.iter_objects() if self._meld_half(state, player, o)]
 
     def _meld_half(self, state: GameState, player: str | None, o: GameObject) -> bool:
-        return state.card_def(o).layout == "meld" and o.meld is None and player in (None, o.owner)
+        return (
+            not o.face_down  # 708.2: no name, so no meld card (whatever the hidden card)
+            and state.card_def(o).layout == "meld"
+            and o.meld is None
+            and player in (None, o.owner)
+        )
 
     # --- moves (400.7, 304.4, 307.4, 712.13-712.14, 708.9) ----------------------------------
 
@@ -232,8 +224,8 @@ class Magic(
             stays = () if down or obj.zone == "battlefield" else self._spell_only(state, obj)
             if stays:
                 return Outcome(state, NOTHING, stays)
-        if a.as_ is not None:
-            self.check_move_as(a)  # the kind is checked there (Ruleset.move's one check)
+        if a.as_ is not None or a.values is not None:
+            self.check_move_as(a)  # the kind and values are checked there (708.2)
         out = self.move_object(
             state, a.object, a.to, a.face, a.face_down, a.transformed, a.position
         )
@@ -241,7 +233,11 @@ class Magic(
             return out
         if obj.unlocked or obj.zone != "battlefield":  # a Room has a say only then (709.5d)
             out = self.room_moved(state, obj, a.to, out)
-        return out if a.as_ is None else self.moved_as(out, obj.card, a.as_)
+        if obj.face_down or obj.components:  # 708.9 (mtg_exile)
+            out = self.revealed_leaving(obj, out)
+        if a.as_ is None and a.values is None:
+            return out
+        return self.moved_as(out, obj.card, a.as_, a.values)
 
     def _spell_only(self, state: GameState, obj: GameObject) -> Rulings:
         """Why ``obj``'s card can't enter the battlefield face up: only an instant or sorcery
@@ -270,7 +266,8 @@ class Magic(
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """400.7: a new object with no memory of the old one; leaving, a face-down object is
         revealed (708.9), a flipped one forgets it was flipped, a melded one splits."""
-        return self._new_object(obj.zone, zone, obj.face_down, obj.flipped, obj.meld is not None)
+        decided = self._new_object(obj.zone, zone, obj.face_down, obj.flipped, obj.meld is not None)
+        return self.merged_leaves(obj, zone, decided) if obj.components else decided
 
     #: :meth:`is_new_object` by what it depends on, decided once per ruleset and kind of move.
     _new_object = functools.lru_cache(maxsize=1024)(_decide_new_object)
@@ -649,11 +646,12 @@ class Magic(
         """A search sees cards as they are in their zone: outside the battlefield and stack
         a DFC has only its front face (712.8a), a flip card its normal characteristics (710.2),
         a split card both halves (709.4)."""
-        sight = super().query_sight(verb, zone).value
+        sight, why = super().query_sight(verb, zone)  # 701.23a, 708.2 (mtg_facedown)
         if verb == "search" and zone not in ("battlefield", "stack"):
             return Decided(
                 sight,
                 (
+                    *why,
                     *self.rule(
                         "dfc_front_outside",
                         f"in the {zone} a double-faced card has only its front face",
@@ -664,7 +662,7 @@ class Magic(
                     *self.rule("split_types", "a split card has both halves' card types"),
                 ),
             )
-        return Decided(sight)
+        return Decided(sight, why)
 
     # --- meld (701.42, 712.4, 712.14c) ------------------------------------------------------
 
@@ -680,6 +678,9 @@ class Magic(
         permanent represented by both cards, back faces up (712.14c). ``answer`` is the
         melded permanent's object id."""
         oa, ob = state.objects[a.objects[0]], state.objects[a.objects[1]]
+        nameless = self.nameless_meld(state, oa, ob)  # before the cards are read (708.2)
+        if nameless is not None:
+            return nameless
         names = {state.cards[oa.card].card.name, state.cards[ob.card].card.name}
         result = self.find_meld_result(names, catalog.all_cards())
         # A meld ability exiles the pair from the battlefield and melds them from exile.
@@ -741,7 +742,10 @@ class Magic(
                 NOTHING,
                 self.rule("flip_one_way", "it is already flipped; flipping is one-way"),
             )
-        if o.zone != "battlefield" or o.face_down:
+        if o.face_down:  # whatever card it is: nothing on a face-down permanent flips it
+            why = "a face-down permanent has only its face-down values: nothing happens"
+            return Outcome(state, NOTHING, self.rule("face_down_values", why))
+        if o.zone != "battlefield":
             return Outcome(
                 state,
                 NOTHING,
@@ -783,6 +787,8 @@ class Magic(
 
     def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
         if obj.face_down:
+            if obj.zone == "exile":  # 406.3: only with an instruction's permission
+                return self.may_look_exiled(state, viewer, obj)
             # 708.5: you may look at face-down spells and permanents you control.
             return (
                 viewer is not None
@@ -826,6 +832,10 @@ class Magic2020(Magic2025):
     version: ClassVar[str] = "2020"
     title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
+    #: No mutate (702.140 came in 2020-04, after this text).
+    actions: ClassVar[tuple[type[v.Action], ...]] = tuple(
+        a for a in Magic.actions if a is not Mutate
+    )
     face_down_kinds: ClassVar[frozenset[str]] = OLD_KINDS
     meld_is_double_faced: ClassVar[bool] = False
     double_faced_token_copies: ClassVar[bool] = False

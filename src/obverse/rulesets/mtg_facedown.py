@@ -14,19 +14,21 @@ action, and every other player's attempt is refused the same way whatever the ca
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import ClassVar, Final
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics
+from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, RulesError, quote, suggest
-from obverse.rulesets.hooks import Rulings
+from obverse.rulesets.hooks import Rulings, Sight
 from obverse.rulesets.mtg_faces import FACE_DOWN, SPELL_ONLY, MagicFaces
-from obverse.rulings import DONE, ILLEGAL, Decided, Outcome
+from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Outcome
 from obverse.state import CopyValues, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
@@ -56,6 +58,33 @@ FACE_DOWN_WARD: Final = Face(
 #: Keyword abilities that let a face-down permanent be turned face up for their cost.
 KEYWORDS: Final = ("Megamorph", "Morph", "Disguise")
 _KEYWORD_COST: Final = re.compile(r"\b(Megamorph|Morph|Disguise)\s*((?:\{[^}]+\})+)")
+
+
+#: 708.2: the characteristics an effect may list for a face-down object.
+LISTED_KEYS: Final = (
+    "name",
+    "types",
+    "supertypes",
+    "subtypes",
+    "colors",
+    "abilities",
+    "power",
+    "toughness",
+)
+
+
+@functools.lru_cache(maxsize=256)
+def listed_face(values: tuple[tuple[str, object], ...]) -> Face:
+    """The face-down values an effect listed (708.2), as a face: nothing else."""
+    return Face(**dict(values))  # type: ignore[arg-type]
+
+
+def _describe(face: Face) -> str:
+    """ "a Forest land", "a 1/1 Creature": the listed values in a few words."""
+    words = " ".join((*face.supertypes, *face.subtypes, *face.types)) or "an object"
+    if face.power is not None or face.toughness is not None:
+        words = f"{face.power}/{face.toughness} {words}"
+    return f"a {words}" if words != "an object" else words
 
 
 def keyword_cost(card: CardDef) -> tuple[str, str] | None:
@@ -98,6 +127,8 @@ class MagicFaceDown(MagicFaces):
     :attr:`face_down_kinds`)."""
 
     face_down_kinds: ClassVar[frozenset[str]] = frozenset(KINDS)
+    #: 708.2: a face-down permanent set up with the values an effect listed for it.
+    setup_keys: ClassVar[Mapping[str, str]] = {"values": "values"}
     turn_up_ways: ClassVar[frozenset[str]] = frozenset({"special_action", "cost", "effect"})
 
     #: Also: the two ways of the special action on a face-down permanent, manifesting or
@@ -139,11 +170,19 @@ class MagicFaceDown(MagicFaces):
     # --- values (708.2a, 702.168a, 701.58a) -------------------------------------------------
 
     def face_down_face(self, obj: GameObject) -> Face:
-        """The face-down values its kind gives it."""
+        """The face-down values the effect listed (708.2) or its kind gives it."""
+        if obj.face_down_values:
+            return listed_face(obj.face_down_values)
         return FACE_DOWN_WARD if obj.face_down_as in WARD_KINDS else FACE_DOWN
 
     def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         chars = super().face_down_characteristics(state, obj)
+        if obj.face_down_values and obj.zone == "battlefield":
+            face = listed_face(obj.face_down_values)
+            what = f"face down, it is {_describe(face)}: the values the effect listed"
+            names = (face.name,) if face.name else ()
+            why = self.rule("face_down_values", what)
+            return replace(chars, names=names, props=face, why=why)
         kind = obj.face_down_as
         if kind is None:
             return chars
@@ -155,9 +194,55 @@ class MagicFaceDown(MagicFaces):
         """708.2: a disguised or cloaked permanent's face-down values, ward {2} too, are
         what a copy gets."""
         values, rulings = super().copiable_values(state, of)
-        if of.face_down and of.face_down_as in WARD_KINDS:
-            values = replace(values, faces=(FACE_DOWN_WARD,))
+        if of.face_down and (of.face_down_as in WARD_KINDS or of.face_down_values):
+            face = self.face_down_face(of)
+            values = replace(values, faces=(face,), name=face.name or "")
         return Decided(values, rulings)
+
+    # --- verbs reading a name: a face-down object has none (708.2) -------------------------
+
+    def nameless_meld(self, state: GameState, *objs: GameObject) -> Outcome | None:
+        """708.2, 701.42c: a face-down object has no name, so it is no card of a meld pair
+        whatever card it is: nothing happens (the same for every hidden card); ``None``
+        when none is face down."""
+        if any(o.components for o in objs):  # 729.2: a merged permanent is no meld card
+            why = "a merged permanent isn't a card of a meld pair"
+            return Outcome(
+                state,
+                NOTHING,
+                (*self.rule("meld_pair", why), *self.rule("meld_stay", "they stay where they are")),
+            )
+        if not any(o.face_down for o in objs):
+            return None
+        why = "a face-down object has no name: it isn't a card of a meld pair"
+        return Outcome(
+            state,
+            NOTHING,
+            (
+                *self.rule("face_down_values", why),
+                *self.rule("meld_stay", "objects that can't be melded stay in their current zone"),
+            ),
+        )
+
+    def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
+        """A search (701.23a) sees a face-down object as the face-down object it is."""
+        sight, why = super().query_sight(verb, zone)
+        if verb == "search":
+            why = (
+                *self.rule("face_down_values", "a face-down object has only its face-down values"),
+                *why,
+            )
+            if "search" in self.rule_ids:  # (its 2020 number isn't confirmed)
+                why = (*self.rule("search", "a search finds the cards matching it"), *why)
+        return Decided(sight, why)
+
+    def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
+        """701.23a, 708.2: a search finds a card matching the description; a face-down
+        permanent or spell, or a card exiled face down, matches as the face-down object it
+        is (it has no name), never by its hidden card."""
+        if obj.face_down:
+            return characteristics(state, obj, self)
+        return super().searchable(state, obj)
 
     # --- the kind, recorded by the action that turned it face down --------------------------
 
@@ -177,25 +262,101 @@ class MagicFaceDown(MagicFaces):
 
     def check_move_as(self, a: v.Move) -> None:
         """A move with ``as`` puts the card onto the battlefield face down that way (701.40a
-        manifest, 701.58a cloak ...); raises for any other move."""
+        manifest, 701.58a cloak ...), one with ``values`` with the characteristics the effect
+        lists (708.2); raises for any other move."""
         self.check_kind(a.as_)
+        key = "as" if a.as_ is not None else "values"
+        if a.values is not None:
+            self.check_face_down_values(a.values)
         if a.to != "battlefield" or a.face_down is not True:
-            raise RulesError("as: needs a move to the battlefield with face_down: true")
+            raise RulesError(f"{key}: needs a move to the battlefield with face_down: true")
 
-    def moved_as(self, out: Outcome, card: int, kind: str) -> Outcome:
-        """A done move with ``as``: the card's face-down object records its kind."""
-        why = self.rule(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
-        state = self._with_kind(out.state, card, kind)
+    def moved_as(
+        self, out: Outcome, card: int, kind: str | None, values: Mapping[str, Any] | None = None
+    ) -> Outcome:
+        """A done move with ``as``: the card's face-down object records its kind; with
+        ``values``, the characteristics the effect listed (708.2)."""
+        why: Rulings = ()
+        state = out.state
+        if kind is not None:
+            why = self.rule(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
+            state = self._with_kind(state, card, kind)
+        if values is not None:
+            state, listed = self._with_values(state, card, values)
+            why += listed
         return replace(out, state=state, rulings=(*why, *out.rulings))
 
+    # --- listed values (708.2): "it's a Forest land", instead of the 2/2 --------------------
+
+    def check_face_down_values(self, given: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
+        """708.2: the characteristics an effect lists for a face-down object, as ``(key,
+        value)`` pairs (types and supertypes words of MTG, colors by letter); raises
+        :class:`InputError` naming a bad key."""
+        if not isinstance(given, Mapping) or not given:
+            raise InputError("", "values", "expected a mapping of characteristics")
+        out: list[tuple[str, object]] = []
+        for key, value in given.items():
+            where = f"values.{key}"
+            if key not in LISTED_KEYS:
+                hint = suggest(str(key), LISTED_KEYS) or f" (one of {', '.join(LISTED_KEYS)})"
+                raise InputError("", where, f"not a characteristic an effect lists{hint}")
+            if key in ("power", "toughness"):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise InputError("", where, "expected a number")
+                out.append((key, value))
+                continue
+            if key == "name":
+                if not isinstance(value, str):
+                    raise InputError("", where, "expected a name")
+                out.append((key, value))
+                continue
+            words = [value] if isinstance(value, str) else value
+            if not isinstance(words, list | tuple) or not all(isinstance(w, str) for w in words):
+                raise InputError("", where, "expected a name or a list of names")
+            known = self.type_words.get(key)
+            for w in words:
+                if known is not None and w not in known:
+                    hint = suggest(w, sorted(known))
+                    raise InputError("", where, f"unknown {key[:-1]} {quote(w)}{hint}")
+            letters = self.color_letters(words, where) if key == "colors" else tuple(words)
+            out.append((key, letters))
+        return tuple(out)
+
+    def setup_status(
+        self, state: GameState, obj: GameObject, status: Mapping[str, Any]
+    ) -> GameState:
+        """``values``: set up face down with the values an effect listed (708.2)."""
+        state = super().setup_status(state, obj, status)
+        if "values" in status:
+            state, _ = self._with_values(state, obj.card, status["values"])
+        return state
+
+    def _with_values(
+        self, state: GameState, card: int, given: Mapping[str, Any]
+    ) -> tuple[GameState, Rulings]:
+        """The card's face-down object, if face down on the battlefield, gets the listed
+        values (708.2) and the rule behind them."""
+        obj = state.object_of_card(card)
+        if obj is None or not obj.face_down or obj.zone != "battlefield":
+            return state, ()
+        values = self.check_face_down_values(given)
+        state = core.update(state, replace(obj, face_down_values=values))
+        what = _describe(listed_face(values))
+        return state, self.rule("face_down_values", f"face down, it is {what}, as the effect says")
+
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
-        """Turning face down with ``as`` records the kind."""
+        """Turning face down with ``as`` records the kind, with ``values`` the
+        characteristics the effect lists (708.2; otherwise the 2/2 of 708.2a)."""
         self.check_kind(a.as_)
         out = super().turn_face_down(state, a)
-        if out.result != DONE or a.as_ is None:
+        if out.result != DONE or (a.as_ is None and a.values is None):
             return out
         card = state.objects[a.object].card
-        return replace(out, state=self._with_kind(out.state, card, a.as_))
+        state = out.state if a.as_ is None else self._with_kind(out.state, card, a.as_)
+        if a.values is None:
+            return replace(out, state=state)
+        state, why = self._with_values(state, card, a.values)
+        return replace(out, state=state, rulings=(*why, *out.rulings))
 
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
         """Cast face down ``as`` morph, megamorph or disguise (702.37c, 702.168a: only a card
@@ -268,6 +429,9 @@ class MagicFaceDown(MagicFaces):
         route, rulings = self._special_route(state, obj, a.by == "cost")
         if route is None:
             return Outcome(state, ILLEGAL, rulings)
+        if self.is_spell_card(state, obj):  # shown as its cost is paid: it stays face down
+            out = self.revealed_stays_down(state, obj)
+            return replace(out, rulings=(*rulings, *out.rulings))
         out = self._up(state, obj, a, rulings)
         if route == "Megamorph":
             out = self._megamorph_counter(out, obj)
@@ -279,28 +443,49 @@ class MagicFaceDown(MagicFaces):
         if out.result != DONE:
             return out
         up = out.state.objects[obj.id]
-        state = core.update(out.state, replace(up, face_down_as=None))
+        state = core.update(out.state, replace(up, face_down_as=None, face_down_values=()))
         return replace(out, state=state, rulings=(*why, *out.rulings))
 
     def _by_effect(self, state: GameState, obj: GameObject, a: v.TurnFaceUp) -> Outcome:
         """708.8: an effect turns any face-down permanent face up, except that a manifested
         or cloaked instant or sorcery is revealed and stays face down (701.40g, 701.58g)."""
+        if self.is_spell_card(state, obj):
+            return self.revealed_stays_down(state, obj)
+        return self._up(state, obj, a, ())
+
+    def is_spell_card(self, state: GameState, obj: GameObject) -> bool:
+        """The card representing ``obj`` (a melded object: any of its cards) is an instant or
+        sorcery card (its front face: the face a face-down card turns up to, 708.8)."""
+        return any(
+            SPELL_ONLY.intersection(state.cards[c].card.faces[0].types)
+            for c in obj.cards
+            if state.cards[c].card.faces
+        )
+
+    def revealed_stays_down(self, state: GameState, obj: GameObject) -> Outcome:
+        """A face-down permanent represented by an instant or sorcery card that would turn
+        face up is revealed and stays face down, whatever made it face down: 701.40g
+        (manifested), 701.58g (cloaked), 729.2g (merged); otherwise 110.4 (instant and
+        sorcery cards can't be permanents)."""
         card = state.card_def(obj)
         kind = obj.face_down_as
-        if kind in MANIFESTED and SPELL_ONLY.intersection(card.faces[0].types):
-            topic = "cloak_instant" if kind == "cloak" else "manifest_instant"
-            why = f"{card.name} is an instant or sorcery: it is revealed and stays face down"
-            known = {(k.player, k.obj) for k in state.knowledge}
-            seen = tuple(
-                Knowledge(player=p, card=obj.card, obj=obj.id, since=state.clock)
-                for p in state.players
-                if (p, obj.id) not in known
-            )
-            state = replace(state, knowledge=(*state.knowledge, *seen))
-            # Done: the effect did what the rules let it (a reveal), so whether it is
-            # offered doesn't tell an opponent what the card is.
-            return Outcome(state, DONE, self.rule(topic, why))
-        return self._up(state, obj, a, ())
+        why = f"{card.name} is an instant or sorcery: it is revealed and stays face down"
+        if kind in MANIFESTED:
+            rulings = self.rule("cloak_instant" if kind == "cloak" else "manifest_instant", why)
+        elif len(obj.cards) > 1 and "merged_instant" in self.rule_ids:
+            rulings = self.rule("merged_instant", why)
+        else:
+            rulings = self.rule("instant_no_permanent", why)
+        known = {(k.player, k.obj) for k in state.knowledge}
+        seen = tuple(
+            Knowledge(player=p, card=obj.card, obj=obj.id, since=state.clock)
+            for p in state.players
+            if (p, obj.id) not in known
+        )
+        state = replace(state, knowledge=(*state.knowledge, *seen))
+        # Done: the effect did what the rules let it (a reveal), so whether it is
+        # offered doesn't tell an opponent what the card is.
+        return Outcome(state, DONE, rulings)
 
     def _special_route(
         self, state: GameState, obj: GameObject, keyword_only: bool

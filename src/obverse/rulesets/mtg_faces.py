@@ -43,6 +43,35 @@ def _rule(self: MagicFaces, topic: str, reason: str) -> Rulings:
     return (self.ruling(self.rule_ids[topic], reason),)
 
 
+#: 205.2a card types (Tribal: Kindred's name before 2024; Stickers: Unfinity's sticker sheets,
+#: printed cards Scryfall types so, which the importers' vocabulary check must accept).
+MTG_TYPES: Final = frozenset(
+    {
+        "Artifact",
+        "Battle",
+        "Conspiracy",
+        "Creature",
+        "Dungeon",
+        "Enchantment",
+        "Instant",
+        "Kindred",
+        "Land",
+        "Phenomenon",
+        "Plane",
+        "Planeswalker",
+        "Scheme",
+        "Sorcery",
+        "Stickers",
+        "Tribal",
+        "Vanguard",
+    }
+)
+#: 205.4a supertypes.
+MTG_SUPERTYPES: Final = frozenset(
+    {"Basic", "Elite", "Host", "Legendary", "Ongoing", "Snow", "World"}
+)
+
+
 class MagicFaces(Ruleset):
     """MTG's zones, switches and face rules (newest numbering; versions override)."""
 
@@ -309,9 +338,10 @@ class MagicFaces(Ruleset):
         found = []
         if obj.zone not in ("battlefield", "stack") and obj.face not in ("front", "both"):
             found.append("712.8a: front face only outside play")
-        if obj.face_down:
+        if obj.face_down:  # 708.2a: a nameless 2/2; 406.3a: exiled, no characteristics
             chars = characteristics(state, obj, self)
-            if chars.names != () or chars.mana_value != 0:
+            mv = 0 if obj.zone in ("battlefield", "stack") else None
+            if chars.names != () or chars.mana_value != mv:
                 found.append("708.2a: a face-down object has no name and mana value 0")
         if (
             not self.is_double_faced(state.cards[obj.card].card)

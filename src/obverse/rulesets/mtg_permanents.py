@@ -232,6 +232,7 @@ class MagicPermanents(MagicMoves):
         self, state: GameState, obj: GameObject, status: Mapping[str, Any]
     ) -> GameState:
         """``counters``: the counters the object has (122.1)."""
+        state = super().setup_status(state, obj, status)
         if "counters" not in status:
             return state
         counts = tuple(sorted((str(k), int(n)) for k, n in status["counters"].items() if n))

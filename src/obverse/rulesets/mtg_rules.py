@@ -129,6 +129,35 @@ NEWEST: Final[dict[str, str]] = {
     "cloak_disguise": "701.58d",
     "cloak_instant": "701.58g",
     "manifest_dread": "701.62a",
+    # Face-down objects, round three (mtg_facedown, mtg_exile): listed values 708.2,
+    # "as this is turned face up" 708.11, an instant or sorcery card can't be a permanent
+    # 110.4 (a merged one 729.2g), face-down exile 406.3-406.4, foretell 702.143, hideaway
+    # 702.75, searching 701.23a.
+    "face_down_values": "708.2",
+    "face_up_as": "708.11",
+    "instant_no_permanent": "110.4",
+    "merged_instant": "729.2g",
+    "mutate": "702.140a",
+    "mutate_illegal": "702.140b",
+    "mutate_merge": "702.140c",
+    "mutated_abilities": "702.140e",
+    "merge": "729.2",
+    "merged_chars": "729.2a",
+    "merged_same": "729.2c",
+    "merged_status": "729.2e",
+    "merged_face": "729.2f",
+    "merged_flip": "729.2h",
+    "merged_transform": "729.2i",
+    "merged_no_face_down": "729.2j",
+    "merged_leaves": "729.3",
+    "exile_face_down": "406.3",
+    "exile_no_chars": "406.3a",
+    "exile_choose": "406.4",
+    "foretell": "702.143a",
+    "foretell_reveal": "702.143f",
+    "hideaway": "702.75a",
+    "search": "701.23a",
+    "concede": "104.3a",
     # Effects: copy exceptions, color, counters (the 2020 text numbers them alike, with
     # copying at 706).
     "copy_exception_ability": "707.9a",
@@ -218,6 +247,12 @@ NEWEST: Final[dict[str, str]] = {
     },
 }
 
+#: Face-down round three's topics the 2020 text doesn't have: mutate and merging (2020-04),
+#: foretell (2021); and searching, whose keyword-action number then isn't confirmed.
+_NEWER_THAN_2020: Final = frozenset(
+    k for k in NEWEST if k.startswith(("merge", "mutat", "foretell"))
+) | {"search"}
+
 #: Round three's topics the 2020 and 2008 texts don't have or whose number there no seed
 #: confirms (battles and day and night came later; 608.2n's and aftermath's 2020 letters are
 #: unconfirmed): those versions treat these cards as plain ones (docs/decisions.md).
@@ -253,10 +288,14 @@ NOT_IN_2020: Final = frozenset(
     if k.startswith(("room", "prototype", "omen", "fuse"))
     or k == "split_fused"
     or k in _ROUND_THREE
-)
+) | (_NEWER_THAN_2020)
 
 #: 2025-06: same numbering as newest (the change was to 712.9's text, not its number).
-V2025_06: Final[dict[str, str]] = dict(NEWEST)
+V2025_06: Final[dict[str, str]] = {
+    **NEWEST,
+    # Before station cards (721, 2025-08) merging was 728.
+    **{k: "728" + r[3:] for k, r in NEWEST.items() if r.startswith("729.")},
+}
 
 _2020_DFC: Final = {
     "dfc_look": "711.2",

@@ -22,6 +22,8 @@ from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.scp_sandbox import ACTIONS as SANDBOX_ACTIONS
+from obverse.rulesets.scp_sandbox import Breach, Sandboxes, designated_sandbox
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -44,6 +46,9 @@ CROSS_TEST_DECLARE: Final = "601.2a"
 CROSS_TEST_TURN: Final = "601.1"
 #: 購買部版 601.1c: a cross test is taken only while the chain (連鎖) is empty.
 CROSS_TEST_CHAIN: Final = "601.1c"
+#: 購買部版 600.1: an action (a cross test, activating an object's or personnel's effect,
+#: manifesting a Tale or Incident) is a player's, taken with their own objects.
+ACTIONS: Final = "600.1"
 #: 購買部版 301.1: object cards are in the sandbox matching their object class; 301.1a: a
 #: class other than Safe, Euclid and Keter says by its own text which sandbox.
 CLASS_SANDBOX: Final = "301.1"
@@ -127,7 +132,7 @@ class CrossTest(v.Action, frozen=True, tag="cross_test"):
     target: int | None = None
 
 
-class SCP(Ruleset):
+class SCP(Sandboxes):
     """SCP-TCG-JP-J (fan-made): zone-dependent facing, face-down characteristics and looks."""
 
     aliases: ClassVar[tuple[str, ...]] = ("scp",)
@@ -143,7 +148,9 @@ class SCP(Ruleset):
     ordered_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, *CLASS_SANDBOXES, "stack"})
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
-    actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest,)
+    actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest, *SANDBOX_ACTIONS)
+    sandbox_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, *CLASS_SANDBOXES})
+    site_zone: ClassVar[str] = SITE_ZONE
     #: 概要: a face-down card is seen only by whom its zone allows (else: no reference).
     hidden_rule: ClassVar[str] = OVERVIEW
     #: 領域移動: a card that changes zones is a new object.
@@ -158,6 +165,55 @@ class SCP(Ruleset):
     checks_forbid: ClassVar[frozenset[str]] = frozenset({"cross_test"})
     #: Looking at a card one controls is a right while the rules grant it, not kept knowledge.
     examine_records_knowledge: ClassVar[bool] = False
+
+    # --- who acts (600.1, 601.2a) ------------------------------------------------------------
+
+    def refuse_actor(self, state: GameState, action: v.Action, actor: str) -> Outcome | None:
+        """600.1: a player acts with their own objects only: 601.2a a cross test is declared
+        by the object's controller; Tale・Incident置き場 a face-down Tale or Incident is
+        manifested by its controller (who alone may look at it); any other verb a player takes
+        (a move, turning over, a reveal, a shuffle of a zone) is on what they control. Another
+        player's objects change only by an effect's instruction (no acting player). The
+        refusal reads only the object's controller (public), the same whatever card it is.
+        Looking (examine) and queries are the kernel's viewer checks."""
+        cls = type(action)
+        if cls.is_query or isinstance(action, v.Examine):
+            return None
+        if isinstance(action, v.Shuffle):
+            if action.player == actor:
+                return None
+            why = f"{actor} may shuffle only their own zones, not {action.player}'s"
+            return Outcome(state, ILLEGAL, (self.ruling(ACTIONS, why),))
+        if isinstance(action, Breach) and action.sandbox is not None:
+            if (action.player or state.active_player) == actor:
+                return None
+            why = f"{actor} may breach only their own sandboxes"
+            return Outcome(state, ILLEGAL, (self.ruling(ACTIONS, why),))
+        if isinstance(action, v.Cast) and action.controller not in (None, actor):
+            why = f"{actor} takes an action for themself, not for {action.controller}"
+            return Outcome(state, ILLEGAL, (self.ruling(ACTIONS, why),))
+        field = "object" if isinstance(action, Breach) else cls.subject
+        oid = getattr(action, field, None) if field is not None else None
+        obj = state.objects.get(oid) if isinstance(oid, int) else None
+        if obj is None or obj.controller == actor:
+            return None
+        return Outcome(state, ILLEGAL, self._not_theirs(obj, action, actor))
+
+    def _not_theirs(self, obj: GameObject, action: v.Action, actor: str) -> Rulings:
+        """The rulings refusing ``actor`` an action with ``obj``, another player's object
+        (the verb's own rule first, then 600.1)."""
+        whose = f"it is {obj.controller}'s object, not {actor}'s"
+        if isinstance(action, CrossTest):
+            first = self.ruling(
+                CROSS_TEST_DECLARE, f"a cross test is declared by its controller: {whose}"
+            )
+        elif isinstance(action, v.Cast) and obj.zone == TALE_ZONE:
+            why = f"a Tale or Incident is manifested by its controller: {whose}"
+            first = self.ruling(TALE_INCIDENT, why)
+        else:
+            first = self.ruling(ACTIONS, f"a player acts only with their own objects: {whose}")
+        why = "another player's objects change only by an effect's instruction"
+        return (first, self.ruling(ACTIONS, why))
 
     # --- zones and facing (概要, 領域移動) ---------------------------------------------------
 
@@ -194,7 +250,14 @@ class SCP(Ruleset):
             return (self.ruling(CLASS_SANDBOX, why),)
         why = f"{name} is a {got} object: it goes into the {got} sandbox, not the {want} one"
         if got not in CLASS_SANDBOXES.values():
-            why = f"{name} is a {got} object: its own text says which sandbox, not the rules"
+            named = designated_sandbox(front)
+            if named == want:
+                return ()
+            why = (
+                f"{name} is a {got} object: its own text names the {named} sandbox"
+                if named
+                else f"{name} is a {got} object whose own text names no sandbox"
+            )
             return (self.ruling(CLASS_SANDBOX, why), self.ruling(OTHER_CLASS_SANDBOX, why))
         return (self.ruling(CLASS_SANDBOX, why),)
 
@@ -202,9 +265,9 @@ class SCP(Ruleset):
         """301.1: a move into a sandbox of another object class is refused. The class is the
         one the object has now: a face-down object has none (サイト上 and the other zones'
         sections), so it matches no class's sandbox and the refusal tells nobody its front."""
-        if a.to not in CLASS_SANDBOXES:  # only a sandbox refuses by class: nothing to read
-            return super().move(state, a)
         obj = state.objects[a.object]
+        if a.to not in CLASS_SANDBOXES:  # only a sandbox refuses by class: nothing to read
+            return self._onto_site(state, a, obj, super().move(state, a))
         chars = characteristics(state, obj, self)
         props = msgspec.structs.replace(chars.props, name=chars.names[0] if chars.names else None)
         refused = self.class_sandbox_refused(props, a.to)
@@ -213,7 +276,13 @@ class SCP(Ruleset):
                 why = "face down it has no object class"
                 refused += (self.ruling(self.zone_rule(obj.zone).rule, why),)
             return Outcome(state, ILLEGAL, refused)
-        return super().move(state, a)
+        return self._onto_site(state, a, obj, super().move(state, a))
+
+    def _onto_site(self, state: GameState, a: v.Move, obj: GameObject, out: Outcome) -> Outcome:
+        """301.2e: an object an effect moved onto the site (not a breach) is not breached."""
+        if out.result == DONE and a.to == SITE_ZONE and obj.zone != SITE_ZONE:
+            out = msgspec.structs.replace(out, rulings=(*out.rulings, *self.not_breached()))
+        return out
 
     def zone_rule(self, zone: str) -> ZoneRule:
         """The face-down treatment of ``zone`` (the seed's per-zone sections)."""

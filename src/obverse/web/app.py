@@ -12,9 +12,8 @@ Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its
   log entries after the N-th, whose key the page holds)
 - ``GET /api/t/{token}/events``: server-sent events, one ``change`` whenever what the seat
   sees changes (the page then fetches the state)
-- ``GET /api/t/{token}/legal``: the actions offered to the seat, each with its label
-- ``GET /api/t/{token}/inspect?ref=REF``: one object as the seat may read it, with the
-  rulings that decided its characteristics (:mod:`obverse.web.inspect`)
+- ``GET /api/t/{token}/legal``: the actions offered to the seat, each with its label; and
+  ``.../inspect?ref=REF``: one object as the seat may read it, with the rulings behind it
 - ``POST /api/t/{token}/act`` ``{verb, object?, args?}``: an action (answers the state,
   with the same ``since``/``after``)
 - judge only: ``POST .../setup`` (add a card), ``POST .../remove``, ``POST .../undo``,
@@ -33,10 +32,11 @@ import functools
 import gc
 import hashlib
 import json
+import logging
 import secrets
 import sys
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -57,15 +57,17 @@ from obverse.importers.download import more_cards_hint
 from obverse.loader import load_text
 from obverse.registry import default_alias
 from obverse.rulesets import get_ruleset, rulesets
+from obverse.web import budget, transport
 from obverse.web.export import dump_yaml, export_scenario, scenario_head
+from obverse.web.fields import players_field, scalar_args, text_field
 from obverse.web.hot import ACT_KEYS, HotRoutes
 from obverse.web.inspect import inspect as inspect_object
 from obverse.web.store import (
     JUDGE,
-    SPECTATOR,
     GameRecord,
     Store,
     StoreError,
+    StoreUnavailable,
     default_tables_path,
 )
 from obverse.web.table import Request as ActRequest
@@ -81,16 +83,20 @@ from obverse.web.table import (
 )
 from obverse.web.transport import (
     MAX_BODY,
+    AllowedHosts,
     BodyLimit,
     SameOrigin,
     SecurityHeaders,
     error,
+    host_name,
     json_body,
 )
 
 STATIC = Path(__file__).parent / "static"
-PLAYER_NAME_MAX = 24
-RESERVED = (JUDGE, SPECTATOR)
+#: The operator's log (a stored table that fails to load says why here, not to seats).
+LOG = logging.getLogger("obverse.web")
+#: What every seat is told of a stored table that fails to load (it names no card).
+UNLOADABLE = "this table can't be loaded by this version of the server; its operator's log says why"
 #: Seconds between an event stream's keep-alive comments (on a fixed beat, never on a change
 #: a seat can't see, so their timing tells nothing).
 PING_EVERY = 15.0
@@ -120,6 +126,11 @@ class Sandbox:
         #: unasked (``None``: never; ``obverse serve`` sets :data:`WARM_AFTER`).
         self.warm_after: float | None = None
         self._warming: dict[str, asyncio.Handle] = {}
+        #: Each cached table's estimated weight, and their sum (see :meth:`remember`).
+        self._weights: dict[str, int] = {}
+        self.cached_bytes = 0
+        #: Versions of games found not to load (logged once each).
+        self._unloadable: set[tuple[str, int]] = set()
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -182,18 +193,29 @@ class Sandbox:
             return cached
         try:
             table = Table(rec, self.lookup(get_ruleset(rec.ruleset).game))
-        except InputError as exc:
-            raise TableError(500, f"the stored game no longer validates: {exc}") from None
+        except Exception as exc:
+            # The cause may name hidden cards (a stored card no longer resolves, with
+            # suggestions): it goes to the operator's log only, never to a seat.
+            if (game, rec.version) not in self._unloadable:  # once per version, not request
+                self._unloadable.add((game, rec.version))
+                LOG.error("table %s (version %d) failed to load: %s", game, rec.version, exc)
+            raise TableError(503, UNLOADABLE) from None
         return self.remember(game, table)
 
     def remember(self, game: str, table: Table) -> Table:
         """Cache a replayed table as its game's current one. Older versions are dropped: no
         request asks for them, and what they keep (views, bodies) would only weigh on the
-        garbage collector."""
+        garbage collector. The cache is bounded in bytes (:data:`budget.CACHE_BYTES`, each
+        table's weight estimated from its objects and steps): the least recently used
+        tables are dropped first, to be replayed from the store if asked again."""
+        weight = budget.cost(len(table.rec.setup), table.rec.steps).bytes
+        self.cached_bytes += weight - self._weights.get(game, 0)
+        self._weights[game] = weight
         self._tables[game] = table
         self._tables.move_to_end(game)
-        while len(self._tables) > 64:
-            self._tables.popitem(last=False)
+        while self.cached_bytes > budget.CACHE_BYTES and len(self._tables) > 1:
+            old, _ = self._tables.popitem(last=False)
+            self.cached_bytes -= self._weights.pop(old, 0)
         return table
 
     def seat(self, token: str) -> tuple[str, str]:
@@ -282,6 +304,7 @@ class Sandbox:
     def seat_version(self, game: str, seat: str, token: str) -> str:
         """The version a seat's stream reports (see :meth:`state_json`)."""
         if seat == JUDGE:
+            self.table(game)  # a table that fails to load ends the judge's stream too
             return str(self.store.version(game))
         version: str = self.state_json(game, seat, self.table(game), token)["version"]
         return version
@@ -392,56 +415,11 @@ def seat_digest(table: Table, seat: str, out: dict[str, Any], log: list[dict[str
     return digest.hexdigest()
 
 
-def _text(data: dict[str, Any], key: str, limit: int, default: str | None = None) -> str:
-    """A string field (400 naming the key if missing, not a string, or too long)."""
-    value = data.get(key, default)
-    if not isinstance(value, str) or len(value) > limit:
-        raise TableError(400, f"{key}: expected a string of at most {limit} characters")
-    return value
-
-
-def _players(value: Any, where: str = "players") -> list[str]:
-    """1 to 4 distinct simple names, none of them a reserved seat name."""
-    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise TableError(400, f"{where}: expected a list of 1 to 4 names")
-    reserved = [p for p in value if p in RESERVED]
-    if reserved:
-        raise TableError(400, f"{where}: {reserved[0]!r} is a reserved seat name")
-    if (
-        not 1 <= len(value) <= 4
-        or len(set(value)) != len(value)
-        or not all(p.isidentifier() and len(p) <= PLAYER_NAME_MAX for p in value)
-    ):
-        raise TableError(400, f"{where}: expected 1 to 4 distinct simple names")
-    return list(value)
-
-
 def log_query(params: Mapping[str, str]) -> tuple[int, str]:
     """``?since=N&after=KEY``: the log entries the page already holds."""
     raw = params.get("since", "0")
     since = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     return since, params.get("after", "")[:32]
-
-
-def _scalar_args(args: Any) -> dict[str, Any]:
-    """An action's ``args``: an object of JSON values no deeper than an effect's ``modify``
-    (400 otherwise, before anything reaches the table)."""
-    if args is None:
-        return {}
-    if not isinstance(args, dict):
-        raise TableError(400, "args: expected a JSON object")
-
-    def flat(value: Any) -> bool:
-        scalar = (str, int, float, bool, type(None))
-        return isinstance(value, scalar) or (
-            isinstance(value, list) and all(isinstance(x, scalar) for x in value)
-        )
-
-    for key, value in args.items():
-        nested = isinstance(value, dict) and all(flat(v) for v in value.values())
-        if not (flat(value) or nested):
-            raise TableError(400, f"args.{key}: expected a value, a list or a flat object")
-    return args
 
 
 class Api:
@@ -476,11 +454,11 @@ class Api:
         """A new empty table, with a random seed unless one is given."""
         data = await json_body(request, frozenset({"ruleset", "title", "players", "seed"}))
         try:
-            rs = get_ruleset(_text(data, "ruleset", 40, default_alias()))
+            rs = get_ruleset(text_field(data, "ruleset", 40, default_alias()))
         except InputError as exc:
             raise TableError(400, exc.message) from None
-        players = _players(data.get("players", ["alice", "bob"]))
-        title = _text(data, "title", 200, "")
+        players = players_field(data.get("players", ["alice", "bob"]))
+        title = text_field(data, "title", 200, "")
         seed = data.get("seed", secrets.randbits(31))
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise TableError(400, "seed: expected a whole number from 0 to 2**63 - 1")
@@ -494,10 +472,9 @@ class Api:
             raw = load_text(text, "upload")
         except InputError as exc:
             raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
-        if isinstance(raw, dict) and isinstance(raw.get("players"), list):
-            reserved = [p for p in raw["players"] if isinstance(p, str) and p in RESERVED]
-            if reserved:
-                raise TableError(400, f"players: {reserved[0]!r} is a reserved seat name")
+        players = raw.get("players") if isinstance(raw, dict) else None
+        if isinstance(players, list) and all(isinstance(p, str) for p in players):
+            players_field(players)  # the same rule as a new table's (other shapes: the validator's)
         alias = raw.get("ruleset") if isinstance(raw, dict) else None
         lookup = None
         if isinstance(alias, str):
@@ -515,6 +492,7 @@ class Api:
         if not isinstance(text, str) or not text.strip():
             raise TableError(400, "scenario: expected the text of a scenario file")
         head = self._parse_upload(text)
+        budget.check(len(head["setup"]), head["steps"])  # before it is replayed
         trial = GameRecord(
             id="import",
             ruleset=head["ruleset"],
@@ -525,6 +503,7 @@ class Api:
             cards=head["cards"],
             setup=head["setup"],
             steps=[(step, JUDGE) for step in head["steps"]],
+            scripted=len(head["steps"]),
         )
         game_name = get_ruleset(head["ruleset"]).game
         try:
@@ -533,19 +512,21 @@ class Api:
             raise TableError(422, f"not a valid scenario: {exc.describe()}") from None
         if broken:
             raise TableError(422, f"the scenario does not replay: {broken}")
-        store = self.sandbox.store
-        game, seats = store.create(
+        # One transaction: the table exists whole or not at all (a full disk midway leaves
+        # nothing behind); its steps are the scripted ones, shuffling by the file's seed.
+        events = [
+            *(("card", item) for item in head["cards"]),
+            *(("setup", item) for item in head["setup"]),
+            *(("step", step) for step in head["steps"]),
+        ]
+        game, seats = self.sandbox.store.create(
             get_ruleset(head["ruleset"]).name,
             tuple(head["players"]),
             head["title"],
             head["seed"],
             head["pregame"],
+            events,
         )
-        for kind, items in (("card", head["cards"]), ("setup", head["setup"])):
-            for item in items:
-                store.append(game, kind, JUDGE, item)
-        for step in head["steps"]:
-            store.append(game, "step", JUDGE, step)
         return JSONResponse({"game": game, "seats": seats}, status_code=201)
 
     async def seat_state(self, request: Request) -> Response:
@@ -626,12 +607,13 @@ class Api:
         """One action by the seat (``data``: the request's JSON object); its state as JSON
         with the action's log entry (the log from ``since`` in ``query``)."""
         game, seat = self.sandbox.seat(token)
-        args = _scalar_args(data.get("args"))
+        args = scalar_args(data.get("args"))
         verb, ref = data.get("verb", ""), data.get("object")
         if not isinstance(verb, str) or not (ref is None or isinstance(ref, str)):
             raise TableError(400, "verb, object: expected strings (object may be null)")
         table = self.sandbox.table(game)
         step = build_step(table, seat, ActRequest(verb=verb, ref=ref, args=args))
+        budget.check(len(table.rec.setup), [*table.rec.steps, (step, seat)])
         new = try_step(table, seat, step)
         seq = self.sandbox.append(game, "step", seat, step)
         new.rec.version = seq
@@ -650,7 +632,7 @@ class Api:
 
     def _setup_entry(self, table: Table, data: dict[str, Any]) -> tuple[dict[str, Any], CardDef]:
         rs, st = table.rs, table.state
-        name = _text(data, "card", 200).strip()
+        name = text_field(data, "card", 200).strip()
         if not name:
             raise TableError(400, "card: expected a card name")
         card, _ = self.sandbox.card(rs.game, name)
@@ -690,6 +672,7 @@ class Api:
         new_card = inline and not any(c.get("name") == card.name for c in cards)
         if new_card:
             cards.append(card_builtins(card))
+        budget.check(len(rec.setup) + 1, rec.steps)
         trial = replace(rec, cards=cards, setup=[*rec.setup, entry], version=rec.version + 1)
         try:
             new = Table(trial, table.extra)
@@ -708,7 +691,7 @@ class Api:
         token = request.path_params["token"]
         game, table = self.judge(token)
         data = await json_body(request, frozenset({"object"}))
-        label = _text(data, "object", 200)
+        label = text_field(data, "object", 200)
         rec = table.rec
         if not any(e["label"] == label for e in rec.setup):
             raise TableError(404, f"object: {label!r} is not a setup entry")
@@ -791,18 +774,27 @@ async def _table_error(request: Request, exc: Exception) -> Response:
     return error(exc.status, exc.message)
 
 
+async def _store_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StoreUnavailable)
+    return error(exc.status, exc.message)
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     return error(exc.status_code, str(exc.detail))
 
 
 def create_app(
-    store: Store | str | Path | None = None, db: str | None = None, hot: bool = True
+    store: Store | str | Path | None = None,
+    db: str | None = None,
+    hot: bool = True,
+    allowed_hosts: Iterable[str] = (),
 ) -> Starlette:
     """The sandbox app over a game store (a :class:`Store`, an SQLite path, or by default
     the user's data directory) and an optional card database path (for autocomplete and
     cards beyond the bundled ones). ``hot=False`` leaves the hot routes to the framework
-    (:mod:`obverse.web.hot`; the answers are the same)."""
+    (:mod:`obverse.web.hot`; the answers are the same). It answers only requests whose
+    ``Host`` is loopback or one of ``allowed_hosts`` (421 otherwise, before any route)."""
     owned = not isinstance(store, Store)  # a store the caller made stays open
     if not isinstance(store, Store):
         store = Store(default_tables_path() if store is None else store)
@@ -817,14 +809,20 @@ def create_app(
 
     app = Starlette(
         routes=api.routes(),
-        exception_handlers={TableError: _table_error, HTTPException: _http_error},
+        exception_handlers={
+            TableError: _table_error,
+            StoreUnavailable: _store_error,
+            HTTPException: _http_error,
+        },
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SameOrigin)
     app.add_middleware(BodyLimit)
-    if hot:  # outermost of ours: the hot routes skip the rest
+    if hot:  # outside the other guards: the hot routes skip the rest
         app.add_middleware(HotRoutes, api=api)
+    hosts = frozenset(host_name(h) for h in (*transport.LOOPBACK_HOSTS, *allowed_hosts))
+    app.add_middleware(AllowedHosts, hosts=hosts)  # outermost: before any handler
     app.state.sandbox = api.sandbox
     return app
 
@@ -863,13 +861,16 @@ def serve(
     port: int = 8000,
     db: str | None = None,
     store: str | None = None,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> None:
     """Run the sandbox with uvicorn until interrupted (tables in ``store``, by default the
-    user's data directory; exits 2 with one line for a bad ``--db`` or ``--tables``)."""
+    user's data directory; exits 2 with one line for a bad ``--db`` or ``--tables``). It
+    answers loopback names, ``host`` (unless a wildcard) and ``allowed_hosts``."""
     import uvicorn
 
+    named = () if host in ("", "0.0.0.0", "::") else (host,)
     try:
-        app = create_app(store, card_db_path(db))
+        app = create_app(store, card_db_path(db), allowed_hosts=(*named, *allowed_hosts))
     except (StoreError, OSError) as exc:
         print(f"obverse serve: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

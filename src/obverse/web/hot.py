@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from obverse.web.store import StoreUnavailable
 from obverse.web.table import TableError
 from obverse.web.transport import (
     MAX_BODY,
@@ -66,7 +67,7 @@ class HotRoutes:
                 body = self.api.legal_answer(token)
             else:
                 body = self.api.state_answer(token, _query(scope))
-        except TableError as exc:
+        except (TableError, StoreUnavailable) as exc:
             await _send_response(send, error(exc.status, exc.message), SECURITY_HEADERS)
             return
         headers = [(b"content-length", b"%d" % len(body)), _JSON, *SECURITY_HEADERS]

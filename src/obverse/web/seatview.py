@@ -10,14 +10,19 @@ crosses seats) and shared by the tables of one game (see :meth:`Table.append
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import is_, itemgetter
 from typing import Any
 
+import msgspec
+
 from obverse.characteristics import characteristics
 from obverse.rulesets import Ruleset
+from obverse.rulesets.labels import namer_for
 from obverse.state import GameObject, GameState, Zone
 from obverse.views import changed_objects, chars_dict, handle, is_visible, status_dict, view
 from obverse.web.store import JUDGE, SPECTATOR
@@ -405,4 +410,66 @@ def seat_names(
     return set(found.hidden), set(found.shown)
 
 
-__all__ = ["HandleKey", "SeatParts", "judge_view", "player_view", "seat_handles", "seat_names"]
+def shown_names(table: Any, player: str | None, names: Mapping[int, str]) -> dict[int, str]:
+    """Each object's name for the seat with the words its offers' labels use for it. A name
+    is asked again only for an object that is no longer the very same (or whose handle
+    changed), or when what a label may read of every object changed (effects, knowledge,
+    the card table, designations): else the last answer stands."""
+    state = table.state
+    world = (state.effects, state.knowledge, state.cards, state.designations, state.pregame)
+    memo: dict[str | None, Any] = table.__dict__.setdefault("offer_shown", {})
+    last_world, kept = memo.get(player, ((), {}))
+    same = len(last_world) == len(world) and all(map(is_, world, last_world))
+    namer = namer_for(table.rs, state, player)
+    objects = state.objects
+    shown: dict[int, str] = {}
+    fresh: dict[int, tuple[str, Any, str]] = {}
+    for i, h in names.items():
+        obj = objects.get(i)
+        found = kept.get(i) if same else None
+        if found is None or found[0] != h or found[1] is not obj:
+            found = (h, obj, f"{h}\0{namer.name(i)}")
+        fresh[i] = found
+        shown[i] = found[2]
+    memo[player] = (world, fresh)
+    return shown
+
+
+#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
+_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
+    """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
+    found = _FACES.get(id(faces))
+    if found is None or found[0] is not faces:
+        if len(_FACES) > 4096:
+            _FACES.clear()
+        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
+    return list(found[1])
+
+
+def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
+    """A log entry's key: a digest of it and the previous entry's key."""
+    text = previous + json.dumps(entry, sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def chain_keys(log: list[dict[str, Any]]) -> None:
+    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
+    key = ""
+    for entry in log:
+        key = entry["key"] = entry_key(key, entry)
+
+
+__all__ = [
+    "HandleKey",
+    "SeatParts",
+    "chain_keys",
+    "entry_key",
+    "judge_view",
+    "player_view",
+    "seat_handles",
+    "seat_names",
+    "shown_names",
+]

@@ -24,7 +24,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,13 +33,16 @@ from typing import Any
 from obverse.carddb import data_dir
 
 #: The schema this module writes (``PRAGMA user_version``); 0 is the plain-token layout.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+#: Seconds a write waits for another connection's (another server on the same file) before
+#: the request is answered 503: writes are serialised, never interleaved.
+BUSY_TIMEOUT = 2.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, title TEXT NOT NULL, players TEXT NOT NULL,
     seed INTEGER NOT NULL, pregame INTEGER NOT NULL, created REAL NOT NULL, sealed TEXT,
-    handle_key TEXT);
+    handle_key TEXT, scripted INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS seat_digests (
     digest TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
@@ -69,10 +72,24 @@ class GameRecord:
     version: int = 0
     #: The key of the game's handles (:func:`obverse.views.handle`); never sent or exported.
     handle_key: bytes = b""
+    #: How many of ``steps`` (the first) came from a scenario file and so shuffle by the
+    #: seed; the later ones are live play, shuffled by a secret key.
+    scripted: int = 0
 
 
 class StoreError(Exception):
     """A tables file this version can't use (named in the message)."""
+
+
+class StoreUnavailable(Exception):
+    """A write the store could not make now: the disk is full (``status`` 507) or another
+    server holds the file too long (503). Nothing was written; what was acknowledged before
+    is intact."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
 
 
 def default_tables_path() -> Path:
@@ -137,14 +154,19 @@ class Store:
             with self._conn() as conn:
                 migrated = self._open_schema(conn)
             if migrated:  # the dropped plain tokens must not linger in free pages
-                with self._conn() as conn:
-                    conn.execute("VACUUM")
+                with self._lock:
+                    self._db.execute("VACUUM")  # outside any transaction
+        except StoreUnavailable as exc:
+            raise StoreError(f"{self.path}: {exc.message}") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a tables file ({exc})") from None
 
     def _connect(self) -> sqlite3.Connection:
         self._data_version = None  # counted per connection: a new one starts afresh
-        conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+        # Transactions are explicit (``_conn``): a write takes the file's write lock first.
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None
+        )
         # WAL with synchronous=NORMAL: a commit survives the server process crashing (only
         # an OS crash or power loss may drop the last commits); see docs/decisions.md.
         conn.execute("PRAGMA journal_mode=WAL")
@@ -170,7 +192,9 @@ class Store:
         old = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type='table' AND name='seats'"
         ).fetchone()
-        conn.executescript(_SCHEMA)
+        for statement in _SCHEMA.split(";"):  # in this transaction (executescript commits)
+            if statement.strip():
+                conn.execute(statement)
         columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(games)").fetchall()}
         if "sealed" not in columns:  # a schema-0 file
             conn.execute("ALTER TABLE games ADD COLUMN sealed TEXT")
@@ -179,19 +203,40 @@ class Store:
             for (gid,) in conn.execute("SELECT id FROM games").fetchall():
                 key = secrets.token_hex(16)
                 conn.execute("UPDATE games SET handle_key=? WHERE id=?", (key, gid))
+        if "scripted" not in columns:  # before schema 4: every stored step shuffled by seed
+            conn.execute("ALTER TABLE games ADD COLUMN scripted INTEGER NOT NULL DEFAULT 0")
+            conn.execute(
+                "UPDATE games SET scripted = "
+                "(SELECT COALESCE(MAX(seq), 0) FROM events WHERE events.game = games.id)"
+            )
         if old is not None:
             _migrate_plain_tokens(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return old is not None
 
     @contextmanager
-    def _conn(self) -> Iterator[sqlite3.Connection]:
-        """The store's connection, in one transaction (committed on leaving)."""
+    def _conn(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """The store's connection, in one transaction (committed on leaving, rolled back on
+        an error). A write transaction takes the file's write lock at its start (``BEGIN
+        IMMEDIATE``), so what it reads (the next sequence number) no other connection can
+        change before it commits; a full disk or a lock held too long is
+        :class:`StoreUnavailable`, with nothing written."""
         with self._lock:
             if self._db is None:
                 self._db = self._connect()
-            with self._db:
-                yield self._db
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield db
+                except BaseException:
+                    db.rollback()
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                if db.in_transaction:
+                    db.rollback()
+                raise _unavailable(exc) from None
 
     def create(
         self,
@@ -200,16 +245,20 @@ class Store:
         title: str = "",
         seed: int = 0,
         pregame: bool = False,
+        events: Sequence[tuple[str, Any]] = (),
     ) -> tuple[str, dict[str, str]]:
-        """A new empty game; returns its id and the token of every seat."""
+        """A new game; returns its id and the token of every seat. ``events`` (``(kind,
+        payload)``, the judge's) are its log from a scenario file, stored in the same
+        transaction: its steps are the game's scripted ones (they shuffle by the seed)."""
         gid = secrets.token_hex(6)
         judge = secrets.token_urlsafe(18)
         seats = {JUDGE: judge}
         for seat in (*players, SPECTATOR):
             seats[seat] = derive_token(judge, gid, seat)
+        now = time.time()
         with self._conn() as conn:
             conn.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
                 (
                     gid,
                     ruleset,
@@ -217,20 +266,28 @@ class Store:
                     json.dumps(list(players)),
                     seed,
                     int(pregame),
-                    time.time(),
+                    now,
                     secrets.token_hex(16),  # the key of the game's handles: never sent
+                    len(events),
                 ),
             )
             conn.executemany(
                 "INSERT INTO seat_digests VALUES (?, ?, ?)",
                 [(token_digest(tok), gid, seat) for seat, tok in seats.items()],
             )
+            conn.executemany(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (gid, seq, kind, JUDGE, json.dumps(payload, ensure_ascii=False), now)
+                    for seq, (kind, payload) in enumerate(events, 1)
+                ],
+            )
         return gid, seats
 
     def seat_of(self, token: str) -> tuple[str, str] | None:
         """``(game id, seat)`` for a token, or ``None``."""
         digest = token_digest(token)
-        with self._conn() as conn:
+        with self._conn(write=False) as conn:
             row = conn.execute(
                 "SELECT digest, game, seat FROM seat_digests WHERE digest=?", (digest,)
             ).fetchone()
@@ -241,7 +298,7 @@ class Store:
 
     def tokens(self, game: str, judge_token: str) -> dict[str, str]:
         """Every seat's token of a game, recovered with its judge's token (for the judge)."""
-        with self._conn() as conn:
+        with self._conn(write=False) as conn:
             head = conn.execute("SELECT players, sealed FROM games WHERE id=?", (game,)).fetchone()
             digests = {
                 str(s): str(d)
@@ -281,7 +338,8 @@ class Store:
             return found
 
     def append(self, game: str, kind: str, actor: str, payload: Any) -> int:
-        """Append one event to a game's log; returns its sequence number."""
+        """Append one event to a game's log; returns its sequence number (read and written
+        in one write transaction: two servers on one file never take the same number)."""
         with self._conn() as conn:
             row = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game=?", (game,)
@@ -297,10 +355,10 @@ class Store:
 
     def load(self, game: str) -> GameRecord | None:
         """The game with its log folded into cards, setup and steps."""
-        with self._conn() as conn:
+        with self._conn(write=False) as conn:
             head = conn.execute(
-                "SELECT id, ruleset, title, players, seed, pregame, handle_key FROM games "
-                "WHERE id=?",
+                "SELECT id, ruleset, title, players, seed, pregame, handle_key, scripted "
+                "FROM games WHERE id=?",
                 (game,),
             ).fetchone()
             if head is None:
@@ -317,6 +375,8 @@ class Store:
             pregame=bool(head[5]),
             handle_key=bytes.fromhex(head[6] or ""),
         )
+        scripted_until = int(head[7] or 0)
+        seqs: list[int] = []  # each kept step's sequence number
         for seq, kind, actor, payload in rows:
             data = json.loads(payload)
             rec.version = int(seq)
@@ -328,9 +388,23 @@ class Store:
                 rec.setup = [e for e in rec.setup if e.get("label") != data]
             elif kind == "step":
                 rec.steps.append((data, str(actor)))
+                seqs.append(int(seq))
             elif kind == "undo" and rec.steps:
                 rec.steps.pop()
+                seqs.pop()
+        rec.scripted = sum(1 for seq in seqs if seq <= scripted_until)
         return rec
+
+
+def _unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
+    """The refusal for a write SQLite could not make (the cause, for the operator, is in
+    the message; it names no game content)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "full" in str(exc):
+        return StoreUnavailable(507, "the server's storage is full: nothing was saved")
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc):
+        return StoreUnavailable(503, "the tables file is busy: try again")
+    return StoreUnavailable(503, f"the tables file can't be written now ({exc})")
 
 
 def _migrate_plain_tokens(conn: sqlite3.Connection) -> None:
@@ -355,6 +429,7 @@ __all__ = [
     "GameRecord",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "default_tables_path",
     "derive_token",
     "token_digest",

@@ -2,8 +2,9 @@
 
 The game a table holds *is* a scenario in the contract's form (inline cards, setup entries
 with labels, action steps): every request validates it with the scenario validator and
-replays it with the scenario runner, so what the browser shows is exactly what ``obverse run``
-computes from the exported file. Labels are the judge's names for cards; a player or
+replays it with the scenario runner, so what the browser shows is what ``obverse run``
+computes from the exported file (but the order of a live shuffle, which comes from the table's
+secret key: see :func:`live_shuffle_key`). Labels are the judge's names for cards; a player or
 spectator only ever gets handles from :func:`obverse.views.view` and names the objects it
 acts on by those handles, which are mapped back to labels here.
 """
@@ -11,9 +12,7 @@ acts on by those handles, which are mapped back to labels here.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
-import operator
+import hmac
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -27,14 +26,24 @@ from obverse.cards import CardDef
 from obverse.engine import Legal, LegalCache, check_actor, legal_parts, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.rulesets import Ruleset, get_ruleset
-from obverse.rulesets.labels import group, namer_for
+from obverse.rulesets.labels import group
 from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
 from obverse.scenario import to_step
 from obverse.state import GameObject, GameState
 from obverse.views import is_visible, view_events
 from obverse.vocab import verb_of
-from obverse.web.seatview import SeatParts, judge_view, player_view, seat_handles, seat_names
+from obverse.web.seatview import (
+    SeatParts,
+    chain_keys,
+    entry_key,
+    faces_builtins,
+    judge_view,
+    player_view,
+    seat_handles,
+    seat_names,
+    shown_names,
+)
 from obverse.web.store import JUDGE, SPECTATOR, GameRecord
 
 CardLookup = Callable[[str], CardDef | None]
@@ -72,6 +81,12 @@ class _Recorder(Runner):
     def record(self, out: Outcome) -> None:
         super().record(out)
         self.last_events = out.events
+
+
+def live_shuffle_key(handle_key: bytes) -> bytes:
+    """The key of a table's live shuffles, derived from its secret handle key (so nothing
+    more is stored, and a replay reproduces every live shuffle)."""
+    return hmac.new(handle_key, b"obverse live shuffles", "sha256").digest()
 
 
 def scenario_data(
@@ -135,7 +150,10 @@ class Table:
                 entry, place, self.rs, self.scn.resolver, self.scn.players, self._labels
             )
         self.scn.steps = [self._validated(step, n) for n, (step, _) in enumerate(rec.steps, 1)]
-        self.runner = _Recorder(self.scn, secret=rec.handle_key or None)
+        # Steps a scenario file brought shuffle by its seed; every later step is live play,
+        # whose shuffles are keyed by the table's secret (stored, never sent).
+        live = live_shuffle_key(rec.handle_key) if rec.scripted == 0 else b""
+        self.runner = _Recorder(self.scn, secret=rec.handle_key or None, shuffle_key=live)
         self.runner.run_setup()
         self.history: list[StepRecord] = []
         self.broken: str | None = None
@@ -271,6 +289,10 @@ class Table:
         return None if obj is None else obj.card
 
     def _run(self, name: str, arg: Any, actor: str) -> StepRecord:
+        if len(self.history) == self.rec.scripted and not self.state.shuffle_key:
+            # The first live step: from here on shuffles are unpredictable to the seats.
+            key = live_shuffle_key(self.rec.handle_key)
+            self.runner.state = msgspec.structs.replace(self.state, shuffle_key=key)
         before = self.state
         main = self._main_card(name, arg)
         self.runner.last_events = ()
@@ -316,7 +338,14 @@ class Table:
 
     def used_labels(self) -> set[str]:
         """Every label in use (cards, tokens, melds and effects share one namespace)."""
-        return {*self.runner.labels, *self.runner.effects, *(e["label"] for e in self.rec.setup)}
+        # The validator's labels too: an effect's label is known to it alone (the runner
+        # keeps no object for it), and a second effect must not reuse it.
+        return {
+            *self.runner.labels,
+            *self.runner.effects,
+            *self._labels,
+            *(e["label"] for e in self.rec.setup),
+        }
 
     def new_label(self, base: str) -> str:
         """A fresh label from ``base`` (a card name or a kind)."""
@@ -352,7 +381,7 @@ class Table:
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
         layout, faces = self.rs.printed_faces(self.state, obj)
-        return {"layout": layout, "printed": _faces_builtins(faces)}
+        return {"layout": layout, "printed": faces_builtins(faces)}
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
@@ -469,33 +498,6 @@ class Table:
         return b"[" + b",".join(done[start:]) + b"]"
 
 
-#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
-_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
-
-
-def _faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
-    """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
-    found = _FACES.get(id(faces))
-    if found is None or found[0] is not faces:
-        if len(_FACES) > 4096:
-            _FACES.clear()
-        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
-    return list(found[1])
-
-
-def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
-    """A log entry's key: a digest of it and the previous entry's key."""
-    text = previous + json.dumps(entry, sort_keys=True)
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
-def chain_keys(log: list[dict[str, Any]]) -> None:
-    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
-    key = ""
-    for entry in log:
-        key = entry["key"] = entry_key(key, entry)
-
-
 @dataclass
 class Request:
     """An action a seat asks for, before it is turned into a contract step."""
@@ -570,6 +572,8 @@ def _request_fields(table: Table, seat: str, cls: type[v.Action], req: Request) 
     main = cls.subject or (cls.refs[0] if cls.refs else None)
     if main is not None and req.ref is not None:
         data[main] = [req.ref, data.pop("with", None)] if main == "objects" else req.ref
+        if main in _PILES:  # the first of a pile, the others `with`
+            data[main] = [req.ref, *(data.pop("with", None) or [])]
     for key in sorted(cls.refs, key=lambda k: k != main):  # the main object first
         value = data.get(key)
         objs = [
@@ -623,6 +627,10 @@ def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
         return  # the replay reports it like any other bad step
     if check_actor(table.state, action, seat) is not None:
         raise TableError(403, f"{verb}: you can't refer to a card you can't identify")
+
+
+#: Main fields naming a list of objects of any length (mtg choose_exiled's pile).
+_PILES: frozenset[str] = frozenset({"among"})
 
 
 def _main_field(cls: type[v.Action]) -> str | None:
@@ -679,10 +687,12 @@ def _offer(
     data = dict(fields)
     for key in refs:
         value = data[key]
-        data[key] = [names[x] for x in value] if isinstance(value, list) else names[value]
+        data[key] = [names[x] for x in value] if isinstance(value, list | tuple) else names[value]
     obj = data.pop(main, None) if main else None
-    if isinstance(obj, list):  # a pair (meld): the page's request names the second `with`
+    if isinstance(obj, list) and main == "objects":  # a pair (meld): the second is `with`
         obj, data["with"] = obj[0], obj[1]
+    elif isinstance(obj, list):  # a pile (mtg choose_exiled): the first, the others `with`
+        obj, data["with"] = obj[0], obj[1:]
     rule = rulings[0].rule if rulings else ""
     return {
         "verb": verb,
@@ -740,7 +750,7 @@ def legal_body(table: Table, seat: str) -> bytes:
     given = table.offer_names.setdefault(seat, {})
     # An offer's label names its objects as the seat's player may (a name, a face, "a
     # face-down creature"): an object now named otherwise is renamed too.
-    shown = _shown_names(table, player, names)
+    shown = shown_names(table, player, names)
     renamed = {i for i, h in shown.items() if given.get(i, h) != h}
     for oid in renamed:
         for made in naming.pop(oid, ()):
@@ -787,31 +797,6 @@ def _part_bytes(
                 naming.setdefault(oid, set()).add(id(legal))
         out.append(found[1])
     return b",".join(out)
-
-
-def _shown_names(table: Table, player: str | None, names: Mapping[int, str]) -> dict[int, str]:
-    """Each object's name for the seat with the words its offers' labels use for it. A name
-    is asked again only for an object that is no longer the very same (or whose handle
-    changed), or when what a label may read of every object changed (effects, knowledge,
-    the card table, designations): else the last answer stands."""
-    state = table.state
-    world = (state.effects, state.knowledge, state.cards, state.designations, state.pregame)
-    memo: dict[str | None, Any] = table.__dict__.setdefault("offer_shown", {})
-    last_world, kept = memo.get(player, ((), {}))
-    same = len(last_world) == len(world) and all(map(operator.is_, world, last_world))
-    namer = namer_for(table.rs, state, player)
-    objects = state.objects
-    shown: dict[int, str] = {}
-    fresh: dict[int, tuple[str, Any, str]] = {}
-    for i, h in names.items():
-        obj = objects.get(i)
-        found = kept.get(i) if same else None
-        if found is None or found[0] != h or found[1] is not obj:
-            found = (h, obj, f"{h}\0{namer.name(i)}")
-        fresh[i] = found
-        shown[i] = found[2]
-    memo[player] = (world, fresh)
-    return shown
 
 
 def _names_any(part: list[Legal], ids: set[int]) -> bool:

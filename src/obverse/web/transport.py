@@ -15,6 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from obverse.loader import MAX_INT, bounded_int
 from obverse.web.table import TableError
 
 #: Largest request body accepted (a scenario upload is the largest legitimate one).
@@ -114,6 +115,58 @@ def claimed_origin(scope: Scope) -> str | None:
     return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme else "null"
 
 
+#: The host names the sandbox answers by default: loopback only. Any other ``Host`` (a
+#: rebinding attacker's domain resolved to 127.0.0.1) is refused before any handler.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header (or an origin's netloc), without port, lower-case
+    (``[::1]:8000`` -> ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def host_refusal(scope: Scope, allowed: frozenset[str]) -> JSONResponse | None:
+    """421 for a request whose ``Host`` is not one the sandbox was started for (DNS
+    rebinding: the attacker's page is same-origin with its own name, so only the name tells
+    it apart), and 403 for a write whose ``Origin`` names another host; else ``None``."""
+    host = _header(scope, b"host")
+    if host is None or host_name(host) not in allowed:
+        return error(421, "unknown host: this sandbox answers only the names it was started for")
+    claimed = claimed_origin(scope)
+    if claimed is not None and scope.get("method") in WRITES:
+        netloc = urlsplit(claimed).netloc
+        if host_name(netloc) not in allowed:
+            return error(403, "cross-origin request refused: use the sandbox's own page")
+    return None
+
+
+class AllowedHosts:
+    """ASGI middleware, outermost: every request (the hot routes and the event stream
+    included) must name an allowed host (:func:`host_refusal`)."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            refused = host_refusal(scope, self.hosts)
+            if refused is not None:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                headers: Any = [*refused.raw_headers, *SECURITY_HEADERS]
+                start = {"type": "http.response.start", "status": refused.status_code}
+                await send({**start, "headers": headers})
+                await send({"type": "http.response.body", "body": refused.body})
+                return
+        await self.app(scope, receive, send)
+
+
 def write_refusal(scope: Scope) -> JSONResponse | None:
     """The refusal of a write from another origin (403) or, to the API, not JSON (415);
     ``None`` for a read or an acceptable write."""
@@ -202,12 +255,20 @@ async def json_body(request: Request, keys: frozenset[str] | None = None) -> dic
     return parse_json(raw, keys)
 
 
+def _int64(text: str) -> int:
+    """A request's integer: 64 bits at most (no field takes more; a store can't keep it)."""
+    value = bounded_int(text, 19)
+    if abs(value) > MAX_INT:
+        raise ValueError(f"integer out of range (at most {MAX_INT} either way)")
+    return value
+
+
 def parse_json(raw: bytes, keys: frozenset[str] | None = None) -> dict[str, Any]:
     """A request body's JSON object (as :func:`json_body` says)."""
     if not raw.strip():
         raise TableError(400, "expected a JSON object in the request body")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_int=_int64)
     except RecursionError:
         raise TableError(400, f"JSON nested deeper than {MAX_DEPTH} levels") from None
     except (ValueError, UnicodeDecodeError) as exc:
@@ -224,15 +285,19 @@ def parse_json(raw: bytes, keys: frozenset[str] | None = None) -> dict[str, Any]
 
 
 __all__ = [
+    "LOOPBACK_HOSTS",
     "MAX_BODY",
     "MAX_DEPTH",
     "SECURITY_HEADERS",
+    "AllowedHosts",
     "BodyLimit",
     "SameOrigin",
     "SecurityHeaders",
     "claimed_origin",
     "depth",
     "error",
+    "host_name",
+    "host_refusal",
     "json_body",
     "own_origin",
     "parse_json",
