@@ -297,7 +297,7 @@ def to_scenario(hist: History) -> str:
         out = apply(state, action)
         if type(action).creates:  # the contract names the new object with ``label``
             step[action.verb]["label"] = f"new{n}"
-            if action.verb == "create_token_copy" and out.answer:
+            if type(action).answers_card and out.answer:  # the new card's id
                 label[int(out.answer)] = f"new{n}"
         steps.append(step)
         state = out.state
