@@ -42,7 +42,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "rules": ("obverse.characteristics", "obverse.rulesets.*"),
     # The kernel's entry point and what drives it: apply, legal actions, views, Game.
     "engine": (
-        "obverse.tracing",
+        "obverse.fastoffers",
+        "obverse.offer_reference",
         "obverse.engine",
         "obverse.actions",
         "obverse.views",

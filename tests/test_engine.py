@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from obverse import Game
 from obverse import vocab as v
-from obverse.engine import LegalCache, apply, decode, legal_actions, refused_reference, schema
+from obverse.engine import apply, decode, legal_actions, refused_reference, schema
 from obverse.errors import InputError
 from obverse.fuzz import random_deal
 from obverse.registry import rulesets
@@ -115,72 +115,8 @@ def test_every_legal_action_applies(alias: str, seed: int) -> None:
             out = apply(state, legal.action, player)
             assert out.result == DONE, (legal.action, out.rulings)
             assert out.rulings == legal.rulings
-
-
-@pytest.mark.parametrize("alias", ALIASES)
-@settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 10_000))
-def test_the_cached_legal_actions_are_the_tried_ones(alias: str, seed: int) -> None:
-    """Along a random history (actions by players and the judge, effects that forbid), the
-    legal actions found with a cache kept across the states are exactly those found by
-    trying every candidate, for every player and the judge, with and without a filter."""
-    rng = random.Random(seed)
-    state = random_deal(alias, rng, n=7)
-    cache = LegalCache()
-    actors: list[str | None] = [*state.players, None]
-    for step in range(8):
-        for actor in actors:
-            assert legal_actions(state, actor, cache=cache) == legal_actions(state, actor)
-            odd = lambda a: sum(a.object_ids()) % 2 == 1  # noqa: E731
-            assert legal_actions(state, actor, where=odd, cache=cache) == legal_actions(
-                state, actor, where=odd
-            )
-        actor = rng.choice(actors)
-        if step % 3 == 2 and state.objects:  # a new effect: every verb is tried again
-            target = rng.choice(sorted(state.objects))
-            verb = rng.choice(["move", "become_copy", "turn_face_down", "reveal", "examine"])
-            effect = v.ApplyEffect(label=f"e{step}", to=target, modify={"forbid": [verb]})
-            state = apply(state, effect).state
-            continue
-        offered = legal_actions(state, actor)
-        state = apply(state, rng.choice(offered).action, actor).state
-    assert cache.reused > 0 and cache.tried > 0
-
-
-def test_the_cache_reuses_what_a_change_did_not_touch() -> None:
-    game = Game("mtg")
-    cards = [game.add(n, zone="battlefield") for n in ("Clone", "Serra Angel", "Air Elemental")]
-    game.add("Delver of Secrets", zone="hand")
-    cache = LegalCache()
-    first = legal_actions(game.state, "alice", cache=cache)
-    assert cache.reused == 0 and cache.tried >= len(first)
-    tried = cache.tried
-    assert legal_actions(game.state, "alice", cache=cache) == first
-    assert cache.tried == tried  # the same state: nothing tried again
-    game.add_counters(cards[0], "+1/+1")
-    after = legal_actions(game.state, "alice", cache=cache)
-    assert after == legal_actions(game.state, "alice")
-    again = cache.tried - tried
-    # Only what read the changed object is tried again: far fewer than all candidates.
-    assert 0 < again < len(after) / 2
-
-
-def test_a_new_object_is_no_dependency_of_other_candidates() -> None:
-    """A move makes a new object (a new id): candidates on the other objects read their
-    own objects, not the id the trial's move would have used, so they are reused; every
-    seat's list equals the uncached one, and a trial made for the judge serves a player."""
-    game = Game("mtg")
-    cards = [game.add(n, zone="battlefield") for n in ("Clone", "Serra Angel", "Elite Vanguard")]
-    cards += [game.add(n, zone="hand", owner="bob") for n in ("Air Elemental", "Clone")]
-    cache = LegalCache()
-    judge = legal_actions(game.state, None, cache=cache)
-    tried = cache.tried
-    assert legal_actions(game.state, "alice", cache=cache) == legal_actions(game.state, "alice")
-    assert cache.tried == tried  # the judge's trials served alice's list
-    game.move(cards[2], "graveyard")
-    for actor in (None, "alice", "bob"):
-        assert legal_actions(game.state, actor, cache=cache) == legal_actions(game.state, actor)
-    assert 0 < cache.tried - tried < len(judge) / 3
+            for action in legal.expand():
+                assert apply(state, action, player).result == DONE, action
 
 
 def test_legal_actions_respect_the_rules() -> None:
@@ -190,7 +126,7 @@ def test_legal_actions_respect_the_rules() -> None:
     offered = [legal.action for legal in game.legal_actions("alice")]
     assert not any(a.verb == "transform" for a in offered)  # a split card doesn't transform
     faces = {a.face for a in offered if isinstance(a, v.Cast) and a.object == game.obj(fire).id}
-    assert faces == {"left", "right"}
+    assert {"left", "right"} <= faces <= {None, "left", "right"}  # the halves, not a back
     bob_cards = {game.obj(c).id for c in game.state.cards if game.obj(c).owner == "bob"}
     assert not any(set(a.object_ids()) & bob_cards for a in offered)
 

@@ -144,9 +144,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"obverse bench: {bench_node.MISSING}", file=sys.stderr)
     # A bar per phase on a terminal (a full run takes minutes and prints only at the end).
     with Progress("benchmarking", bench.PHASES + 1) as bar:
-        figures = bench.run(
-            quick=args.quick, sizes=sizes, progress=lambda phase: bar.advance(1, phase)
-        )
+        figures = bench.run(args.quick, sizes, lambda phase: bar.advance(1, phase))
         bar.advance(1, "the search-node figures (python-chess beside)")
         figures += bench_node.run(node_sizes, quick=args.quick)
     print(bench.report(figures, args.json))

@@ -22,8 +22,9 @@ import yaml
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import characteristics
-from obverse.engine import apply
+from obverse.engine import apply, legal_actions
 from obverse.errors import ObverseError
+from obverse.fastoffers import OfferMemo
 from obverse.play import deal, random_candidate, random_step, replay
 from obverse.rulesets import get_ruleset
 from obverse.rulings import Outcome
@@ -162,7 +163,16 @@ def twin_history(
     hist = History(alias, seed, twins[0])
     canaries = {*a.face_names, a.name, *b.face_names, b.name}
     canaries -= {n for c, _, _ in public for n in (*c.face_names, c.name)}
+    memos = [OfferMemo(), OfferMemo()]  # the fast path, as a Game keeps it
     for _ in range(steps):
+        offered = [_offers_seen_by_bob(t, m) for t, m in zip(twins, memos, strict=True)]
+        if offered[0] != offered[1]:
+            hist.error = "bob's offers tell the twins apart"
+            return hist
+        leaked = [n for n in canaries if json.dumps(n, ensure_ascii=False) in offered[0]]
+        if leaked:
+            hist.error = f"{leaked[0]!r} leaks to bob through his offers"
+            return hist
         action, actor = _twin_action(twins[0], rng, 4, alias)
         maybe = [_try(t, action, actor) for t in twins]
         outs = [o for o in maybe if o is not None]
@@ -188,6 +198,20 @@ def twin_history(
             return hist
         twins = [out.state for out in outs]
     return hist
+
+
+def _offers_seen_by_bob(state: GameState, memo: OfferMemo) -> str:
+    """Bob's offers, as canonical JSON (entries, order, rulings, choices), from the plain
+    definition; the fast path must give the very same."""
+    plain = legal_actions(state, "bob")
+    fast = [x for part in memo.parts(state, "bob") for x in part]
+    seen: list[Any] = [
+        [msgspec.to_builtins(x.action), [str(r) for r in x.rulings], list(x.choices())]
+        for x in plain
+    ]
+    if fast != plain:
+        seen.append("the fast path differs")
+    return json.dumps(seen, sort_keys=True, ensure_ascii=False)
 
 
 def _bob_identifies(state: GameState, card: int) -> bool:

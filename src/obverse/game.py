@@ -30,8 +30,9 @@ from obverse import vocab as v
 from obverse.carddata import CardIndex, CardResolver
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
-from obverse.engine import Legal, apply, legal_actions
+from obverse.engine import Legal, apply
 from obverse.errors import InputError, NothingToUndo, quote
+from obverse.fastoffers import OfferMemo
 from obverse.registry import default_alias, get_ruleset
 from obverse.rulesets import Ruleset
 from obverse.rulings import Outcome
@@ -70,6 +71,8 @@ class Game:
         self.history: list[Outcome] = []
         self._before: list[GameState] = []
         self._last: dict[int, int] = {}
+        #: The offers of earlier states, kept for later ones (:meth:`legal_actions`).
+        self._offers = OfferMemo()
 
     # --- cards and objects ------------------------------------------------------------------
 
@@ -316,9 +319,12 @@ class Game:
         ids = tuple(self._oid(c) if isinstance(c, int) else c for c in cards)
         return bool(self._query(v.CheckCardPool(hero=self._oid(hero), cards=ids)).answer)
 
-    def legal_actions(self, player: str) -> list[Legal]:
-        """What the rules let ``player`` do now (:func:`obverse.engine.legal_actions`)."""
-        return legal_actions(self.state, player)
+    def legal_actions(self, player: str | None) -> list[Legal]:
+        """What the rules let ``player`` do now (:func:`obverse.engine.legal_actions`, the
+        meld results from this game's cards), kept across this game's states: after a change
+        only the offers of what changed are decided again."""
+        parts = self._offers.parts(self.state, player, self.cards)
+        return [x for part in parts for x in part]
 
     def characteristics(self, card: int) -> Characteristics:
         """The card's object's characteristics now."""

@@ -823,8 +823,19 @@ def _validate_expect(
 
 #: Expectation keys whose value is one string (a label, a result, a name or a word).
 STRING_KEYS: Final = frozenset(
-    "object last_result new_object_since same_object_as affected_by not_affected_by"  # noqa: SIM905
-    " has_name has_type lacks_type has_ability lacks_ability".split()
+    {
+        "object",
+        "last_result",
+        "new_object_since",
+        "same_object_as",
+        "affected_by",
+        "not_affected_by",
+        "has_name",
+        "has_type",
+        "lacks_type",
+        "has_ability",
+        "lacks_ability",
+    }
 )
 _SCALARS: Final = (str, int, float, bool, type(None))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -33,7 +33,7 @@ from obverse.rulesets.fab_arena import (
     Look,
     PutUnder,
 )
-from obverse.rulesets.fab_equip import EQUIP_OFFERS, Equip, Exchange, Give, Steal
+from obverse.rulesets.fab_equip import EQUIP_OFFERS, EQUIP_TARGETS, Equip, Exchange, Give, Steal
 from obverse.rulesets.fab_look import FabLook, LookAtTop
 from obverse.rulesets.fab_status import (
     STATUS_OFFERS,
@@ -60,6 +60,7 @@ from obverse.rulesets.fab_zones import (
     zone_name,
 )
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -473,6 +474,67 @@ class FleshAndBlood(FabLook):
         ("hit", "_offer_hits"),
     )
 
+    #: A hit's source (9.3.3: one an opponent controls) and what a card is put under
+    #: (8.5.36: the hero, a permanent or a card on the stack): free targets.
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("hit", "_targets_hit"),
+        ("put_under", "_targets_put_under"),
+        *EQUIP_TARGETS,
+    )
+
+    def _targets_hit(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """A hit on the hero ``o`` by each object an opponent of its controller controls
+        (9.3.2b: its own player's source leaves the mark)."""
+        # Any object: the kernel decides whether it is a marked hero (9.3.1).
+        ids = ctx.shared(
+            ("hit", o.controller),
+            lambda: tuple(
+                x for x in ctx.referable() if state.objects[x].controller != o.controller
+            ),
+        )
+        first = next((x for x in ids if x != o.id), None)
+        if first is None:
+            return None
+        return Targets(Hit(hero=o.id, source=first), "source", ids, frozenset({o.id}))
+
+    def _targets_put_under(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """Putting ``o`` under a permanent or a card on the stack (3.0.14) the seat may
+        refer to."""
+        ids = ctx.shared(
+            "put_under",
+            lambda: tuple(
+                x
+                for x in ctx.referable()
+                if (top := state.objects[x]).zone != SUB_CARDS
+                and (self.is_in_play(top.zone) or top.zone == self.stack_zone)
+            ),
+        )
+        excluded = frozenset({o.id} if o.under is None else {o.id, o.under})
+        first = next((x for x in ids if x not in excluded), None)
+        if first is None:
+            return None
+        return Targets(PutUnder(object=o.id, top=first), "top", ids, excluded)
+
+    def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
+        """Also the sub-cards under ``o`` and the card it is under (3.0.14c: they go along),
+        and whether its owner's arsenal holds a card (3.3.2a: a move there fails)."""
+        arsenals, subs = _arena_index(state)
+        top = state.objects.get(o.under) if o.under is not None else None
+        return (o.owner in arsenals, top, subs.get(o.id, ()))
+
+    def copy_excluded(
+        self, state: GameState, o: GameObject, ids: tuple[int, ...]
+    ) -> frozenset[int]:
+        """8.5.25d: the references ``o`` has already become."""
+        if not o.copies:
+            return frozenset()
+        last = o.copies[-1]
+        return frozenset(x for x in ids if self.copiable_values(state, state.objects[x])[0] == last)
+
     def _offer_awaken(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Awaken(object=o.id)]
 
@@ -742,3 +804,28 @@ class FleshAndBlood(FabLook):
 
 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
+
+
+#: The last state's zones and what :meth:`FaB.offer_inputs` reads of them: the owners whose
+#: arsenal holds a card, the sub-cards under each top-card (found once a state, not per object).
+_ARENA_INDEX: list[tuple[Any, tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]]] = []
+
+
+def _arena_index(
+    state: GameState,
+) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]:
+    zones = state.zones
+    if _ARENA_INDEX:
+        (kept_zones, kept_objects), found = _ARENA_INDEX[0]
+        if kept_zones is zones and kept_objects is state.objects:
+            return found
+    arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
+    subs: dict[int, tuple[GameObject, ...]] = {}
+    for who in state.players:
+        for i in zones.get(state.zone_key(SUB_CARDS, who)) or ():
+            x = state.objects[i]
+            if x.under is not None:
+                subs[x.under] = (*subs.get(x.under, ()), x)
+    found = (arsenals, subs)
+    _ARENA_INDEX[:] = [((zones, state.objects), found)]
+    return found

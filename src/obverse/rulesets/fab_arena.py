@@ -512,15 +512,6 @@ class FabArena(FabZones):
         why = f"{a.player} {'has' if yes else 'has not'} transcended {when}"
         return Outcome(state, DONE, self.one("8.5.48a", why), answer=yes)
 
-    def loose_candidates(
-        self, state: GameState, player: str | None, verb: str | None = None
-    ) -> list[v.Action]:
-        """The shared ones and the has-transcended query for each player."""
-        out = super().loose_candidates(state, player, verb)
-        if verb in (None, "has_transcended"):
-            out += [HasTranscended(player=p) for p in ((player,) if player else state.players)]
-        return out
-
     # Look, permission, charge and put-under candidates on one object: FaB lists them among
     # its own (ARENA_OFFERS).
 
@@ -528,9 +519,8 @@ class FabArena(FabZones):
         return [Look(player=player, object=o.id)]
 
     def _offer_allow_play(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if o.zone not in ("banished", "graveyard"):
-            return []
-        return [AllowPlay(player=player, object=o.id)]
+        # Any player may be allowed (the permission is the effect's, 5.1.1a).
+        return [AllowPlay(player=p, object=o.id) for p in state.players]
 
     def _offer_charge(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Charge(object=o.id)] if o.zone == "hand" else []

@@ -20,9 +20,10 @@ from obverse import vocab as v
 from obverse.cards import Face
 from obverse.characteristics import characteristics
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.fab_arena import EQUIPMENT_ZONES
+from obverse.rulesets.fab_arena import EQUIPMENT_ZONES, SUB_CARDS
 from obverse.rulesets.fab_split import FabSplit
 from obverse.rulesets.fab_zones import zone_name
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NOTHING, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -305,28 +306,32 @@ class FabEquip(FabSplit):
 
     # --- candidates --------------------------------------------------------------------------
 
+    # Every object (and player): the kernel decides (8.5.41, 8.5.53, 8.5.54).
     def _offer_equip(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [Equip(object=o.id)] if o.zone in ("inventory", "hand") else []
+        return [Equip(object=o.id)]
 
     def _offer_give(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if not self.is_in_play(o.zone):
-            return []
-        return [Give(object=o.id, to=p) for p in state.players if p != o.controller]
+        return [Give(object=o.id, to=p) for p in state.players]
 
     def _offer_steal(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if not self.is_in_play(o.zone):
-            return []
-        return [Steal(object=o.id, player=p) for p in state.players if p != o.controller]
+        return [Steal(object=o.id, player=p) for p in state.players]
 
-    def _offer_exchange(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        # An exchange within one owner's objects, one of them equipped (Mask of Deceit ...).
-        if o.zone not in EQUIPMENT_ZONES:
-            return []
-        return [
-            Exchange(object=o.id, other=x.id)
-            for x in state.iter_objects()
-            if x.owner == o.owner and x.zone in ("inventory", "hand", "banished")
-        ]
+    # An exchange's other object is a free target (8.5.49): any object in another zone, each
+    # decided by itself (whether both moves complete depends on the pair: 8.5.49a, b).
+    def _targets_exchange(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        if o.zone == SUB_CARDS:  # a sub-card moves with its top-card (3.0.14)
+            return None
+        ids = ctx.shared(
+            "exchange",
+            lambda: tuple(x for x in ctx.referable() if state.objects[x].zone != SUB_CARDS),
+        )
+        excluded = frozenset(x for x in ids if state.objects[x].zone == o.zone)
+        first = next((x for x in ids if x not in excluded), None)
+        if first is None:
+            return None
+        return Targets(Exchange(object=o.id, other=first), "other", ids, excluded, True)
 
 
 #: This module's per-object generators (see :attr:`Offers.object_offers`).
@@ -334,5 +339,6 @@ EQUIP_OFFERS: Final = (
     ("equip", "_offer_equip"),
     ("give", "_offer_give"),
     ("steal", "_offer_steal"),
-    ("exchange", "_offer_exchange"),
 )
+#: Its free-target offers (see :attr:`Offers.target_offers`).
+EQUIP_TARGETS: Final = (("exchange", "_targets_exchange"),)

@@ -144,5 +144,5 @@ class FabLook(FabEquip):
         out = super().loose_candidates(state, player, verb)
         if verb in (None, "look_at_top"):
             who = (player,) if player else state.players
-            out += [LookAtTop(player=p, of=p) for p in who]
+            out += [LookAtTop(player=p, of=q) for p in who for q in state.players]
         return out

@@ -209,8 +209,10 @@ class FabStatus(FabArena):
 
     # --- candidates --------------------------------------------------------------------------
 
+    # Every object: the kernel decides (1.3.3b: a permanent in the arena, its hero or
+    # equipment zones).
     def _offer_tap(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [Tap(object=o.id)] if o.zone in ("arena", "hero") and not o.rested else []
+        return [] if o.rested else [Tap(object=o.id)]
 
     def _offer_untap(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Untap(object=o.id)] if o.rested else []

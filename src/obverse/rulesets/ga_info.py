@@ -65,7 +65,9 @@ class Information(Lineages):
     def _offer_grant_permission(
         self, state: GameState, player: str, o: GameObject
     ) -> list[v.Action]:
-        return [GrantPermission(object=o.id, player=player)] if o.zone == BANISHMENT else []
+        # Any object, any player (an effect's permission may be for either): the kernel
+        # decides.
+        return [GrantPermission(object=o.id, player=p) for p in state.players]
 
     # --- permissions (Public vs Private Information 6.1) -------------------------------------
 

@@ -118,7 +118,8 @@ class FieldObjects(Ruleset):
     def _offer_remove_counters(
         self, state: GameState, player: str, o: GameObject
     ) -> list[v.Action]:
-        return [RemoveCounters(object=o.id, counter=DURABILITY)] if o.zone == FIELD else []
+        # Each kind of counter it has (durability, buff ...): the kernel decides.
+        return [RemoveCounters(object=o.id, counter=k) for k, n in o.counters if n]
 
     def _offer_level_ups(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != FIELD or not _typed(self._chars(state, o), "CHAMPION"):

@@ -17,6 +17,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.rulesets.ga_objects import FIELD, _typed
 from obverse.rulesets.ga_status import Statuses
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -52,17 +53,24 @@ class Bestow(v.Action, frozen=True, tag="bestow"):
 class Pantheon(Statuses):
     """The Intent and the Pantheon zones, and bestowing a boon."""
 
-    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("bestow", "_offer_bestow"),
-        ("load", "_offer_load"),
-    )
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("load", "_targets_load"),)
 
-    def _offer_load(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        # Into the first object on the field: one candidate per card, not one per pair.
-        if o.zone in (FIELD, LOADED, self.stack_zone):
-            return []
-        field = state.zone_contents(FIELD)[:1]
-        return [Load(object=o.id, into=field[0])] if field else []
+    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("bestow", "_offer_bestow"),)
+
+    def _targets_load(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """Load 1: ``o`` loaded into an object on the field, a free target (each decided)."""
+        if o.zone in (FIELD, LOADED):
+            return None
+        ids = ctx.shared(
+            "load",
+            lambda: tuple(x for x in ctx.referable() if state.objects[x].zone == FIELD),
+        )
+        first = next((x for x in ids if x != o.id), None)
+        if first is None:
+            return None
+        return Targets(Load(object=o.id, into=first), "into", ids, frozenset({o.id}), True)
 
     def _offer_bestow(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Bestow(object=o.id)] if o.zone == PANTHEON else []

@@ -17,6 +17,7 @@ from obverse import vocab as v
 from obverse.rulesets.base import Rulings
 from obverse.rulesets.ga_info import Information
 from obverse.rulesets.ga_objects import FIELD, IMMORTALITY, UNIT_TYPES, _typed
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome
 from obverse.state import GameObject, GameState
 
@@ -80,10 +81,10 @@ class Statuses(Information):
         )
         return replace(out, rulings=(*out.rulings, *rulings))
 
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("link", "_targets_link"),)
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
         ("become_distant", "_offer_become_distant"),
         ("foster", "_offer_foster"),
-        ("link", "_offer_link"),
     )
 
     def _offer_become_distant(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
@@ -92,11 +93,20 @@ class Statuses(Information):
     def _offer_foster(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Foster(object=o.id)] if not self._unit_refused(state, o, "") else []
 
-    def _offer_link(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        # Only an object with the Link ability links itself (Link 1).
+    def _targets_link(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """Link 1: an object with Link linked to each other object on the field, a free
+        target (any takes it alike: the first decides)."""
         if o.zone != FIELD or LINK_ABILITY not in self._chars(state, o).props.abilities:
-            return []
-        return [Link(object=o.id, to=x) for x in state.zone_contents(FIELD) if x != o.id]
+            return None
+        ids = ctx.shared(
+            "link", lambda: tuple(x for x in ctx.referable() if state.objects[x].zone == FIELD)
+        )
+        first = next((x for x in ids if x != o.id), None)
+        if first is None:
+            return None
+        return Targets(Link(object=o.id, to=first), "to", ids, frozenset({o.id}))
 
     def has_property(self, state: GameState, obj: GameObject, name: str) -> bool:
         """Whether the object has the property ``name`` (a designation on it)."""
@@ -181,6 +191,9 @@ class Statuses(Information):
         obj, to = state.objects[a.object], state.objects[a.to]
         if obj.zone != FIELD or to.zone != FIELD or obj.id == to.id:
             why = "an object on the field is linked to another object on the field"
+            return Outcome(state, ILLEGAL, (self.ruling("Link 1", why),))
+        if LINK_ABILITY not in self._chars(state, obj).props.abilities:
+            why = "only an object with Link links itself to another"
             return Outcome(state, ILLEGAL, (self.ruling("Link 1", why),))
         state = self._give(state, obj, f"{LINK}{to.id}")
         return Outcome(state, DONE, (self.ruling("Link 1.1", "it is linked to that object"),))

@@ -29,8 +29,10 @@ from obverse.rulesets.mtg_faces import (
     FACE_DOWN,
     MTG_SUPERTYPES,
     MTG_TYPES,
+    OFF_THE_STACK,
     PERMANENT_TYPES,
     SPELL_ONLY,
+    WHOLE_NAME,
     is_permanent_face,
 )
 from obverse.rulesets.mtg_faceup import MagicFaceUp
@@ -47,6 +49,7 @@ from obverse.rulesets.mtg_permanents import (
 )
 from obverse.rulesets.mtg_rooms import Lock, MagicLayouts, Unlock
 from obverse.rulesets.mtg_split import MagicSplit
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState
 
@@ -161,6 +164,30 @@ class Magic(
         ("unlock", "_offer_unlock"),
         ("cast", "_offer_fused"),
     )
+
+    #: Also melding with a partner (701.42a): each meld card of the same owner, decided one
+    #: by one (the pair decides, 712.4).
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("meld", "_targets_meld"),)
+
+    def _targets_meld(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """Melding ``o`` with each other meld card of its owner the seat may refer to."""
+        if not self._meld_half(state, None, o):
+            return None
+        partners = ctx.shared(
+            ("meld", o.owner),
+            lambda: tuple(
+                x.id
+                for x in ctx.objects()
+                if self._meld_half(state, o.owner, x)
+                and (seat is None or self.may_refer(state, seat, x))
+            ),
+        )
+        first = next((x for x in partners if x != o.id), None)
+        if first is None:
+            return None
+        return Targets(Meld(objects=(o.id, first)), "objects", partners, frozenset({o.id}), True)
 
     def _offer_flip(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Flip(object=o.id)]
@@ -306,7 +333,7 @@ class Magic(
             # half3 ...: a split card's third or later half (mtg_split)
             chosen = obj.face in ("back", "left", "right") or obj.face[:4] == "half"
             if chosen and len(card.faces) > 1:
-                topic, what = _OFF_THE_STACK.get(card.layout, _OFF_THE_STACK["transform"])
+                topic, what = OFF_THE_STACK.get(card.layout, OFF_THE_STACK["transform"])
                 return Decided(
                     self.default_face(card, zone),
                     self.rule(topic, f"in the {zone} it has only its {what}"),
@@ -603,7 +630,7 @@ class Magic(
                     ),
                 )
             if name == card.name and len(card.faces) > 1:
-                topic = _WHOLE_NAME.get(card.layout, "dfc_naming")
+                topic = WHOLE_NAME.get(card.layout, "dfc_naming")
                 return Decided(False, self.rule(topic, f"one name may be chosen, not {name}"))
             if card.layout == "flip" and name in card.face_names:
                 return Decided(
@@ -849,24 +876,6 @@ class Magic2008(Magic2020):
     version: ClassVar[str] = "2008"
     title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
-
-
-#: Naming a two-part card by its whole name: the rule that says one name is chosen.
-_WHOLE_NAME: dict[str, str] = {
-    "split": "split_names",
-    "adventure": "naming_adventure",
-    "flip": "naming_flip",
-}
-
-#: Leaving the stack or battlefield, which rule gives a card its characteristics there.
-_OFF_THE_STACK: dict[str, tuple[str, str]] = {
-    "split": ("split_combined", "combined halves"),
-    "adventure": ("adventure_normal", "normal characteristics"),
-    "flip": ("flip_normal", "normal characteristics"),
-    "transform": ("dfc_front_outside", "front face"),
-    "prototype": ("prototype_normal", "normal characteristics"),
-    "omen": ("omen_normal", "normal characteristics"),
-}
 
 
 def _refuse(obj: GameObject, rulings: Rulings) -> tuple[str, str, str, Rulings]:

@@ -89,7 +89,7 @@ class MagicExile(MagicFaceDown):
     def _offer_look(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if not (o.face_down and o.zone == "exile"):
             return []
-        return [v.Look(player=player, object=o.id, source="effect")]
+        return [v.Look(player=player, object=o.id)]  # by an effect (406.3): the default
 
     def _offer_choose_exiled(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [ChooseExiled(player=player, among=(o.id,))] if o.zone == "exile" else []

@@ -137,6 +137,7 @@ class MagicFaceDown(MagicFaces):
         ("turn_face_up", "_offer_face_up_ways"),
         ("move", "_offer_manifest"),
         ("cast", "_offer_cast_face_down"),
+        ("play", "_offer_play_face_down"),
     )
 
     def face_down_noun(self, zone: str) -> str:
@@ -152,20 +153,17 @@ class MagicFaceDown(MagicFaces):
         return [v.TurnFaceUp(object=o.id, by=by) for by in ("special_action", "cost")]
 
     def _offer_manifest(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if o.zone in ("battlefield", "stack"):
-            return []
         return [
             v.Move(object=o.id, to="battlefield", face_down=True, as_=kind)
-            for kind in sorted(MANIFESTED & self.face_down_kinds)
+            for kind in sorted(self.face_down_kinds)
         ]
 
     def _offer_cast_face_down(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if o.zone in ("battlefield", "stack"):
-            return []
-        has = keyword_cost(state.card_def(o))
-        if has is None or has[0].lower() not in self.face_down_kinds:
-            return []
-        return [v.Cast(object=o.id, face_down=True, as_=has[0].lower())]
+        # Each way (the kernel decides which the card's keyword allows: 702.37c, 702.168a).
+        return [v.Cast(object=o.id, face_down=True, as_=k) for k in sorted(self.face_down_kinds)]
+
+    def _offer_play_face_down(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        return [v.Play(object=o.id, face_down=True, as_=k) for k in sorted(self.face_down_kinds)]
 
     # --- values (708.2a, 702.168a, 701.58a) -------------------------------------------------
 

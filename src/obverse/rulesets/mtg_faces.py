@@ -72,6 +72,24 @@ MTG_SUPERTYPES: Final = frozenset(
 )
 
 
+#: Naming a two-part card by its whole name: the rule that says one name is chosen.
+WHOLE_NAME: Final[dict[str, str]] = {
+    "split": "split_names",
+    "adventure": "naming_adventure",
+    "flip": "naming_flip",
+}
+
+#: Leaving the stack or battlefield, which rule gives a card its characteristics there.
+OFF_THE_STACK: Final[dict[str, tuple[str, str]]] = {
+    "split": ("split_combined", "combined halves"),
+    "adventure": ("adventure_normal", "normal characteristics"),
+    "flip": ("flip_normal", "normal characteristics"),
+    "transform": ("dfc_front_outside", "front face"),
+    "prototype": ("prototype_normal", "normal characteristics"),
+    "omen": ("omen_normal", "normal characteristics"),
+}
+
+
 class MagicFaces(Ruleset):
     """MTG's zones, switches and face rules (newest numbering; versions override)."""
 

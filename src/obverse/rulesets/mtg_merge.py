@@ -24,6 +24,7 @@ from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.hooks import Rulings
 from obverse.rulesets.mtg_exile import MagicExile
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 
@@ -48,17 +49,19 @@ class MagicMerge(MagicExile):
     """Merged permanents (729) and mutate (702.140) on top of MTG's face-down rules."""
 
     #: Also: a spell on the stack mutating onto each permanent its owner owns.
-    object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("mutate", "_offer_mutate"),)
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("mutate", "_targets_mutate"),)
 
-    def _offer_mutate(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        # Onto each permanent its owner owns: the kernel judges the target (702.140a-b).
+    def _targets_mutate(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """A mutating spell onto each object the seat may refer to, a free target decided
+        choice by choice (702.140a-b: an illegal one and it resolves as a creature spell)."""
         if o.zone != "stack":
-            return []
-        return [
-            Mutate(object=o.id, onto=x.id)
-            for x in state.iter_objects()
-            if x.zone == "battlefield" and x.owner == o.owner
-        ]
+            return None
+        ids = ctx.referable()
+        if not ids:
+            return None
+        return Targets(Mutate(object=o.id, onto=ids[0]), "onto", ids, frozenset(), True)
 
     # --- mutating (702.140a-c, 729.2) -------------------------------------------------------
 
@@ -137,8 +140,6 @@ class MagicMerge(MagicExile):
             for comp in obj.components
             if not comp[2]
         ]
-        if not parts:  # every component face down under a face-up permanent: the plain rule
-            return super().base_characteristics(state, obj)
         top = parts[0]
         abilities = tuple(dict.fromkeys(a for p in parts for a in p.props.abilities))
         why = (

@@ -16,7 +16,7 @@ import immutables
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
-from obverse.state import GameObject, GameState
+from obverse.state import FACES, GameObject, GameState
 
 
 class CandidatePart(NamedTuple):
@@ -30,8 +30,171 @@ class CandidatePart(NamedTuple):
     in_play: list[GameObject] | None = None
 
 
+class Targets(NamedTuple):
+    """An offer with a free target (becoming a copy *of*, melding *with* ...): ``action``
+    names the first choice in ``field``; the choices are ``ids`` less ``excluded`` (``ids``
+    is shared by every object's offer of the verb: one list, not one per object). With
+    ``each``, each choice is decided by itself (a small set whose choices differ); else the
+    first decides for all (the verb's rule reads nothing of the choice the set doesn't)."""
+
+    action: v.Action
+    field: str
+    ids: tuple[int, ...]
+    excluded: frozenset[int] = frozenset()
+    each: bool = False
+
+
+class OfferContext:
+    """What one offers call finds once for every object (:meth:`Offers.target_offers_on`):
+    the shared target sets, by key. A fast path may hand the same sets on to later calls."""
+
+    def __init__(self, rs: Offers, state: GameState, seat: str | None) -> None:
+        self.rs, self.state, self.seat = rs, state, seat
+        self.sets: dict[Any, tuple[int, ...]] = {}
+        self._objects: list[GameObject] | None = None
+
+    def objects(self) -> list[GameObject]:
+        """Every object, in id order (listed once a call)."""
+        if self._objects is None:
+            self._objects = list(self.state.iter_objects())
+        return self._objects
+
+    def shared(self, key: Any, make: Callable[[], tuple[int, ...]]) -> tuple[int, ...]:
+        """The set kept under ``key`` this call (made once)."""
+        found = self.sets.get(key)
+        if found is None:
+            found = self.sets[key] = make()
+        return found
+
+    def referable(self) -> tuple[int, ...]:
+        """The objects the seat may refer to, by id."""
+        rs, state, seat = self.rs, self.state, self.seat
+        return self.shared(
+            "referable",
+            lambda: tuple(
+                o.id for o in self.objects() if seat is None or rs.may_refer(state, seat, o)
+            ),
+        )
+
+    def in_play(self) -> tuple[int, ...]:
+        """The objects in play the seat may refer to, by id."""
+        rs, state, seat = self.rs, self.state, self.seat
+        return self.shared(
+            "in_play",
+            lambda: tuple(
+                o.id
+                for o in self.objects()
+                if rs.is_in_play(o.zone) and (seat is None or rs.may_refer(state, seat, o))
+            ),
+        )
+
+
 class Offers(Hooks):
     """The candidate generators of a :class:`~obverse.rulesets.Ruleset` (its base class)."""
+
+    def may_act(self, state: GameState, seat: str | None, obj: GameObject) -> bool:
+        """The seat policy: whether ``seat`` may take an action whose main object (its
+        subject, else the first object it names) is ``obj``. A player acts with objects they
+        own or control and can identify (the rules or kept knowledge: never a card they can't
+        tell); the judge (``None``) with any. The one statement of it: offers, the web
+        sandbox and :func:`obverse.engine.is_legal` ask it."""
+        if seat is None:
+            return True
+        if seat != obj.owner and seat != obj.controller:
+            return False
+        return self.may_look(state, seat, obj) or self.knows(state, seat, obj)
+
+    def may_act_on(self, state: GameState, seat: str | None, action: v.Action) -> bool:
+        """:meth:`may_act` of ``action``'s main object, and the seat's other limits: a player
+        acts as themself (an answer or a shuffle of their own), only the judge starts the
+        game."""
+        if seat is None:
+            return True
+        if isinstance(action, v.StartGame):
+            return False
+        cls = type(action)
+        as_whom = cls.viewer_field or ("player" if isinstance(action, v.Shuffle) else None)
+        if as_whom is not None and getattr(action, as_whom) != seat:
+            return False
+        main = cls.subject or (cls.refs[0] if cls.refs else None)
+        if main is None:
+            return True
+        value = getattr(action, main)
+        oid = value[0] if isinstance(value, tuple) else value
+        if not isinstance(oid, int):
+            return True
+        obj = state.objects.get(oid)
+        return obj is not None and self.may_act(state, seat, obj)
+
+    #: Verbs with a free target: per object, a method ``(state, seat, o, ctx)`` giving its
+    #: :class:`Targets` (``None``: none). Declared beside the verb's rule, as
+    #: :attr:`object_offers` are; a verb here is not made by :attr:`object_offers`.
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("become_copy", "_targets_copy"),)
+
+    def target_offers_on(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> list[Targets]:
+        """The free-target offers on ``o`` (before the kernel decides them), in order."""
+        out: list[Targets] = []
+        for name in _target_table(type(self)):
+            found = getattr(self, name)(state, seat, o, ctx)
+            if found is not None:
+                out.append(found)
+        return out
+
+    def _targets_copy(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """Becoming a copy of an object the seat may refer to (707.2; the sandbox lets any
+        object copy any, itself too)."""
+        ids = ctx.referable()
+        excluded = self.copy_excluded(state, o, ids)
+        first = next((x for x in ids if x not in excluded), None)
+        if first is None:
+            return None
+        return Targets(v.BecomeCopy(object=o.id, of=first), "of", ids, excluded)
+
+    def copy_excluded(
+        self, state: GameState, o: GameObject, ids: tuple[int, ...]
+    ) -> frozenset[int]:
+        """The objects of ``ids`` ``o`` may not become a copy of (none here; FaB 8.5.25d)."""
+        return frozenset()
+
+    def loose_target_offers(
+        self, state: GameState, seat: str | None, ctx: OfferContext
+    ) -> list[Targets]:
+        """The free-target offers naming no subject (none here)."""
+        return []
+
+    def offer_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        """The candidates on ``o`` the kernel decides one by one (:meth:`object_candidates`
+        less the free-target verbs of :attr:`target_offers`)."""
+        skip = _target_verbs(type(self))
+        if type(self).object_candidates is not Offers.object_candidates:  # a plugin's override
+            made = self.object_candidates(state, player, o)
+            return [a for a in made if a.verb not in skip]
+        out: list[v.Action] = []
+        for verb, make in _table(type(self)).every:
+            if verb not in skip:
+                out += make(self, state, player, o)
+        return out
+
+    def loose_offer_candidates(self, state: GameState, seat: str | None) -> list[v.Action]:
+        """The candidates naming no object (before the kernel and the seat policy decide):
+        shuffling each zone of the seat's (the judge: every player's), the game's queries."""
+        out: list[v.Action] = [
+            v.Shuffle(player=p, zone=z)
+            for p in ((seat,) if seat else state.players)
+            for z in _zones_in_order(type(self))
+        ]
+        out += [a for a in self.loose_candidates(state, None) if not isinstance(a, v.Shuffle)]
+        return out
+
+    def offer_inputs(self, state: GameState, o: GameObject) -> tuple[Any, ...]:
+        """What ``o``'s offers read beyond ``o`` itself and the state's global fields (a fast
+        path keeps them while these are unchanged): the objects under it or that it is
+        under (FaB sub-cards)."""
+        return ()
 
     @classmethod
     def vocabulary(cls) -> tuple[type[v.Action], ...]:
@@ -221,6 +384,7 @@ class Offers(Hooks):
         ("reveal", "_offer_reveal"),
         ("add_counters", "_offer_add_counters"),
         ("create_token_copy", "_offer_token_copy"),
+        ("play", "_offer_plays"),
         ("change_control", "_offer_change_control"),
         ("transform", "_offer_transform"),
     )
@@ -241,23 +405,21 @@ class Offers(Hooks):
         return out
 
     def _offer_moves(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        # Never onto the stack: casting puts a card there.
         return [v.Move(object=o.id, to=zone) for zone in _move_targets(self, o.zone)]
 
     def _offer_resolve(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [v.Resolve(object=o.id)] if o.zone == self.stack_zone else []
 
     def _offer_casts(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if o.zone == self.stack_zone or self.is_in_play(o.zone):
-            return []
-        card = state.card_def(o)
-        if len(card.faces) < 2:
-            return [v.Cast(object=o.id)]
-        faces = sorted(self.allowed_faces(card, self.stack_zone))
-        return [v.Cast(object=o.id, face=f) for f in faces]  # type: ignore[arg-type]
+        return _with_faces(v.Cast, self, state, o)
+
+    def _offer_plays(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
+        # Playing a land (a modal DFC's back face among them): each face the card has.
+        return _with_faces(v.Play, self, state, o)
 
     def _offer_turn_face_down(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [v.TurnFaceDown(object=o.id)]
+        kinds = _kinds(type(self))
+        return [v.TurnFaceDown(object=o.id), *(v.TurnFaceDown(object=o.id, as_=k) for k in kinds)]
 
     def _offer_turn_face_up(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [v.TurnFaceUp(object=o.id)]
@@ -269,16 +431,12 @@ class Offers(Hooks):
         return [v.Reveal(object=o.id)]
 
     def _offer_add_counters(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if not self.is_in_play(o.zone):
-            return []
         return [v.AddCounters(object=o.id, counter="+1/+1")]
 
     def _offer_token_copy(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [v.CreateTokenCopy(of=o.id)] if self.is_in_play(o.zone) else []
+        return [v.CreateTokenCopy(of=o.id)]
 
     def _offer_change_control(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        if not self.is_in_play(o.zone):
-            return []
         return [v.ChangeControl(object=o.id, to=p) for p in state.players if p != o.controller]
 
     def _offer_transform(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
@@ -311,6 +469,59 @@ def _offers_on(
 
 
 _TABLES: dict[type[Offers], _Table] = {}
+_TARGET_TABLES: dict[type[Offers], tuple[str, ...]] = {}
+_TARGET_VERBS: dict[type[Offers], frozenset[str]] = {}
+_VERBS: dict[type[Offers], frozenset[str]] = {}
+
+
+def _verbs(cls: type[Offers]) -> frozenset[str]:
+    found = _VERBS.get(cls)
+    if found is None:
+        found = _VERBS[cls] = frozenset(v.verb_of(a) for a in cls.vocabulary())
+    return found
+
+
+def _target_table(cls: type[Offers]) -> tuple[str, ...]:
+    """``cls``'s free-target methods, base classes first, of verbs in its vocabulary."""
+    found = _TARGET_TABLES.get(cls)
+    if found is None:
+        verbs = _verbs(cls)
+        found = _TARGET_TABLES[cls] = tuple(
+            name
+            for k in reversed(cls.__mro__)
+            for verb, name in vars(k).get("target_offers", ())
+            if verb in verbs
+        )
+    return found
+
+
+def _target_verbs(cls: type[Offers]) -> frozenset[str]:
+    """The verbs made as free targets (never by :attr:`Offers.object_offers`)."""
+    found = _TARGET_VERBS.get(cls)
+    if found is None:
+        found = _TARGET_VERBS[cls] = frozenset(
+            {verb for k in cls.__mro__ for verb, _ in vars(k).get("target_offers", ())}
+        )
+    return found
+
+
+def _with_faces(cls: type[v.Cast], rs: Offers, state: GameState, o: GameObject) -> list[v.Action]:
+    """Casting or playing ``o``: a multi-faced card also as each face (the kernel decides
+    which the card has, and from where)."""
+    if len(state.card_def(o).faces) < 2:
+        return [cls(object=o.id)]
+    return [cls(object=o.id), *(cls(object=o.id, face=f) for f in FACES)]
+
+
+_KINDS: dict[type[Offers], tuple[str, ...]] = {}
+
+
+def _kinds(cls: type[Offers]) -> tuple[str, ...]:
+    """``cls``'s face-down kinds, sorted (found once)."""
+    found = _KINDS.get(cls)
+    if found is None:
+        found = _KINDS[cls] = tuple(sorted(getattr(cls, "face_down_kinds", ())))
+    return found
 
 
 def _table(cls: type[Offers]) -> _Table:
@@ -382,15 +593,11 @@ _MOVE_TARGETS: dict[tuple[type[Offers], str], tuple[str, ...]] = {}
 
 
 def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
-    """The zones an object in ``zone`` is offered to move to, sorted: every zone it isn't in
-    but the stack (a function of the class and the zone, found once each)."""
+    """The zones an object in ``zone`` is offered to move to, sorted: every zone (the kernel
+    decides, e.g. 400.7: a move within a zone may be a move; found once each)."""
     found = _MOVE_TARGETS.get((type(rs), zone))
     if found is None:
-        found = _MOVE_TARGETS[type(rs), zone] = tuple(
-            z
-            for z in _zones_in_order(type(rs))
-            if not rs.zone_matches(zone, z) and z != rs.stack_zone
-        )
+        found = _MOVE_TARGETS[type(rs), zone] = tuple(z for z in _zones_in_order(type(rs)))
     return found
 
 
@@ -433,4 +640,4 @@ def _zones_in_order(cls: type[Offers]) -> tuple[str, ...]:
     return found
 
 
-__all__ = ["Offers", "objects_in_order"]
+__all__ = ["OfferContext", "Offers", "Targets", "objects_in_order"]

@@ -563,8 +563,20 @@ class SCP(Sandboxes):
     #: Also a cross test declared by each object on the site.
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("cross_test", "_offer_cross_test"),)
 
+    def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
+        """An object on the site: also the others there (a cross test's targets) and whether
+        its controller's chain is empty (601.1c)."""
+        if o.zone != SITE_ZONE:
+            return ()
+        chain = bool(state.zones.get(self.zone_key(self.stack_zone, o.controller)))
+        return (chain, *(x for x in state.iter_objects() if x.zone == SITE_ZONE))
+
     def _offer_cross_test(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [CrossTest(object=o.id)] if o.zone == SITE_ZONE else []
+        if o.zone != SITE_ZONE:
+            return []
+        # Against nothing, or each other object on the site (a few: the kernel decides).
+        site = [x for x in state.iter_objects() if x.zone == SITE_ZONE and x.id != o.id]
+        return [CrossTest(object=o.id), *(CrossTest(object=o.id, target=x.id) for x in site)]
 
     def cross_test(self, state: GameState, a: CrossTest) -> Outcome:
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;

@@ -12,8 +12,10 @@ Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its
   log entries after the N-th, whose key the page holds)
 - ``GET /api/t/{token}/events``: server-sent events, one ``change`` whenever what the seat
   sees changes (the page then fetches the state)
-- ``GET /api/t/{token}/legal``: the actions offered to the seat, each with its label; and
-  ``.../inspect?ref=REF``: one object as the seat may read it, with the rulings behind it
+- ``GET /api/t/{token}/legal``: the offers, ``{verb, object, args, rule, label, group}`` (with a
+  free target, ``targets: {arg: [choices]}``, ``args`` naming the first)
+- ``GET /api/t/{token}/inspect?ref=REF``: one object as the seat may read it, with the
+  rulings that decided its characteristics (:mod:`obverse.web.inspect`)
 - ``POST /api/t/{token}/act`` ``{verb, object?, args?}``: an action (answers the state,
   with the same ``since``/``after``)
 - judge only: ``POST .../setup`` (add a card), ``POST .../remove``, ``POST .../undo``,

@@ -10,15 +10,11 @@ crosses seats) and shared by the tables of one game (see :meth:`Table.append
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import is_, itemgetter
 from typing import Any
-
-import msgspec
 
 from obverse.characteristics import characteristics
 from obverse.rulesets import Ruleset
@@ -435,38 +431,9 @@ def shown_names(table: Any, player: str | None, names: Mapping[int, str]) -> dic
     return shown
 
 
-#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
-_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
-
-
-def faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
-    """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
-    found = _FACES.get(id(faces))
-    if found is None or found[0] is not faces:
-        if len(_FACES) > 4096:
-            _FACES.clear()
-        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
-    return list(found[1])
-
-
-def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
-    """A log entry's key: a digest of it and the previous entry's key."""
-    text = previous + json.dumps(entry, sort_keys=True)
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
-def chain_keys(log: list[dict[str, Any]]) -> None:
-    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
-    key = ""
-    for entry in log:
-        key = entry["key"] = entry_key(key, entry)
-
-
 __all__ = [
     "HandleKey",
     "SeatParts",
-    "chain_keys",
-    "entry_key",
     "judge_view",
     "player_view",
     "seat_handles",

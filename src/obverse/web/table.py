@@ -12,7 +12,9 @@ acts on by those handles, which are mapped back to labels here.
 from __future__ import annotations
 
 import functools
+import hashlib
 import hmac
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -23,8 +25,9 @@ import msgspec
 from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.engine import Legal, LegalCache, check_actor, legal_parts, normalize
+from obverse.engine import Legal, check_actor, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
+from obverse.fastoffers import OfferMemo
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulesets.labels import group
 from obverse.rulings import Event, Outcome, Ruling
@@ -35,9 +38,6 @@ from obverse.views import is_visible, view_events
 from obverse.vocab import verb_of
 from obverse.web.seatview import (
     SeatParts,
-    chain_keys,
-    entry_key,
-    faces_builtins,
     judge_view,
     player_view,
     seat_handles,
@@ -160,9 +160,9 @@ class Table:
         self._seen: dict[tuple[str, str], Any] = {}
         self._logs: dict[str, list[dict[str, Any]]] = {}
         self._log_json: dict[str, list[bytes]] = {}
-        #: What the kernel found of the candidates on earlier states of this game (shared
-        #: with the tables :meth:`append` makes: a new state re-tries only what changed).
-        self.legal_cache = LegalCache()
+        #: The kernel's offers on earlier states of this game (shared with the tables
+        #: :meth:`append` makes: a new state decides only what changed).
+        self.offer_memo = OfferMemo()
         #: Offers without names, per action (shared the same way).
         self.offer_templates: dict[v.Action, Any] = {}
         #: Per (state, seat): the names it can't identify and can (see :meth:`hidden_names`;
@@ -171,7 +171,7 @@ class Table:
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
         self.offer_bytes: dict[str, dict[int, tuple[Legal, bytes]]] = {}
         #: Each seat's encoded parts of its last offers, by the identity of the kernel's
-        #: part (:func:`obverse.engine.legal_parts`; shared the same way), and its kept
+        #: part (:meth:`~obverse.fastoffers.OfferMemo.parts`; shared the same way), and its kept
         #: offers by the objects they name.
         self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
         self.offer_naming: dict[str, dict[int, set[int]]] = {}
@@ -381,7 +381,7 @@ class Table:
     def printed(self, obj: GameObject) -> dict[str, Any]:
         """The printed (or copied) faces an identified object shows, for drawing."""
         layout, faces = self.rs.printed_faces(self.state, obj)
-        return {"layout": layout, "printed": faces_builtins(faces)}
+        return {"layout": layout, "printed": _faces_builtins(faces)}
 
     def judge_view(self) -> dict[str, Any]:
         """Everything: the true characteristics and status of every object, with labels."""
@@ -498,6 +498,33 @@ class Table:
         return b"[" + b",".join(done[start:]) + b"]"
 
 
+#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
+_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def _faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
+    """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
+    found = _FACES.get(id(faces))
+    if found is None or found[0] is not faces:
+        if len(_FACES) > 4096:
+            _FACES.clear()
+        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
+    return list(found[1])
+
+
+def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
+    """A log entry's key: a digest of it and the previous entry's key."""
+    text = previous + json.dumps(entry, sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def chain_keys(log: list[dict[str, Any]]) -> None:
+    """Give each log entry a ``key``: a digest of it and the previous entry's key."""
+    key = ""
+    for entry in log:
+        key = entry["key"] = entry_key(key, entry)
+
+
 @dataclass
 class Request:
     """An action a seat asks for, before it is turned into a contract step."""
@@ -599,22 +626,21 @@ def _request_fields(table: Table, seat: str, cls: type[v.Action], req: Request) 
 
 
 def _seat_policy(table: Table, seat: str, action: v.Action) -> None:
-    """The sandbox's seat policy (not a game rule): a player acts with objects they own or
-    control and can see, as themself; only the judge starts the game."""
-    if seat == JUDGE:
+    """The seat policy (the kernel's, :meth:`~obverse.rulesets.Ruleset.may_act_on`): a
+    player acts with objects they own or control and can see, as themself; only the judge
+    starts the game."""
+    if seat == JUDGE or table.rs.may_act_on(table.state, seat, action):
         return
     if isinstance(action, v.StartGame):
         raise TableError(403, "only the judge starts the game")
-    player = getattr(action, "player", seat)
-    if type(action).viewer_field or isinstance(action, v.Shuffle):
-        _need(player == seat, "player: you may act only as yourself")
+    _need(False, "player: you may act only as yourself")
 
 
 def may_act_on(table: Table, seat: str, obj: GameObject) -> bool:
-    """The sandbox's seat policy (not a rule of any game): a player acts only with objects
-    they own or control and can see; what they may *refer* to is the kernel's call."""
-    visible = is_visible(table.state, seat, obj, table.rs)
-    return visible and seat in (obj.owner, obj.controller)
+    """The kernel's seat policy (:meth:`~obverse.rulesets.Ruleset.may_act`): a player acts
+    only with objects they own or control and can see; what they may *refer* to is the
+    kernel's call too."""
+    return table.rs.may_act(table.state, seat, obj)
 
 
 def check_references(table: Table, seat: str, step: dict[str, Any]) -> None:
@@ -640,10 +666,9 @@ def _main_field(cls: type[v.Action]) -> str | None:
 
 
 def _seat_parts(table: Table, seat: str, player: str | None) -> list[list[Legal]]:
-    """:func:`obverse.engine.legal_parts` for ``player``, less the actions on objects the
-    seat policy refuses (:func:`may_act_on`), which are dropped before the kernel is asked."""
-    acting = None if player is None else functools.partial(may_act_on, table, seat)
-    return legal_parts(table.state, player, table.legal_cache, acting=acting)
+    """The kernel's offers for ``player`` in parts (:meth:`OfferMemo.parts`: the seat
+    policy is the kernel's)."""
+    return table.offer_memo.parts(table.state, player, table.scn.resolver)
 
 
 def _seat_legal(table: Table, seat: str, player: str | None) -> list[Legal]:
@@ -675,14 +700,16 @@ def _template(templates: dict[v.Action, _Template], action: v.Action) -> _Templa
 
 def _offer(
     templates: dict[v.Action, _Template],
-    action: v.Action,
-    rulings: tuple[Ruling, ...],
+    legal: Legal,
     names: Mapping[int, str],
     words: Callable[[v.Action], str],
 ) -> dict[str, Any]:
     """One offer as the seat gets it: its objects by the seat's names, the rule allowing it,
     and its label and group in words (the kernel's :meth:`Ruleset.describe`, as the seat's
-    player may read it; :func:`obverse.rulesets.labels.group`)."""
+    player may read it; :func:`obverse.rulesets.labels.group`); an offer with a free target
+    also lists its choices (``targets``: the argument, ``with`` for a pair's second object,
+    and the seat's names of every choice)."""
+    action, rulings = legal.action, legal.rulings
     verb, main, fields, refs = _template(templates, action)
     data = dict(fields)
     for key in refs:
@@ -694,7 +721,7 @@ def _offer(
     elif isinstance(obj, list):  # a pile (mtg choose_exiled): the first, the others `with`
         obj, data["with"] = obj[0], obj[1:]
     rule = rulings[0].rule if rulings else ""
-    return {
+    out = {
         "verb": verb,
         "object": obj,
         "args": data,
@@ -702,6 +729,10 @@ def _offer(
         "label": words(action),
         "group": group(action),
     }
+    if legal.field is not None:
+        arg = "with" if legal.field == main else legal.field
+        out["targets"] = {arg: [names[x] for x in legal.choices()]}
+    return out
 
 
 def _seat_names(table: Table, seat: str) -> tuple[str | None, dict[int, str]] | None:
@@ -723,10 +754,7 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     player, names = found
     templates = table.offer_templates
     words = functools.partial(table.rs.describe, table.state, player=player)
-    return [
-        _offer(templates, x.action, x.rulings, names, words)
-        for x in _seat_legal(table, seat, player)
-    ]
+    return [_offer(templates, x, names, words) for x in _seat_legal(table, seat, player)]
 
 
 def legal_body(table: Table, seat: str) -> bytes:
@@ -791,9 +819,9 @@ def _part_bytes(
         found = kept.get(id(legal))
         if found is None or found[0] is not legal:
             action = legal.action
-            made = encode(_offer(templates, action, legal.rulings, names, words))
+            made = encode(_offer(templates, legal, names, words))
             found = kept[id(legal)] = (legal, made)
-            for oid in action.object_ids():
+            for oid in (*action.object_ids(), *legal.choices()):
                 naming.setdefault(oid, set()).add(id(legal))
         out.append(found[1])
     return b",".join(out)
@@ -801,7 +829,9 @@ def _part_bytes(
 
 def _names_any(part: list[Legal], ids: set[int]) -> bool:
     """Whether an offer of ``part`` names one of ``ids``."""
-    return any(not ids.isdisjoint(x.action.object_ids()) for x in part)
+    return any(
+        not ids.isdisjoint(x.action.object_ids()) or not ids.isdisjoint(x.choices()) for x in part
+    )
 
 
 def seat_error(table: Table, seat: str, exc: Exception, verb: str) -> TableError:

@@ -268,6 +268,16 @@ function offerLabel(a) {
   return args.length ? `${verb} ${args.join(" ")}` : verb;
 }
 
+// An offer with a free target (becoming a copy of, melding with ...) lists its choices once:
+// one button per choice.
+function expandOffer(a) {
+  if (!a.targets) return [a];
+  const [[key, choices]] = Object.entries(a.targets);
+  // The kernel's label names the first choice: each button says its own (the verb and args).
+  return choices.map((c) => ({ ...a, args: { ...(a.args || {}), [key]: c }, targets: undefined,
+    label: choices.length > 1 ? undefined : a.label }));
+}
+
 function offerButton(token, a) {
   return el("button", { type: "button", class: "offer", "data-verb": a.verb,
     "data-group": a.group || "main", "data-rule": a.rule || null,
@@ -385,7 +395,7 @@ function renderInspector() {
   }
   // The offers first (the likely one on top), then what the card is now and why, then its faces.
   const now = el("div", { class: "now", id: "inspector-now" });
-  const offers = (panel.offers || []).filter((a) => a.object === o.ref);
+  const offers = (panel.offers || []).filter((a) => a.object === o.ref).flatMap(expandOffer);
   const acts = el("div", { class: "acts" });
   if (offers.length) {
     acts.append(el("h3", { text: "Offered actions" }), offerGroups(panel.token, offers));

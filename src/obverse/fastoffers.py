@@ -1,0 +1,313 @@
+"""The fast path of offers: :func:`obverse.engine.offer_parts` kept across a game's states.
+
+The one seam between the plain definition (:func:`obverse.engine.legal_actions`, which makes
+and decides every offer) and the incremental machinery: an :class:`OfferMemo` keeps each
+object's offers, for a seat, while what they were made from is unchanged: the object itself
+(an immutable :class:`~obverse.state.GameObject`: a change makes a new one), the state's
+global fields (effects, designations, the turn ...), the kept knowledge naming the object or
+its card, and what its ruleset says it reads beyond it
+(:meth:`~obverse.rulesets.Ruleset.offer_inputs`). A free-target offer is kept with the first
+choice it was decided on, and shares the call's target set (a new list only when the set
+changed). So after one change a call costs a look-up per object the seat may act with, and
+the decisions of the objects that changed.
+
+``tests/test_offers.py`` holds the two equal on random histories of every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from obverse import vocab as v
+from obverse.engine import (
+    Legal,
+    decided,
+    loose_offers,
+    own_offers,
+    ruleset_of,
+    target_offers,
+)
+from obverse.rulesets.base import Catalog
+from obverse.rulesets.offers import OfferContext, Targets
+from obverse.state import GameObject, GameState
+
+
+def _globals(state: GameState) -> tuple[Any, ...]:
+    """The state's fields every object's offers may read (compared by identity first)."""
+    return (
+        state.ruleset,
+        state.players,
+        state.effects,
+        state.designations,
+        state.active,
+        state.turn,
+        state.pregame,
+    )
+
+
+class _Own:
+    """One object's kept offers: what they were made from and the list (for free-target
+    offers, also the shared sets and the first choices they read)."""
+
+    __slots__ = ("firsts", "inputs", "known", "legal", "obj", "reads", "world")
+
+    def __init__(
+        self, obj: GameObject, world: Any, known: Any, inputs: Any, legal: list[Legal]
+    ) -> None:
+        self.obj, self.world, self.known, self.inputs, self.legal = obj, world, known, inputs, legal
+        self.reads: tuple[tuple[Any, tuple[int, ...]], ...] = ()
+        self.firsts: tuple[tuple[int, GameObject | None], ...] = ()
+
+    def same_targets(self, ctx: _KeptContext, state: GameState) -> bool:
+        """Whether the free-target offers are as kept: every shared set they read is the very
+        set this call already made, and every first choice the same object."""
+        sets = ctx.sets
+        for k, t in self.reads:
+            if sets.get(k) is not t:
+                return False
+        objects = state.objects
+        return all(objects.get(i) is x for i, x in self.firsts)
+
+    def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
+        return (
+            self.obj is obj
+            and (self.world is world or self.world == world)
+            and self.known == known
+            and self.inputs == inputs
+        )
+
+
+class OfferMemo:
+    """What :func:`offer_parts` learnt of one game's states, for its later ones (one per
+    game, kept across its states; not shared between threads). Offers are the plain
+    definition's (:func:`obverse.engine.offer_parts`), part for part: a part is the very same
+    list while nothing it came from changed, so a caller that keeps what it made of a part
+    (a server's encoded offers) redoes only the parts that changed."""
+
+    def __init__(self) -> None:
+        self._own: dict[tuple[str | None, int], _Own] = {}
+        self._targets: dict[tuple[str | None, int], _Own] = {}
+        #: Per seat, the last call's shared target sets (kept when equal: the same tuple).
+        self._sets: dict[str | None, dict[Any, tuple[int, ...]]] = {}
+        self._known: tuple[Any, dict[Any, tuple[Any, ...]]] | None = None
+        self._loose_kept: dict[str | None, tuple[Any, tuple[Any, ...], list[Legal]]] = {}
+        #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
+        #: with it and refer to it.
+        self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool]] = {}
+
+    def parts(
+        self, state: GameState, seat: str | None, catalog: Catalog | None = None
+    ) -> list[list[Legal]]:
+        """:func:`obverse.engine.offer_parts`, kept (see the class)."""
+        rs = ruleset_of(state)
+        ctx = _KeptContext(rs, state, seat, self._sets.setdefault(seat, {}))
+        world = _globals(state)
+        known = self._knowledge(state)
+        out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
+        seen: set[tuple[str | None, int]] = set()
+        for o, mine in self._acting(state, seat, ctx, world, known):
+            key = (seat, o.id)
+            seen.add(key)
+            inputs = rs.offer_inputs(state, o)
+            kept = self._own.get(key)
+            if kept is None or not kept.holds(o, world, mine, inputs):
+                kept = self._own[key] = _Own(
+                    o, world, mine, inputs, own_offers(state, seat, o, catalog)
+                )
+            out.append(kept.legal)
+            out.append(self._target_part(state, seat, o, ctx, world, mine, inputs, catalog))
+        out.append(self._loose(state, seat, world, catalog))
+        out.append(target_offers(state, seat, rs.loose_target_offers(state, seat, ctx), catalog))
+        ctx.keep()
+        self._forget(seat, seen)
+        return out
+
+    def _acting(
+        self,
+        state: GameState,
+        seat: str | None,
+        ctx: _KeptContext,
+        world: Any,
+        known: dict[Any, tuple[Any, ...]],
+    ) -> list[tuple[GameObject, tuple[Any, ...]]]:
+        """The objects the seat may act with, each with the knowledge naming it; and the
+        call's set of objects it may refer to. Whether it may act with or refer to an object
+        is kept while the object, the globals and that knowledge are the same."""
+        rs, facts = ctx.rs, self._facts
+        referable: list[int] = []
+        acting: list[tuple[GameObject, tuple[Any, ...]]] = []
+        for o in ctx.objects():
+            mine = known.get(o.id, ()) + known.get(("card", o.card), ()) if known else ()
+            key = (seat, o.id)
+            f = facts.get(key)
+            if f is None or f[0] is not o or f[2] != mine or not (f[1] is world or f[1] == world):
+                acts = rs.may_act(state, seat, o)
+                refers = seat is None or rs.may_refer(state, seat, o)
+                f = facts[key] = (o, world, mine, acts, refers)
+            if f[4]:
+                referable.append(o.id)
+            if f[3]:
+                acting.append((o, mine))
+        ctx.shared("referable", lambda: tuple(referable))
+        if len(facts) > 4 * len(ctx.objects()) + 256:
+            facts.clear()
+        return acting
+
+    def _target_part(
+        self,
+        state: GameState,
+        seat: str | None,
+        o: GameObject,
+        ctx: _KeptContext,
+        world: Any,
+        mine: Any,
+        inputs: Any,
+        catalog: Catalog | None,
+    ) -> list[Legal]:
+        """``o``'s free-target offers: a kept decision while ``o``, the globals and each
+        offer's first choice (and, decided one by one, every choice) are unchanged."""
+        key = (seat, o.id)
+        kept = self._targets.get(key)
+        if (
+            kept is not None
+            and kept.reads
+            and not o.copies  # a copy's exclusions read the other objects (FaB 8.5.25d)
+            and kept.holds(o, world, mine, kept.inputs)
+            and kept.inputs[0] == inputs
+            and kept.same_targets(ctx, state)
+        ):
+            return kept.legal
+        ctx.read = []
+        found = ctx.rs.target_offers_on(state, seat, o, ctx)
+        reads, ctx.read = tuple(ctx.read), None
+        if not found:
+            return []
+        shape = tuple(_shape(state, t) for t in found)
+        if kept is not None and kept.holds(o, world, mine, (inputs, shape)):
+            # The same decisions; on a new shared set, the offers again with the new set.
+            legal = [_retarget(x, found) for x in kept.legal]
+            if any(a is not b for a, b in zip(legal, kept.legal, strict=True)):
+                kept.legal = legal
+        else:
+            kept = self._targets[key] = _Own(
+                o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog)
+            )
+        kept.reads = reads
+        kept.firsts = tuple((i, state.objects.get(i)) for i in _firsts(found))
+        return kept.legal
+
+    def _loose(
+        self, state: GameState, seat: str | None, world: Any, catalog: Catalog | None
+    ) -> list[Legal]:
+        """The offers naming no object, kept while the globals and every zone they may name
+        (each player's, the shared ones) are the very same."""
+        rs = ruleset_of(state)
+        zones = state.zones
+        keys = _zone_keys(rs, state.players)
+        held = tuple(zones.get(k) for k in keys)
+        kept = self._loose_kept.get(seat)
+        if (
+            kept is not None
+            and kept[0] == world
+            and all(a is b for a, b in zip(kept[1], held, strict=True))
+        ):
+            return kept[2]
+        legal = loose_offers(state, seat, catalog)
+        self._loose_kept[seat] = (world, held, legal)
+        return legal
+
+    def _knowledge(self, state: GameState) -> dict[Any, tuple[Any, ...]]:
+        """The kept knowledge by the object id and (``("card", id)``) card it names."""
+        known = state.knowledge
+        if self._known is not None and self._known[0] is known:
+            return self._known[1]
+        index: dict[Any, tuple[Any, ...]] = {}
+        for k in known:
+            index[k.obj] = (*index.get(k.obj, ()), k)
+            index["card", k.card] = (*index.get(("card", k.card), ()), k)
+        self._known = (known, index)
+        return index
+
+    def _forget(self, seat: str | None, seen: set[tuple[str | None, int]]) -> None:
+        """Drop the seat's entries of objects it no longer acts with (bounded memory)."""
+        for table in (self._own, self._targets):
+            if len(table) > 2 * len(seen) + 64:
+                for key in [k for k in table if k[0] == seat and k not in seen]:
+                    del table[key]
+
+
+class _KeptContext(OfferContext):
+    """An :class:`OfferContext` whose shared sets are the last call's very tuples when
+    equal (an unchanged set is the same object: offers holding it are kept as they are)."""
+
+    def __init__(
+        self, rs: Any, state: GameState, seat: str | None, last: dict[Any, tuple[int, ...]]
+    ) -> None:
+        super().__init__(rs, state, seat)
+        self.last = last
+        #: The shared sets read while one object's free-target offers are made.
+        self.read: list[tuple[Any, tuple[int, ...]]] | None = None
+
+    def shared(self, key: Any, make: Any) -> tuple[int, ...]:
+        found = self.sets.get(key)
+        if found is None:
+            found = make()
+            old = self.last.get(key)
+            if old is not None and old == found:
+                found = old
+            self.sets[key] = found
+        if self.read is not None:
+            self.read.append((key, found))
+        return found
+
+    def keep(self) -> None:
+        """Hand this call's sets on to the next."""
+        self.last.clear()
+        self.last.update(self.sets)
+
+
+_ZONE_KEYS: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
+
+
+def _zone_keys(rs: Any, players: tuple[str, ...]) -> tuple[str, ...]:
+    """Every zone key of a game: each player's zones and the shared ones (found once)."""
+    found = _ZONE_KEYS.get((type(rs), players))
+    if found is None:
+        found = _ZONE_KEYS[type(rs), players] = tuple(
+            sorted({rs.zone_key(z, p) for z in rs.zones for p in players})
+        )
+    return found
+
+
+def _firsts(found: list[Targets]) -> list[int]:
+    """The choices the decisions of ``found`` read (the first, or each one by one)."""
+    out: list[int] = []
+    for t in found:
+        if t.each:
+            out += t.ids
+        else:
+            first = getattr(t.action, t.field)
+            out.append(first[-1] if isinstance(first, tuple) else first)
+    return out
+
+
+def _shape(state: GameState, t: Targets) -> Any:
+    """What a free-target decision read of its choices: the first choice's object (or,
+    decided one by one, every choice's), and the exclusions."""
+    if t.each:
+        return (t.action, t.excluded, tuple(state.objects.get(x) for x in t.ids))
+    first = getattr(t.action, t.field)
+    oid = first[-1] if isinstance(first, tuple) else first
+    return (t.action, t.excluded, state.objects.get(oid))
+
+
+def _retarget(legal: Legal, found: list[Targets]) -> Legal:
+    """``legal`` with its shared set from ``found`` (itself when that is its set, or it was
+    decided one by one: its own set)."""
+    for t in found:
+        if t.action == legal.action and not t.each and t.ids is not legal.targets:
+            return Legal(legal.action, legal.rulings, t.field, t.ids, t.excluded)
+    return legal
+
+
+__all__ = ["OfferMemo"]
