@@ -154,7 +154,7 @@ def test_bench_without_python_chess_says_so(
 ) -> None:
     from obverse import bench, bench_node
 
-    monkeypatch.setattr(bench, "run", lambda **kw: [])
+    monkeypatch.setattr(bench, "run", lambda *a, **kw: [])
     monkeypatch.setattr(bench_node, "chess_available", lambda: False)
     assert main(["bench", "--quick", "--json"]) == 0
     out, err = capsys.readouterr()

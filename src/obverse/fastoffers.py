@@ -199,12 +199,13 @@ class OfferMemo:
     def _loose(
         self, state: GameState, seat: str | None, world: Any, catalog: Catalog | None
     ) -> list[Legal]:
-        """The offers naming no object, kept while the globals and every zone they may name
-        (each player's, the shared ones) are the very same."""
+        """The offers naming no object, kept while the globals, every zone they may name
+        (each player's, the shared ones), the objects and the knowledge are the very same
+        (ending the game reads every face-down object and who knows it, 708.9)."""
         rs = ruleset_of(state)
         zones = state.zones
         keys = _zone_keys(rs, state.players)
-        held = tuple(zones.get(k) for k in keys)
+        held = (state.objects, state.knowledge, *(zones.get(k) for k in keys))
         kept = self._loose_kept.get(seat)
         if (
             kept is not None

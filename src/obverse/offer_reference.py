@@ -8,10 +8,12 @@ pair) and meant for tests on small states (``tests/test_offers.py``).
 
 The choices it tries, per action field: an object field, every object (the main one: each
 the seat may act with, :meth:`~obverse.rulesets.Ruleset.may_act`; another: each it may refer
-to); a zone field, every zone; a player field, every player (an optional one: its default);
-the fields of :data:`CHOICES`, their values; every other field its default (modifiers a
-caller adds: a position, an exception, a count). The free-form verbs of :data:`UNOFFERED`
-(an effect, a search, a name) are composed by the seat, never offered.
+to, or, when the verb reads the chosen card (``reads_choice``), each whose card it can
+identify); a zone field, every zone;
+a player field, every player (an optional one: its default); the fields of :data:`CHOICES`,
+their values; every other field its default (modifiers a caller adds: a position, an
+exception, a count). The free-form verbs of :data:`UNOFFERED` (an effect, a search, a name)
+are composed by the seat, never offered.
 """
 
 from __future__ import annotations
@@ -57,12 +59,13 @@ def reference_actions(
     objects = list(state.iter_objects())
     acting = [o.id for o in objects if rs.may_act(state, seat, o)]
     refer = [o.id for o in objects if seat is None or rs.may_refer(state, seat, o)]
+    known = [o.id for o in objects if rs.may_identify(state, seat, o)]
     out: set[v.Action] = set()
     for cls in rs.vocabulary():
         # A query is asked, not taken: an offer is something the seat may do.
         if v.verb_of(cls) in UNOFFERED or cls.is_query:
             continue
-        for action in _actions(cls, rs, state, acting, refer):
+        for action in _actions(cls, rs, state, acting, known if cls.reads_choice else refer):
             if not rs.may_act_on(state, seat, action):
                 continue
             found = _try(state, action, seat, catalog)
@@ -93,6 +96,9 @@ def _actions(
                 domains[f.name] = (
                     tuple((a, b) for a in acting for b in refer) if pair else tuple(acting)
                 )
+        elif f.name in choices:
+            values = choices[f.name]
+            domains[f.name] = tuple(values(rs) if callable(values) else values)
         elif f.name in cls.refs and "tuple" in str(f.type):  # a pile: each one card alone
             domains[f.name] = (*((None,) if optional else ()), *((x,) for x in refer))
         elif f.name in cls.refs:
@@ -101,9 +107,6 @@ def _actions(
             # Removing counters: each kind some object has.
             kinds = {k for o in state.objects.values() for k, n in o.counters if n}
             domains[f.name] = tuple(sorted(kinds))
-        elif f.name in choices:
-            values = choices[f.name]
-            domains[f.name] = tuple(values(rs) if callable(values) else values)
         elif f.name in cls.zone_fields:
             domains[f.name] = (*((None,) if optional else ()), *sorted(rs.zones))
         elif f.name in cls.player_fields and not optional:

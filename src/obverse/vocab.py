@@ -47,6 +47,10 @@ class Action(
     #: Its ``answer`` is the card id of what it created (a scenario's label then follows
     #: that card, as a token copy's does), not an object id.
     answers_card: ClassVar[bool] = False
+    #: Whether the procedure reads which card a second object (a choice) is: exchanging with
+    #: it, mutating onto it, melding or loading with it. Offers to a player name there only
+    #: cards that player can identify (:meth:`~obverse.rulesets.Ruleset.may_identify`).
+    reads_choice: ClassVar[bool] = False
     #: A query whose ``answer`` is a tuple of object ids (a scenario reads them as labels).
     answers_objects: ClassVar[bool] = False
 

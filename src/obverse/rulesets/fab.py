@@ -521,10 +521,19 @@ class FleshAndBlood(FabLook):
 
     def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
         """Also the sub-cards under ``o`` and the card it is under (3.0.14c: they go along),
-        and whether its owner's arsenal holds a card (3.3.2a: a move there fails)."""
+        whether its owner's arsenal holds a card (3.3.2a: a move there fails), its owner's hero
+        zone (8.5.29: a charged card goes under the hero) and, for a
+        demi-hero outside the arena, which players control a hero (8.1.11b: entering, it is
+        its controller's hero or is cleared)."""
         arsenals, subs = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
-        return (o.owner in arsenals, top, subs.get(o.id, ()))
+        heroes: tuple[bool, ...] = ()
+        if not self.is_in_play(o.zone) and any(
+            "Demi-Hero" in f.types for f in state.card_def(o).faces
+        ):
+            heroes = tuple(self.controls_hero(state, p, o.id) for p in state.players)
+        hero = state.zones.get(state.zone_key("hero", o.owner))  # 8.5.29: charging, the soul
+        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, hero)
 
     def copy_excluded(
         self, state: GameState, o: GameObject, ids: tuple[int, ...]

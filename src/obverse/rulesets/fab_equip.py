@@ -89,6 +89,7 @@ class Exchange(v.Action, frozen=True, tag="exchange"):
     """``object`` and ``other`` swap zone, visibility and control (8.5.49)."""
 
     refs = ("object", "other")
+    reads_choice = True
     object: int
     other: int
 
@@ -325,7 +326,7 @@ class FabEquip(FabSplit):
             return None
         ids = ctx.shared(
             "exchange",
-            lambda: tuple(x for x in ctx.referable() if state.objects[x].zone != SUB_CARDS),
+            lambda: tuple(x for x in ctx.identified() if state.objects[x].zone != SUB_CARDS),
         )
         excluded = frozenset(x for x in ids if state.objects[x].zone == o.zone)
         first = next((x for x in ids if x not in excluded), None)

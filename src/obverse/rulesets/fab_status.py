@@ -209,10 +209,9 @@ class FabStatus(FabArena):
 
     # --- candidates --------------------------------------------------------------------------
 
-    # Every object: the kernel decides (1.3.3b: a permanent in the arena, its hero or
-    # equipment zones).
+    # 1.3.3b: a permanent in the arena (its hero and equipment zones too); the kernel decides.
     def _offer_tap(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
-        return [] if o.rested else [Tap(object=o.id)]
+        return [] if o.rested or not self.is_in_play(o.zone) else [Tap(object=o.id)]
 
     def _offer_untap(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [Untap(object=o.id)] if o.rested else []

@@ -38,6 +38,7 @@ class Load(v.Action, frozen=True, tag="load"):
     the field, and becomes one of its loaded cards."""
 
     refs = ("object", "into")
+    reads_choice = True
     object: int
     into: int
 
@@ -65,7 +66,7 @@ class Pantheon(Statuses):
             return None
         ids = ctx.shared(
             "load",
-            lambda: tuple(x for x in ctx.referable() if state.objects[x].zone == FIELD),
+            lambda: tuple(x for x in ctx.identified() if state.objects[x].zone == FIELD),
         )
         first = next((x for x in ids if x != o.id), None)
         if first is None:

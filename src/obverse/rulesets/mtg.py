@@ -88,6 +88,7 @@ class Meld(v.Action, frozen=True, tag="meld"):
     """Meld two cards of a meld pair into one permanent (701.42)."""
 
     refs = ("objects",)
+    reads_choice = True
     subject = None
     creates = True
     uses_catalog = True
@@ -181,7 +182,7 @@ class Magic(
                 x.id
                 for x in ctx.objects()
                 if self._meld_half(state, o.owner, x)
-                and (seat is None or self.may_refer(state, seat, x))
+                and self.may_identify(state, seat, x)
             ),
         )
         first = next((x for x in partners if x != o.id), None)

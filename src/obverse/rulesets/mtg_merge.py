@@ -40,6 +40,7 @@ class Mutate(v.Action, frozen=True, tag="mutate"):
     illegal target it resolves as a creature spell (702.140b)."""
 
     refs = ("object", "onto")
+    reads_choice = True
     object: int
     onto: int
     position: v.Position = "top"
@@ -58,7 +59,7 @@ class MagicMerge(MagicExile):
         choice by choice (702.140a-b: an illegal one and it resolves as a creature spell)."""
         if o.zone != "stack":
             return None
-        ids = ctx.referable()
+        ids = ctx.identified()
         if not ids:
             return None
         return Targets(Mutate(object=o.id, onto=ids[0]), "onto", ids, frozenset(), True)

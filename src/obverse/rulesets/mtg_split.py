@@ -103,7 +103,11 @@ class MagicSplit(MagicMoves):
         """The 0-based half ``a`` chooses (``half``: a name or a position from 1; else
         ``face``: left, right; none: the first)."""
         if a.half is None:
-            return 1 if a.face == "right" else 0
+            index = 0 if a.face is None else half_index(a.face)
+            if index is None or index >= len(card.faces):
+                why = f"{quote(a.face or '')} is not a half of {card.name}: choose left or right"
+                raise InputError("", "face", why)
+            return index
         if a.face is not None:
             raise InputError("", "half", "give either face or half, not both")
         for i, face in enumerate(card.faces):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, NamedTuple
 
 import immutables
+import msgspec
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
@@ -76,6 +77,16 @@ class OfferContext:
             ),
         )
 
+    def identified(self) -> tuple[int, ...]:
+        """The objects whose card the seat can identify (:meth:`Offers.may_identify`), by
+        id: the choices of a verb whose procedure reads the chosen card
+        (:attr:`~obverse.vocab.Action.reads_choice`)."""
+        rs, state, seat = self.rs, self.state, self.seat
+        return self.shared(
+            "identified",
+            lambda: tuple(o.id for o in self.objects() if rs.may_identify(state, seat, o)),
+        )
+
     def in_play(self) -> tuple[int, ...]:
         """The objects in play the seat may refer to, by id."""
         rs, state, seat = self.rs, self.state, self.seat
@@ -102,6 +113,17 @@ class Offers(Hooks):
             return True
         if seat != obj.owner and seat != obj.controller:
             return False
+        return self.may_identify(state, seat, obj)
+
+    def may_identify(self, state: GameState, seat: str | None, obj: GameObject) -> bool:
+        """Whether ``seat`` can tell ``obj``'s card (the rules or kept knowledge); the judge,
+        any. An offer's main object is one (:meth:`may_act`), and so is the choice of a verb
+        whose procedure reads the chosen card (:attr:`~obverse.vocab.Action.reads_choice`:
+        exchanging with a face-down card equips it, or fails, by its subtypes): an offer
+        naming a card the seat can't tell would say what it is. The seat may still name it
+        in an action it composes (it may refer to it)."""
+        if seat is None:
+            return True
         return self.may_look(state, seat, obj) or self.knows(state, seat, obj)
 
     def may_act_on(self, state: GameState, seat: str | None, action: v.Action) -> bool:
@@ -343,8 +365,28 @@ class Offers(Hooks):
             if not self._copy_partner(state, player, o, x):
                 return None
             return v.BecomeCopy(object=o.id, of=x.id)
+        if verb in _target_verbs(type(self)):
+            return self._draw_target(state, player, o, verb, rng)
         pool = self.candidates_on(state, player, o, verb)
         return pool[int(rng.random() * len(pool))] if pool else None
+
+    def _draw_target(
+        self, state: GameState, player: str | None, o: GameObject, verb: str, rng: random.Random
+    ) -> v.Action | None:
+        """A free-target verb's offer on ``o`` with one of its choices, at random."""
+        name = next((n for k, n in _target_pairs(type(self)) if k == verb), None)
+        if name is None or (player is not None and not self.may_refer(state, player, o)):
+            return None
+        t = getattr(self, name)(state, player, o, OfferContext(self, state, player))
+        if t is None:
+            return None
+        choices = [x for x in t.ids if x not in t.excluded]
+        if not choices:
+            return None
+        x = choices[int(rng.random() * len(choices))]
+        value = getattr(t.action, t.field)
+        value = (*value[:-1], x) if isinstance(value, tuple) else x
+        return msgspec.structs.replace(t.action, **{t.field: value})
 
     def _copy_partner(
         self, state: GameState, player: str | None, o: GameObject, x: GameObject
@@ -493,6 +535,11 @@ def _target_table(cls: type[Offers]) -> tuple[str, ...]:
             if verb in verbs
         )
     return found
+
+
+def _target_pairs(cls: type[Offers]) -> tuple[tuple[str, str], ...]:
+    """``cls``'s free-target verbs with their methods, base classes first."""
+    return tuple(pair for k in reversed(cls.__mro__) for pair in vars(k).get("target_offers", ()))
 
 
 def _target_verbs(cls: type[Offers]) -> frozenset[str]:
