@@ -56,7 +56,9 @@ class _Own:
     ) -> None:
         self.obj, self.world, self.known, self.inputs, self.legal = obj, world, known, inputs, legal
         self.reads: tuple[tuple[Any, tuple[int, ...]], ...] = ()
-        self.firsts: tuple[tuple[int, GameObject | None], ...] = ()
+        #: Each choice the decisions read: its id, object and (decided one by one, as a
+        #: choice's own inputs are read too) what its ruleset says it reads.
+        self.firsts: tuple[tuple[int, GameObject | None, Any], ...] = ()
 
     def same_targets(self, ctx: _KeptContext, state: GameState) -> bool:
         """Whether the free-target offers are as kept: every shared set they read is the very
@@ -65,8 +67,12 @@ class _Own:
         for k, t in self.reads:
             if sets.get(k) is not t:
                 return False
-        objects = state.objects
-        return all(objects.get(i) is x for i, x in self.firsts)
+        objects, rs = state.objects, ctx.rs
+        for i, x, inputs in self.firsts:
+            now = objects.get(i)
+            if now is not x or (now is not None and rs.offer_inputs(state, now) != inputs):
+                return False
+        return True
 
     def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
         return (
@@ -182,7 +188,7 @@ class OfferMemo:
         reads, ctx.read = tuple(ctx.read), None
         if not found:
             return []
-        shape = tuple(_shape(state, t) for t in found)
+        shape = tuple(_shape(ctx.rs, state, t) for t in found)
         if kept is not None and kept.holds(o, world, mine, (inputs, shape)):
             # The same decisions; on a new shared set, the offers again with the new set.
             legal = [_retarget(x, found) for x in kept.legal]
@@ -193,7 +199,7 @@ class OfferMemo:
                 o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog)
             )
         kept.reads = reads
-        kept.firsts = tuple((i, state.objects.get(i)) for i in _firsts(found))
+        kept.firsts = tuple((i, *_read(ctx.rs, state, i)) for i in _firsts(found))
         return kept.legal
 
     def _loose(
@@ -285,21 +291,24 @@ def _firsts(found: list[Targets]) -> list[int]:
     out: list[int] = []
     for t in found:
         if t.each:
-            out += t.ids
+            out += [x for x in t.ids if x not in t.excluded]
         else:
             first = getattr(t.action, t.field)
             out.append(first[-1] if isinstance(first, tuple) else first)
     return out
 
 
-def _shape(state: GameState, t: Targets) -> Any:
+def _shape(rs: Any, state: GameState, t: Targets) -> Any:
     """What a free-target decision read of its choices: the first choice's object (or,
-    decided one by one, every choice's), and the exclusions."""
-    if t.each:
-        return (t.action, t.excluded, tuple(state.objects.get(x) for x in t.ids))
-    first = getattr(t.action, t.field)
-    oid = first[-1] if isinstance(first, tuple) else first
-    return (t.action, t.excluded, state.objects.get(oid))
+    decided one by one, every choice's) with what its ruleset says it reads, and the
+    exclusions."""
+    return (t.action, t.excluded, tuple(_read(rs, state, x) for x in _firsts([t])))
+
+
+def _read(rs: Any, state: GameState, oid: int) -> tuple[GameObject | None, Any]:
+    """A choice's object and its :meth:`~obverse.rulesets.Ruleset.offer_inputs`."""
+    obj = state.objects.get(oid)
+    return obj, rs.offer_inputs(state, obj) if obj is not None else ()
 
 
 def _retarget(legal: Legal, found: list[Targets]) -> Legal:

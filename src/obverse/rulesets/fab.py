@@ -521,19 +521,28 @@ class FleshAndBlood(FabLook):
 
     def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
         """Also the sub-cards under ``o`` and the card it is under (3.0.14c: they go along),
-        whether its owner's arsenal holds a card (3.3.2a: a move there fails), its owner's hero
-        zone (8.5.29: a charged card goes under the hero) and, for a
-        demi-hero outside the arena, which players control a hero (8.1.11b: entering, it is
-        its controller's hero or is cleared)."""
+        whether its owner's arsenal holds a card (3.3.2a: a move there fails) and, for a card
+        in hand or a demi-hero outside the arena, the players' heroes (8.5.29: a charged card
+        goes into its owner's hero's soul; 8.1.11b: entering, a demi-hero is its controller's
+        hero or is cleared)."""
         arsenals, subs = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
-        heroes: tuple[bool, ...] = ()
-        if not self.is_in_play(o.zone) and any(
-            "Demi-Hero" in f.types for f in state.card_def(o).faces
+        heroes: object = ()
+        if o.zone == "hand" or (
+            not self.is_in_play(o.zone)
+            and any("Demi-Hero" in f.types for f in state.card_def(o).faces)
         ):
-            heroes = tuple(self.controls_hero(state, p, o.id) for p in state.players)
-        hero = state.zones.get(state.zone_key("hero", o.owner))  # 8.5.29: charging, the soul
-        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, hero)
+            heroes = self._heroes(state)
+        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes)
+
+    def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
+        """Every hero (:meth:`is_hero`), found once a state."""
+        key = (state.objects, state.effects, state.designations)  # what is_hero reads
+        if _HEROES and all(a is b for a, b in zip(_HEROES[0][0], key, strict=True)):
+            return _HEROES[0][1]
+        found = tuple(o for o in state.iter_objects() if self.is_hero(state, o))
+        _HEROES[:] = [(key, found)]
+        return found
 
     def copy_excluded(
         self, state: GameState, o: GameObject, ids: tuple[int, ...]
@@ -818,6 +827,10 @@ RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 #: The last state's zones and what :meth:`FaB.offer_inputs` reads of them: the owners whose
 #: arsenal holds a card, the sub-cards under each top-card (found once a state, not per object).
 _ARENA_INDEX: list[tuple[Any, tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]]] = []
+
+
+#: The last objects map and its heroes (:meth:`FaB._heroes`).
+_HEROES: list[tuple[tuple[Any, ...], tuple[GameObject, ...]]] = []
 
 
 def _arena_index(

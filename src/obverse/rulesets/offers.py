@@ -386,7 +386,8 @@ class Offers(Hooks):
         x = choices[int(rng.random() * len(choices))]
         value = getattr(t.action, t.field)
         value = (*value[:-1], x) if isinstance(value, tuple) else x
-        return msgspec.structs.replace(t.action, **{t.field: value})
+        drawn: v.Action = msgspec.structs.replace(t.action, **{t.field: value})
+        return drawn
 
     def _copy_partner(
         self, state: GameState, player: str | None, o: GameObject, x: GameObject
