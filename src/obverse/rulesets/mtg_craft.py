@@ -178,7 +178,7 @@ class MagicCraft(MagicMoves):
         if self._exiled_instead(state, obj, to):
             why = "its own replacement effect: exiled instead of put into a graveyard"
             rulings += self.rule("replacement", why)
-            if _has(state.card_def(obj), "disturb"):
+            if _has(state.card_def(obj), "disturb") and "disturb" in self.rule_ids:
                 rulings += self.rule("disturb", "the back face of a disturb card")
             to = "exile"
         if obj.zone == "battlefield" and core.mentions(state.designations, core.DESIGNATED, obj.id):
