@@ -25,8 +25,9 @@ from obverse.loader import MAX_INT, load_file
 from obverse.rulesets import Ruleset, get_ruleset
 
 # A step's shape and its typed action (obverse.steps); runner, web and fuzz import them here.
-from obverse.steps import all_verbs, step_shape
+from obverse.steps import all_verbs
 from obverse.steps import is_query as is_query
+from obverse.steps import step_shape as step_shape
 from obverse.steps import struct_fields as struct_fields
 from obverse.steps import to_step as to_step
 
