@@ -68,12 +68,15 @@ def _offer(
     legal: Legal,
     names: Mapping[int, str],
     words: Callable[[v.Action], str],
+    place: Callable[[v.Action], str],
 ) -> dict[str, Any]:
     """One offer as the seat gets it: its objects by the seat's names, the rule allowing it,
-    and its label and group in words (the kernel's :meth:`Ruleset.describe`, as the seat's
-    player may read it; :func:`obverse.rulesets.labels.group`); an offer with a free target
+    its label in words (``words``: the kernel's :meth:`Ruleset.describe`, as the seat's
+    player may read it) and its group (``place``: :func:`obverse.rulesets.labels.group` on
+    the table's state, which decides the order the page lists them in); an offer with a free target
     also lists its choices (``targets``: the argument, ``with`` for a pair's second object,
-    and the seat's names of every choice)."""
+    and the seat's names of every choice) and each choice's label (``labels``, in order: the
+    kernel's words name only what the seat's player may identify, as ``label`` does)."""
     action, rulings = legal.action, legal.rulings
     verb, main, fields, refs = _template(templates, action)
     data = dict(fields)
@@ -92,11 +95,12 @@ def _offer(
         "args": data,
         "rule": rule,
         "label": words(action),
-        "group": group(action),
+        "group": place(action),
     }
     if legal.field is not None:
         arg = "with" if legal.field == main else legal.field
         out["targets"] = {arg: [names[x] for x in legal.choices()]}
+        out["labels"] = [words(x) for x in legal.expand()]  # each choice's, in that order
     return out
 
 
@@ -119,7 +123,9 @@ def legal_actions(table: Table, seat: str) -> list[dict[str, Any]]:
     player, names = found
     templates = table.offer_templates
     words = functools.partial(table.rs.describe, table.state, player=player)
-    return [_offer(templates, x, names, words) for x in _seat_legal(table, seat, player)]
+    place = functools.partial(group, rs=table.rs, state=table.state)
+    legal = _seat_legal(table, seat, player)
+    return [_offer(templates, x, names, words, place) for x in legal]
 
 
 def legal_body(table: Table, seat: str) -> bytes:
@@ -179,12 +185,13 @@ def _part_bytes(
     in the bytes)."""
     templates, encode = table.offer_templates, msgspec.json.encode
     words = functools.partial(table.rs.describe, table.state, player=player)
+    place = functools.partial(group, rs=table.rs, state=table.state)
     out: list[bytes] = []
     for legal in part:
         found = kept.get(id(legal))
         if found is None or found[0] is not legal:
             action = legal.action
-            made = encode(_offer(templates, legal, names, words))
+            made = encode(_offer(templates, legal, names, words, place))
             found = kept[id(legal)] = (legal, made)
             for oid in (*action.object_ids(), *legal.choices()):
                 naming.setdefault(oid, set()).add(id(legal))
