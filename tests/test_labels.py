@@ -211,9 +211,12 @@ def test_web_offers_carry_the_kernels_label() -> None:
             copying = [o for o in offers if o["verb"] == "become_copy"]
             assert copying and all(len(o["targets"]["of"]) == 2 for o in copying)
             # each choice has its own label, in the order of the choices
-            assert all(len(o["labels"]) == len(o["targets"]["of"]) for o in copying)
+            assert all(len(o["choice_labels"]) == len(o["targets"]["of"]) for o in copying)
             delver = next(o for o in copying if o["label"].startswith("Delver"))
-            assert "Delver of Secrets becomes a copy of a face-down creature" in delver["labels"]
+            assert (
+                "Delver of Secrets becomes a copy of a face-down creature"
+                in delver["choice_labels"]
+            )
             assert "Grinning Demon" not in json.dumps(offers)
             # the permanent's own action comes first; casting it off the battlefield is a move
             mine = [o for o in offers if o["object"] == delver["object"]]

@@ -13,7 +13,7 @@ Routes (every ``/api/t/{token}`` route is one seat of one game; the token is its
 - ``GET /api/t/{token}/events``: server-sent events, one ``change`` whenever what the seat
   sees changes (the page then fetches the state)
 - ``GET /api/t/{token}/legal``: the offers, ``{verb, object, args, rule, label, group}`` (with a
-  free target, ``targets: {arg: [choices]}`` and each choice's ``labels``, ``args`` naming
+  free target, ``targets: {arg: [choices]}`` and each choice's ``choice_labels``, ``args`` naming
   the first)
 - ``GET /api/t/{token}/inspect?ref=REF``: one object as the seat may read it, with the
   rulings that decided its characteristics (:mod:`obverse.web.inspect`)

@@ -75,7 +75,7 @@ def _offer(
     player may read it) and its group (``place``: :func:`obverse.rulesets.labels.group` on
     the table's state, which decides the order the page lists them in); an offer with a free target
     also lists its choices (``targets``: the argument, ``with`` for a pair's second object,
-    and the seat's names of every choice) and each choice's label (``labels``, in order: the
+    and the seat's names of every choice) and each choice's label (``choice_labels``, in order: the
     kernel's words name only what the seat's player may identify, as ``label`` does)."""
     action, rulings = legal.action, legal.rulings
     verb, main, fields, refs = _template(templates, action)
@@ -100,7 +100,7 @@ def _offer(
     if legal.field is not None:
         arg = "with" if legal.field == main else legal.field
         out["targets"] = {arg: [names[x] for x in legal.choices()]}
-        out["labels"] = [words(x) for x in legal.expand()]  # each choice's, in that order
+        out["choice_labels"] = [words(x) for x in legal.expand()]  # each choice's, in that order
     return out
 
 
