@@ -56,6 +56,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "surfaces": (
         "obverse",
         "obverse.scenario",
+        "obverse.steps",
         "obverse.runner",
         "obverse.cli",
         "obverse.console",

@@ -92,6 +92,29 @@ def test_the_likely_action_comes_first() -> None:
     assert GROUPS.index("main") < GROUPS.index("move") < GROUPS.index("more")
 
 
+def test_casting_a_permanent_is_a_zone_move() -> None:
+    """With the state, casting or playing an object already in play goes with the zone moves
+    (it leaves the battlefield for the stack, 601.2a, 400.7): a permanent's likely action is
+    what it does there, a card in hand's is casting it."""
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", owner="alice", zone="battlefield")
+    valki = game.add("Valki, God of Lies // Tibalt, Cosmic Impostor", owner="alice", zone="hand")
+    rs, state = get_ruleset("mtg"), game.state
+    d, h = (state.object_of_card(c).id for c in (delver, valki))  # type: ignore[union-attr]
+    assert group(v.Cast(object=d), rs, state) == "move"
+    assert group(v.Play(object=d), rs, state) == "move"
+    assert group(v.Transform(object=d), rs, state) == "main"
+    assert group(v.Cast(object=h, face="back"), rs, state) == "main"
+    assert group(v.Play(object=h), rs, state) == "main"
+    # the kernel does offer casting the permanent (the sandbox moves it to the stack)
+    offered = {
+        x.action.verb: group(x.action, rs, state)
+        for x in legal_actions(state, "alice")
+        if d in x.action.object_ids() and x.action.verb in ("cast", "transform")
+    }
+    assert offered == {"cast": "move", "transform": "main"}
+
+
 # --- non-interference: labels differ only in what their player may identify ----------------
 
 RULESETS = ["mtg", "fab", "ga", "scp"]
@@ -187,7 +210,19 @@ def test_web_offers_carry_the_kernels_label() -> None:
             # a free target: one offer, its choices the face-down creature among them
             copying = [o for o in offers if o["verb"] == "become_copy"]
             assert copying and all(len(o["targets"]["of"]) == 2 for o in copying)
+            # each choice has its own label, in the order of the choices
+            assert all(len(o["choice_labels"]) == len(o["targets"]["of"]) for o in copying)
+            delver = next(o for o in copying if o["label"].startswith("Delver"))
+            assert (
+                "Delver of Secrets becomes a copy of a face-down creature"
+                in delver["choice_labels"]
+            )
             assert "Grinning Demon" not in json.dumps(offers)
+            # the permanent's own action comes first; casting it off the battlefield is a move
+            mine = [o for o in offers if o["object"] == delver["object"]]
+            main = [o["label"] for o in mine if o["group"] == "main"]
+            assert main[0] == "Transform into Insectile Aberration"
+            assert all(o["group"] == "move" for o in mine if o["verb"] in ("cast", "play"))
             first = next(o for o in offers if o["object"] is not None)
             assert first["group"] in GROUPS
     assert bundled("mtg").get("Grinning Demon") is not None

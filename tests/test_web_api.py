@@ -485,7 +485,9 @@ def test_offered_actions_can_be_performed(client: TestClient) -> None:
         o["ref"] for o in objects(view) if o["visible"] and "alice" in (o["owner"], o["controller"])
     }
     keys = {"verb", "object", "args", "rule", "label", "group"}
-    assert offers and all(keys <= set(o) <= {*keys, "targets"} for o in offers)
+    choices = {"targets", "choice_labels"}  # a free target's choices and their labels
+    assert offers and all(keys <= set(o) <= keys | choices for o in offers)
+    assert all(("targets" in o) == ("choice_labels" in o) for o in offers)
     assert {o["object"] for o in offers} - {None} <= mine  # alice's own handles only
     assert client.get(f"/api/t/{seats['spectator']}/legal").json()["actions"] == []
     delver = next(o["ref"] for o in objects(view) if o.get("name") == "Delver of Secrets")

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from obverse.web import table as table_mod
+from obverse.web import offers as offers_mod
 from obverse.web.store import JUDGE, GameRecord, Store
 from obverse.web.table import Request, Table, build_step, legal_actions, legal_body
 
@@ -137,21 +137,21 @@ def test_kept_offers_follow_a_name_that_left_and_came_back_changed(monkeypatch: 
     seat = "alice"
     first = msgspec.json.decode(legal_body(table, seat))["actions"]
     target = next(o["object"] for o in first if o["object"] is not None)
-    player, names = table_mod._seat_names(table, seat) or (None, {})
+    player, names = offers_mod._seat_names(table, seat) or (None, {})
     oid = next(i for i, h in names.items() if h == target)
-    every = table_mod._seat_parts
+    every = offers_mod._seat_parts
 
     def without(table: Table, seat: str, player: str | None) -> list[Any]:
         parts = every(table, seat, player)
         return [[x for x in part if oid not in x.action.object_ids()] for part in parts]
 
     gone = {i: h for i, h in names.items() if i != oid}
-    monkeypatch.setattr(table_mod, "_seat_names", lambda t, s: (player, gone))
-    monkeypatch.setattr(table_mod, "_seat_parts", without)
+    monkeypatch.setattr(offers_mod, "_seat_names", lambda t, s: (player, gone))
+    monkeypatch.setattr(offers_mod, "_seat_parts", without)
     legal_body(table, seat)
     back = {**names, oid: "renamed"}
-    monkeypatch.setattr(table_mod, "_seat_names", lambda t, s: (player, back))
-    monkeypatch.setattr(table_mod, "_seat_parts", every)
+    monkeypatch.setattr(offers_mod, "_seat_names", lambda t, s: (player, back))
+    monkeypatch.setattr(offers_mod, "_seat_parts", every)
     again = msgspec.json.decode(legal_body(table, seat))["actions"]
     assert [o for o in again if o["object"] == "renamed"]
     assert target not in json.dumps(again)

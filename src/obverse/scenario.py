@@ -7,7 +7,6 @@ zones; ``remember`` pins game objects.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -23,7 +22,14 @@ from obverse.cards import MAX_STAT, STAT_FIELDS, CardDef, parse_card
 from obverse.characteristics import STATUS_KEYS
 from obverse.errors import InputError, quote, shorten, suggest
 from obverse.loader import MAX_INT, load_file
-from obverse.rulesets import Ruleset, get_ruleset, rulesets
+from obverse.rulesets import Ruleset, get_ruleset
+
+# A step's shape and its typed action (obverse.steps); runner, web and fuzz import them here.
+from obverse.steps import all_verbs
+from obverse.steps import is_query as is_query
+from obverse.steps import step_shape as step_shape
+from obverse.steps import struct_fields as struct_fields
+from obverse.steps import to_step as to_step
 
 TOP_KEYS: Final = frozenset(
     {"ruleset", "title", "players", "pregame", "cards", "setup", "steps", "seed", "turn"}
@@ -52,71 +58,6 @@ POSITIONS: Final = ("top", "bottom")
 _L = "label"
 #: The most counters one step may put on an object (a count is never negative or absurd).
 MAX_COUNT: Final = 1_000_000
-
-
-@functools.cache  # resolved from the struct's annotations: about a millisecond a call
-def struct_fields(cls: type[v.Action]) -> tuple[msgspec.structs.FieldInfo, ...]:
-    """``msgspec.structs.fields(cls)``, once per action class."""
-    return msgspec.structs.fields(cls)
-
-
-@functools.cache
-def step_shape(cls: type[v.Action]) -> tuple[frozenset[str], frozenset[str], str]:
-    """An action's argument keys, required keys and shape in the contract, derived from its
-    typed struct: ``null`` (no argument), ``label`` (a bare label), ``either`` (a bare label
-    or a mapping with ``object``), ``map``. An action that creates an object takes the
-    ``label`` its new object gets."""
-    fields = struct_fields(cls)
-    keys = {f.encode_name for f in fields}  # a field's name in the contract (``as``)
-    required = {f.encode_name for f in fields if f.required}
-    if cls.creates:
-        keys.add(_L)
-        required.add(_L)
-    if not keys:
-        return frozenset(), frozenset(), "null"
-    if keys == {"object"}:
-        return frozenset(), frozenset(), _L
-    shape = "either" if required == {"object"} else "map"
-    return frozenset(keys), frozenset(required), shape
-
-
-def to_step(action: v.Action, label: Callable[[int], str]) -> dict[str, Any]:
-    """The contract's step for a typed action (the reverse of the runner's reading):
-    object ids become labels (``label(id)``), defaults are left out, and an action that
-    takes only an object is written as a bare label."""
-    cls = type(action)
-    data: dict[str, Any] = {}
-    for f in struct_fields(cls):
-        value = getattr(action, f.name)
-        if not f.required and value == f.default:
-            continue
-        if f.name in cls.refs:
-            value = (
-                [label(x) if isinstance(x, int) else x for x in value]
-                if isinstance(value, tuple)
-                else label(value)
-                if isinstance(value, int)
-                else value
-            )
-        data[f.encode_name] = list(value) if isinstance(value, tuple) else value
-    shape = step_shape(cls)[2]
-    if shape == "null":
-        return {action.verb: None}
-    if shape == _L or (shape == "either" and list(data) == ["object"]):
-        return {action.verb: data["object"]}
-    return {action.verb: data}
-
-
-def all_verbs() -> frozenset[str]:
-    """Every verb of every registered ruleset."""
-    return frozenset(v.verb_of(c) for rs in rulesets() for c in rs.vocabulary())
-
-
-def is_query(name: str, rs: Ruleset) -> bool:
-    """Whether ``name`` is a query of ``rs`` (answers without changing the state)."""
-    cls = rs.action_class(name)
-    return cls is not None and cls.is_query
-
 
 MODIFY_KEYS: Final = frozenset(
     {

@@ -11,7 +11,8 @@ rule that allows an action stays the offer's own (its rulings); a label explains
 and decides nothing.
 
 :func:`group` says where an offer goes in a list: ``main`` (what the card does: transform,
-cast, flip ...), then ``move`` (zone changes), then ``more`` (the judge's tools).
+cast from a hand, flip ...), then ``move`` (zone changes, casting a permanent off the
+battlefield among them), then ``more`` (the judge's tools).
 """
 
 from __future__ import annotations
@@ -63,14 +64,24 @@ FACE_DOWN_WAYS: Final = {
 }
 
 
-def group(action: v.Action) -> str:
+def group(action: v.Action, rs: Hooks | None = None, state: GameState | None = None) -> str:
     """Where an offer of ``action`` goes in a list (one of :data:`GROUPS`): the card's own
-    actions first, so the likely one is near the top."""
+    actions first, so the likely one is near the top.
+
+    Given the ruleset and the state, casting or playing an object that is already in play or
+    on the stack is a zone move: it takes the permanent (or spell) from where it is to the
+    stack as a new object (MTG 601.2a, 400.7), which is not what the card does there (a
+    Delver of Secrets on the battlefield transforms). The group reads only the object's zone,
+    which the seat sees of any object it may act with."""
     cls = type(action)
     found = _GROUP_OF.get(cls)
     if found is None:
         verb = action.verb
         found = _GROUP_OF[cls] = "move" if verb in MOVES else "more" if verb in MORE else "main"
+    if isinstance(action, v.Cast) and rs is not None and state is not None:
+        obj = state.objects.get(action.object)
+        if obj is not None and (rs.is_in_play(obj.zone) or obj.zone == rs.stack_zone):
+            return "move"
     return found
 
 

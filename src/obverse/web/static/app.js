@@ -273,9 +273,11 @@ function offerLabel(a) {
 function expandOffer(a) {
   if (!a.targets) return [a];
   const [[key, choices]] = Object.entries(a.targets);
-  // The kernel's label names the first choice: each button says its own (the verb and args).
-  return choices.map((c) => ({ ...a, args: { ...(a.args || {}), [key]: c }, targets: undefined,
-    label: choices.length > 1 ? undefined : a.label }));
+  // Each choice's label is the kernel's (``choice_labels``, in order); without them, the first
+  // choice's is ``label`` and the others say the verb and args.
+  const labels = a.choice_labels || [];
+  return choices.map((c, i) => ({ ...a, args: { ...(a.args || {}), [key]: c }, targets: undefined,
+    choice_labels: undefined, label: labels[i] || (choices.length > 1 ? undefined : a.label) }));
 }
 
 function offerButton(token, a) {
