@@ -16,7 +16,8 @@ the decisions of the objects that changed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from obverse import vocab as v
 from obverse.engine import (
@@ -65,18 +66,21 @@ class _Own:
         set this call already made, and every first choice the same object."""
         sets = ctx.sets
         for k, t in self.reads:
-            if sets.get(k) is not t:
+            got = sets.get(k)
+            if got is not t and got != t:
                 return False
         objects, rs = state.objects, ctx.rs
         for i, x, inputs in self.firsts:
             now = objects.get(i)
-            if now is not x or (now is not None and rs.offer_inputs(state, now) != inputs):
+            if now is not x and now != x:
+                return False
+            if now is not None and rs.offer_inputs(state, now) != inputs:
                 return False
         return True
 
     def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
         return (
-            self.obj is obj
+            (self.obj is obj or self.obj == obj)
             and (self.world is world or self.world == world)
             and self.known == known
             and self.inputs == inputs
@@ -91,12 +95,14 @@ class OfferMemo:
     (a server's encoded offers) redoes only the parts that changed."""
 
     def __init__(self) -> None:
-        self._own: dict[tuple[str | None, int], _Own] = {}
-        self._targets: dict[tuple[str | None, int], _Own] = {}
+        #: Per (seat, id), the last few versions of an object's offers, the latest first: a
+        #: search going back and forth between branches finds each branch's again.
+        self._own: dict[tuple[str | None, int], list[_Own]] = {}
+        self._targets: dict[tuple[str | None, int], list[_Own]] = {}
         #: Per seat, the last call's shared target sets (kept when equal: the same tuple).
         self._sets: dict[str | None, dict[Any, tuple[int, ...]]] = {}
         self._known: tuple[Any, dict[Any, tuple[Any, ...]]] | None = None
-        self._loose_kept: dict[str | None, tuple[Any, tuple[Any, ...], list[Legal]]] = {}
+        self._loose_kept: dict[str | None, list[tuple[Any, tuple[Any, ...], list[Legal]]]] = {}
         #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
         #: with it and refer to it.
         self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool]] = {}
@@ -115,11 +121,11 @@ class OfferMemo:
             key = (seat, o.id)
             seen.add(key)
             inputs = rs.offer_inputs(state, o)
-            kept = self._own.get(key)
-            if kept is None or not kept.holds(o, world, mine, inputs):
-                kept = self._own[key] = _Own(
-                    o, world, mine, inputs, own_offers(state, seat, o, catalog)
-                )
+            versions = self._own.setdefault(key, [])
+            kept = _first(versions, lambda k: k.holds(o, world, mine, inputs))
+            if kept is None:
+                kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
+                _push(versions, kept)
             out.append(kept.legal)
             out.append(self._target_part(state, seat, o, ctx, world, mine, inputs, catalog))
         out.append(self._loose(state, seat, world, catalog))
@@ -146,7 +152,12 @@ class OfferMemo:
             mine = known.get(o.id, ()) + known.get(("card", o.card), ()) if known else ()
             key = (seat, o.id)
             f = facts.get(key)
-            if f is None or f[0] is not o or f[2] != mine or not (f[1] is world or f[1] == world):
+            if (
+                f is None
+                or (f[0] is not o and f[0] != o)
+                or f[2] != mine
+                or not (f[1] is world or f[1] == world)
+            ):
                 acts = rs.may_act(state, seat, o)
                 refers = seat is None or rs.may_refer(state, seat, o)
                 f = facts[key] = (o, world, mine, acts, refers)
@@ -172,32 +183,36 @@ class OfferMemo:
     ) -> list[Legal]:
         """``o``'s free-target offers: a kept decision while ``o``, the globals and each
         offer's first choice (and, decided one by one, every choice) are unchanged."""
-        key = (seat, o.id)
-        kept = self._targets.get(key)
-        if (
-            kept is not None
-            and kept.reads
-            and not o.copies  # a copy's exclusions read the other objects (FaB 8.5.25d)
-            and kept.holds(o, world, mine, kept.inputs)
-            and kept.inputs[0] == inputs
-            and kept.same_targets(ctx, state)
-        ):
-            return kept.legal
+        versions = self._targets.setdefault((seat, o.id), [])
+        if not o.copies:  # a copy's exclusions read the other objects (FaB 8.5.25d)
+            kept = _first(
+                versions,
+                lambda k: (
+                    bool(k.reads)
+                    and k.holds(o, world, mine, k.inputs)
+                    and k.inputs[0] == inputs
+                    and k.same_targets(ctx, state)
+                ),
+            )
+            if kept is not None:
+                return kept.legal
         ctx.read = []
         found = ctx.rs.target_offers_on(state, seat, o, ctx)
         reads, ctx.read = tuple(ctx.read), None
         if not found:
             return []
         shape = tuple(_shape(ctx.rs, state, t) for t in found)
-        if kept is not None and kept.holds(o, world, mine, (inputs, shape)):
-            # The same decisions; on a new shared set, the offers again with the new set.
+        kept = _first(versions, lambda k: k.holds(o, world, mine, (inputs, shape)))
+        if kept is not None:
+            # The same decisions; on a new shared set, the offers again with the new set, as
+            # a version of their own (the old set's branch may come back).
             legal = [_retarget(x, found) for x in kept.legal]
             if any(a is not b for a, b in zip(legal, kept.legal, strict=True)):
-                kept.legal = legal
+                kept = _Own(o, world, mine, kept.inputs, legal)
+                _push(versions, kept)
         else:
-            kept = self._targets[key] = _Own(
-                o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog)
-            )
+            kept = _Own(o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog))
+            _push(versions, kept)
         kept.reads = reads
         kept.firsts = tuple((i, *_read(ctx.rs, state, i)) for i in _firsts(found))
         return kept.legal
@@ -212,15 +227,17 @@ class OfferMemo:
         zones = state.zones
         keys = _zone_keys(rs, state.players)
         held = (state.objects, state.knowledge, *(zones.get(k) for k in keys))
-        kept = self._loose_kept.get(seat)
-        if (
-            kept is not None
-            and kept[0] == world
-            and all(a is b for a, b in zip(kept[1], held, strict=True))
-        ):
+        versions = self._loose_kept.setdefault(seat, [])
+        kept = _first(
+            versions,
+            lambda k: (
+                k[0] == world and all(a is b or a == b for a, b in zip(k[1], held, strict=True))
+            ),
+        )
+        if kept is not None:
             return kept[2]
         legal = loose_offers(state, seat, catalog)
-        self._loose_kept[seat] = (world, held, legal)
+        _push(versions, (world, held, legal))
         return legal
 
     def _knowledge(self, state: GameState) -> dict[Any, tuple[Any, ...]]:
@@ -241,6 +258,28 @@ class OfferMemo:
             if len(table) > 2 * len(seen) + 64:
                 for key in [k for k in table if k[0] == seat and k not in seen]:
                     del table[key]
+
+
+#: The versions kept per entry (:class:`OfferMemo`): a search's recent branches.
+VERSIONS = 64
+
+_T = TypeVar("_T")
+
+
+def _first(versions: list[_T], holds: Callable[[_T], bool]) -> _T | None:
+    """The first version that ``holds``, moved to the front."""
+    for i, k in enumerate(versions):
+        if holds(k):
+            if i:
+                versions.insert(0, versions.pop(i))
+            return k
+    return None
+
+
+def _push(versions: list[_T], kept: _T) -> None:
+    """``kept`` as the latest version (the oldest beyond :data:`VERSIONS` dropped)."""
+    versions.insert(0, kept)
+    del versions[VERSIONS:]
 
 
 class _KeptContext(OfferContext):
