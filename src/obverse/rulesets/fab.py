@@ -26,6 +26,7 @@ from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.fab_arena import (
     ARENA_OFFERS,
+    EQUIPMENT_ZONES,
     SUB_CARDS,
     AllowPlay,
     Charge,
@@ -524,7 +525,7 @@ class FleshAndBlood(FabLook):
         whether its owner's arsenal holds a card (3.3.2a: a move there fails) and, for a card
         in hand or a demi-hero outside the arena, the players' heroes (8.5.29: a charged card
         goes into its owner's hero's soul; 8.1.11b: entering, a demi-hero is its controller's
-        hero or is cleared)."""
+        hero or is cleared), and for an equipped object, each player's zone of its kind."""
         arsenals, subs = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
         heroes: object = ()
@@ -533,7 +534,10 @@ class FleshAndBlood(FabLook):
             and any("Demi-Hero" in f.types for f in state.card_def(o).faces)
         ):
             heroes = self._heroes(state)
-        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes)
+        slots: tuple[object, ...] = ()
+        if o.zone in EQUIPMENT_ZONES:  # 8.5.35a: a new controller equips it in their zone
+            slots = tuple(state.zones.get(state.zone_key(o.zone, p)) for p in state.players)
+        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, slots)
 
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
         """Every hero (:meth:`is_hero`), found once a state."""

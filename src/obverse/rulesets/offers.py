@@ -255,6 +255,7 @@ class Offers(Hooks):
                 out += actions
             elif o is not None and in_play is None:
                 out += self.object_candidates(state, player or o.owner, o, verb)
+                out += self.target_candidates(state, player, o, verb)
             elif o is not None and in_play is not None:
                 out += self.copy_candidates(o, in_play)
         return out
@@ -316,9 +317,9 @@ class Offers(Hooks):
         if verb in self.several_verbs:
             return self.several_on(state, player, o, verb)
         make = (_TABLES.get(type(self)) or _table(type(self))).makers.get(verb)
-        if make is None:  # most verbs have no generator on most objects: nothing to make
-            return []
-        out = make(self, state, player or o.owner, o)
+        out = [] if make is None else make(self, state, player or o.owner, o)
+        if verb in _target_verbs(type(self)):
+            out = out + self.target_candidates(state, player, o, verb)
         # Asked last: most draws find no candidate of the verb on the object, and whether the
         # player may refer to it costs more than listing the few there are.
         if not out or (player is not None and not self.may_refer(state, player, o)):
@@ -365,29 +366,29 @@ class Offers(Hooks):
             if not self._copy_partner(state, player, o, x):
                 return None
             return v.BecomeCopy(object=o.id, of=x.id)
-        if verb in _target_verbs(type(self)):
-            return self._draw_target(state, player, o, verb, rng)
         pool = self.candidates_on(state, player, o, verb)
         return pool[int(rng.random() * len(pool))] if pool else None
 
-    def _draw_target(
-        self, state: GameState, player: str | None, o: GameObject, verb: str, rng: random.Random
-    ) -> v.Action | None:
-        """A free-target verb's offer on ``o`` with one of its choices, at random."""
-        name = next((n for k, n in _target_pairs(type(self)) if k == verb), None)
-        if name is None or (player is not None and not self.may_refer(state, player, o)):
-            return None
-        t = getattr(self, name)(state, player, o, OfferContext(self, state, player))
-        if t is None:
-            return None
-        choices = [x for x in t.ids if x not in t.excluded]
-        if not choices:
-            return None
-        x = choices[int(rng.random() * len(choices))]
-        value = getattr(t.action, t.field)
-        value = (*value[:-1], x) if isinstance(value, tuple) else x
-        drawn: v.Action = msgspec.structs.replace(t.action, **{t.field: value})
-        return drawn
+    def target_candidates(
+        self, state: GameState, player: str | None, o: GameObject, verb: str | None = None
+    ) -> list[v.Action]:
+        """The free-target verbs' candidates on ``o`` (``verb``: only that verb's), one per
+        choice (not those of :attr:`several_verbs`, made apart)."""
+        out: list[v.Action] = []
+        for name_verb, name in _target_pairs(type(self)):
+            if name_verb in self.several_verbs or verb not in (None, name_verb):
+                continue
+            t = getattr(self, name)(state, player, o, OfferContext(self, state, player))
+            if t is None:
+                continue
+            for x in t.ids:
+                if x in t.excluded:
+                    continue
+                value = getattr(t.action, t.field)
+                value = (*value[:-1], x) if isinstance(value, tuple) else x
+                made: v.Action = msgspec.structs.replace(t.action, **{t.field: value})
+                out.append(made)
+        return out
 
     def _copy_partner(
         self, state: GameState, player: str | None, o: GameObject, x: GameObject
@@ -539,8 +540,14 @@ def _target_table(cls: type[Offers]) -> tuple[str, ...]:
 
 
 def _target_pairs(cls: type[Offers]) -> tuple[tuple[str, str], ...]:
-    """``cls``'s free-target verbs with their methods, base classes first."""
-    return tuple(pair for k in reversed(cls.__mro__) for pair in vars(k).get("target_offers", ()))
+    """``cls``'s free-target verbs of its vocabulary with their methods, base classes first."""
+    verbs = _verbs(cls)
+    return tuple(
+        pair
+        for k in reversed(cls.__mro__)
+        for pair in vars(k).get("target_offers", ())
+        if pair[0] in verbs
+    )
 
 
 def _target_verbs(cls: type[Offers]) -> frozenset[str]:
