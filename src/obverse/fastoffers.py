@@ -122,7 +122,7 @@ class OfferMemo:
             seen.add(key)
             inputs = rs.offer_inputs(state, o)
             versions = self._own.setdefault(key, [])
-            kept = _first(versions, lambda k: k.holds(o, world, mine, inputs))
+            kept = _first(versions, _Holds(o, world, mine, inputs))
             if kept is None:
                 kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
                 _push(versions, kept)
@@ -274,6 +274,18 @@ def _first(versions: list[_T], holds: Callable[[_T], bool]) -> _T | None:
                 versions.insert(0, versions.pop(i))
             return k
     return None
+
+
+class _Holds:
+    """Whether a kept version was made from these very inputs (:meth:`_Own.holds`)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, *args: Any) -> None:
+        self.args = args
+
+    def __call__(self, kept: _Own) -> bool:
+        return kept.holds(*self.args)
 
 
 def _push(versions: list[_T], kept: _T) -> None:
