@@ -525,7 +525,7 @@ class FleshAndBlood(FabLook):
         whether its owner's arsenal holds a card (3.3.2a: a move there fails) and, for a card
         in hand or a demi-hero outside the arena, the players' heroes (8.5.29: a charged card
         goes into its owner's hero's soul; 8.1.11b: entering, a demi-hero is its controller's
-        hero or is cleared), and for an equipped object, each player's zone of its kind."""
+        hero or is cleared), and every player's equipment zones."""
         arsenals, subs = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
         heroes: object = ()
@@ -534,10 +534,8 @@ class FleshAndBlood(FabLook):
             and any("Demi-Hero" in f.types for f in state.card_def(o).faces)
         ):
             heroes = self._heroes(state)
-        slots: tuple[object, ...] = ()
-        if o.zone in EQUIPMENT_ZONES:  # 8.5.35a: a new controller equips it in their zone
-            slots = tuple(state.zones.get(state.zone_key(o.zone, p)) for p in state.players)
-        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, slots)
+        # 8.5.41, 8.5.35a: equipping it (or equipped by a new controller) reads the zones
+        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, _equipment(state))
 
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
         """Every hero (:meth:`is_hero`), found once a state."""
@@ -831,6 +829,23 @@ RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 #: The last state's zones and what :meth:`FaB.offer_inputs` reads of them: the owners whose
 #: arsenal holds a card, the sub-cards under each top-card (found once a state, not per object).
 _ARENA_INDEX: list[tuple[Any, tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]]] = []
+
+
+#: The last zones map and every player's equipment zones (:func:`_equipment`).
+_EQUIPMENT: list[tuple[Any, tuple[object, ...]]] = []
+
+
+def _equipment(state: GameState) -> tuple[object, ...]:
+    """Every player's equipment zones (what equipping reads of them), found once a state."""
+    if _EQUIPMENT and _EQUIPMENT[0][0] is state.zones:
+        return _EQUIPMENT[0][1]
+    found = tuple(
+        state.zones.get(state.zone_key(z, p))
+        for p in state.players
+        for z in sorted(EQUIPMENT_ZONES)
+    )
+    _EQUIPMENT[:] = [(state.zones, found)]
+    return found
 
 
 #: The last objects map and its heroes (:meth:`FaB._heroes`).

@@ -118,6 +118,10 @@ class Pantheon(Statuses):
 
     # --- loaded cards (Load, Loaded, Loaded Cards, Object-Specific Zones) ---------------------
 
+    def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
+        """Also the cards loaded into ``o`` (Loaded Cards 4: they leave with it)."""
+        return (*super().offer_inputs(state, o), _loaded(state).get(o.id, ()))
+
     def load(self, state: GameState, a: Load) -> Outcome:
         """Load 1: the card moves from its zone underneath the object; Loaded Cards 2: it is
         no object, only a card; Loaded 3: the object is loaded."""
@@ -177,3 +181,21 @@ class Pantheon(Statuses):
 
 
 ACTIONS: Final[tuple[type[v.Action], ...]] = (Bestow, Load)
+
+
+#: The last objects map and the loaded cards under each object (found once a state, not per object).
+_LOADED: list[tuple[Any, dict[int, tuple[GameObject, ...]]]] = []
+
+
+def _loaded(state: GameState) -> dict[int, tuple[GameObject, ...]]:
+    """The loaded cards under each object, by its id."""
+    if _LOADED and _LOADED[0][0] is state.objects:
+        return _LOADED[0][1]
+    found: dict[int, tuple[GameObject, ...]] = {}
+    for who in state.players:
+        for i in state.zones.get(state.zone_key(LOADED, who)) or ():
+            x = state.objects[i]
+            if x.under is not None:
+                found[x.under] = (*found.get(x.under, ()), x)
+    _LOADED[:] = [(state.objects, found)]
+    return found
