@@ -119,6 +119,20 @@ def test_every_legal_action_applies(alias: str, seed: int) -> None:
                 assert apply(state, action, player).result == DONE, action
 
 
+def test_a_split_card_is_cast_by_its_halves_only() -> None:
+    """709.3: a half is chosen (left, right); a face the card doesn't have is an error
+    naming the key, never silently its left half."""
+    game = Game("mtg")
+    card = game.add("Fire // Ice", zone="hand")
+    fire = game.obj(card).id
+    out = apply(game.state, v.Cast(object=fire, face="right"))
+    spell = out.state.object_of_card(card)
+    assert out.result == DONE and spell is not None and spell.face == "right"
+    for face in ("front", "back", "both"):
+        with pytest.raises(InputError, match="face.*not a half of Fire // Ice"):
+            apply(game.state, v.Cast(object=fire, face=face))
+
+
 def test_legal_actions_respect_the_rules() -> None:
     game = Game("mtg")
     fire = game.add("Fire // Ice", zone="hand")
