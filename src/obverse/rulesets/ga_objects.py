@@ -121,6 +121,14 @@ class FieldObjects(Ruleset):
         # Each kind of counter it has (durability, buff ...): the kernel decides.
         return [RemoveCounters(object=o.id, counter=k) for k, n in o.counters if n]
 
+    def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
+        """Also, on the field, its controller's material deck (Leveling Up 1: a champion
+        levels up with a champion card from there)."""
+        if o.zone != FIELD:
+            return super().offer_inputs(state, o)
+        deck = state.zones.get(self.zone_key(MATERIAL_DECK, o.controller))
+        return (*super().offer_inputs(state, o), deck)
+
     def _offer_level_ups(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != FIELD or not _typed(self._chars(state, o), "CHAMPION"):
             return []

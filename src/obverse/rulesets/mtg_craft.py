@@ -63,6 +63,15 @@ class MagicCraft(MagicMoves):
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("craft", "_offer_craft"),)
 
+    def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
+        """Also, for a card with craft on the battlefield, its possible materials (702.167a:
+        its controller's graveyard and their other permanents)."""
+        if o.zone != "battlefield" or o.face != "front" or not _has(state.card_def(o), "craft"):
+            return super().offer_inputs(state, o)
+        graveyard = state.zones.get(self.zone_key("graveyard", o.controller))
+        field = tuple(x for x in state.iter_objects() if x.zone == "battlefield" and x.id != o.id)
+        return (*super().offer_inputs(state, o), graveyard, field)
+
     def _offer_craft(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != "battlefield" or o.face != "front" or not _has(state.card_def(o), "craft"):
             return []
