@@ -34,12 +34,15 @@ from obverse.state import GameObject, GameState
 
 
 def _globals(state: GameState) -> tuple[Any, ...]:
-    """The state's fields every object's offers may read (compared by identity first)."""
+    """The state's fields every object's offers may read (compared by identity first): the
+    designations naming no object among them (one naming an object is that object's, as its
+    knowledge is: :meth:`OfferMemo._knowledge`)."""
+    objects = state.objects
     return (
         state.ruleset,
         state.players,
         state.effects,
-        state.designations,
+        tuple(d for d in state.designations if not (isinstance(d[1], int) and d[1] in objects)),
         state.active,
         state.turn,
         state.pregame,
@@ -69,12 +72,12 @@ class _Own:
             got = sets.get(k)
             if got is not t and got != t:
                 return False
-        objects, rs = state.objects, ctx.rs
+        objects = state.objects
         for i, x, inputs in self.firsts:
             now = objects.get(i)
             if now is not x and now != x:
                 return False
-            if now is not None and rs.offer_inputs(state, now) != inputs:
+            if now is not None and ctx.choice(i)[1] != inputs:
                 return False
         return True
 
@@ -101,7 +104,7 @@ class OfferMemo:
         self._targets: dict[tuple[str | None, int], list[_Own]] = {}
         #: Per seat, the last call's shared target sets (kept when equal: the same tuple).
         self._sets: dict[str | None, dict[Any, tuple[int, ...]]] = {}
-        self._known: tuple[Any, dict[Any, tuple[Any, ...]]] | None = None
+        self._known: tuple[Any, dict[Any, tuple[Any, ...]], Any] | None = None
         self._loose_kept: dict[str | None, list[tuple[Any, tuple[Any, ...], list[Legal]]]] = {}
         #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
         #: with it and refer to it.
@@ -114,7 +117,7 @@ class OfferMemo:
         rs = ruleset_of(state)
         ctx = _KeptContext(rs, state, seat, self._sets.setdefault(seat, {}))
         world = _globals(state)
-        known = self._knowledge(state)
+        known = ctx.known = self._knowledge(state)
         out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
         seen: set[tuple[str | None, int]] = set()
         for o, mine in self._acting(state, seat, ctx, world, known):
@@ -149,7 +152,11 @@ class OfferMemo:
         referable: list[int] = []
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
         for o in ctx.objects():
-            mine = known.get(o.id, ()) + known.get(("card", o.card), ()) if known else ()
+            mine = (
+                known.get(o.id, ()) + known.get(("card", o.card), ()) + known.get(("d", o.id), ())
+                if known
+                else ()
+            )
             key = (seat, o.id)
             f = facts.get(key)
             if (
@@ -201,7 +208,7 @@ class OfferMemo:
         reads, ctx.read = tuple(ctx.read), None
         if not found:
             return []
-        shape = tuple(_shape(ctx.rs, state, t) for t in found)
+        shape = tuple(_shape(ctx, t) for t in found)
         kept = _first(versions, lambda k: k.holds(o, world, mine, (inputs, shape)))
         if kept is not None:
             # The same decisions; on a new shared set, the offers again with the new set, as
@@ -214,7 +221,7 @@ class OfferMemo:
             kept = _Own(o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog))
             _push(versions, kept)
         kept.reads = reads
-        kept.firsts = tuple((i, *_read(ctx.rs, state, i)) for i in _firsts(found))
+        kept.firsts = tuple((i, *ctx.choice(i)) for i in _firsts(found))
         return kept.legal
 
     def _loose(
@@ -226,7 +233,7 @@ class OfferMemo:
         rs = ruleset_of(state)
         zones = state.zones
         keys = _zone_keys(rs, state.players)
-        held = (state.objects, state.knowledge, *(zones.get(k) for k in keys))
+        held = (state.objects, state.knowledge, state.designations, *(zones.get(k) for k in keys))
         versions = self._loose_kept.setdefault(seat, [])
         kept = _first(
             versions,
@@ -241,15 +248,18 @@ class OfferMemo:
         return legal
 
     def _knowledge(self, state: GameState) -> dict[Any, tuple[Any, ...]]:
-        """The kept knowledge by the object id and (``("card", id)``) card it names."""
-        known = state.knowledge
-        if self._known is not None and self._known[0] is known:
+        """The kept knowledge by the object id and (``("card", id)``) card it names, and the
+        designations by (``("d", id)``) the object they name."""
+        known, marks = state.knowledge, state.designations
+        if self._known is not None and self._known[0] is known and self._known[2] is marks:
             return self._known[1]
         index: dict[Any, tuple[Any, ...]] = {}
         for k in known:
             index[k.obj] = (*index.get(k.obj, ()), k)
             index["card", k.card] = (*index.get(("card", k.card), ()), k)
-        self._known = (known, index)
+        for d in marks:
+            index["d", d[1]] = (*index.get(("d", d[1]), ()), d)
+        self._known = (known, index, marks)
         return index
 
     def _forget(self, seat: str | None, seen: set[tuple[str | None, int]]) -> None:
@@ -305,6 +315,20 @@ class _KeptContext(OfferContext):
         self.last = last
         #: The shared sets read while one object's free-target offers are made.
         self.read: list[tuple[Any, tuple[int, ...]]] | None = None
+        #: The kept knowledge and designations by what they name (``OfferMemo._knowledge``).
+        self.known: dict[Any, tuple[Any, ...]] = {}
+        self._choices: dict[int, tuple[GameObject | None, Any]] = {}
+
+    def choice(self, oid: int) -> tuple[GameObject | None, Any]:
+        """A choice's object and what its ruleset says its offers read
+        (:meth:`~obverse.rulesets.Ruleset.offer_inputs`, and the designations naming it),
+        found once a call (many objects' offers share their first choice)."""
+        found = self._choices.get(oid)
+        if found is None:
+            obj = self.state.objects.get(oid)
+            inputs = () if obj is None else self.rs.offer_inputs(self.state, obj)
+            found = self._choices[oid] = (obj, (inputs, self.known.get(("d", oid), ())))
+        return found
 
     def shared(self, key: Any, make: Any) -> tuple[int, ...]:
         found = self.sets.get(key)
@@ -349,17 +373,11 @@ def _firsts(found: list[Targets]) -> list[int]:
     return out
 
 
-def _shape(rs: Any, state: GameState, t: Targets) -> Any:
+def _shape(ctx: _KeptContext, t: Targets) -> Any:
     """What a free-target decision read of its choices: the first choice's object (or,
     decided one by one, every choice's) with what its ruleset says it reads, and the
     exclusions."""
-    return (t.action, t.excluded, tuple(_read(rs, state, x) for x in _firsts([t])))
-
-
-def _read(rs: Any, state: GameState, oid: int) -> tuple[GameObject | None, Any]:
-    """A choice's object and its :meth:`~obverse.rulesets.Ruleset.offer_inputs`."""
-    obj = state.objects.get(oid)
-    return obj, rs.offer_inputs(state, obj) if obj is not None else ()
+    return (t.action, t.excluded, tuple(ctx.choice(x) for x in _firsts([t])))
 
 
 def _retarget(legal: Legal, found: list[Targets]) -> Legal:

@@ -324,14 +324,19 @@ class FabEquip(FabSplit):
     ) -> Targets | None:
         if o.zone == SUB_CARDS:  # a sub-card moves with its top-card (3.0.14)
             return None
+        # One set per zone, shared by the objects there (an object in another zone each).
         ids = ctx.shared(
-            "exchange",
-            lambda: tuple(x for x in ctx.identified() if state.objects[x].zone != SUB_CARDS),
+            ("exchange", o.zone),
+            lambda: tuple(
+                x
+                for x in ctx.identified()
+                if (z := state.objects[x].zone) != SUB_CARDS and z != o.zone
+            ),
         )
-        excluded = frozenset(x for x in ids if state.objects[x].zone == o.zone)
-        first = next((x for x in ids if x not in excluded), None)
-        if first is None:
+        if not ids:
             return None
+        excluded: frozenset[int] = frozenset()
+        first = ids[0]
         return Targets(Exchange(object=o.id, other=first), "other", ids, excluded, True)
 
 
