@@ -33,16 +33,20 @@ from obverse.rulesets.offers import OfferContext, Targets
 from obverse.state import GameObject, GameState
 
 
-def _globals(state: GameState) -> tuple[Any, ...]:
+def _globals(state: GameState, own: tuple[str, ...]) -> tuple[Any, ...]:
     """The state's fields every object's offers may read (compared by identity first): the
-    designations naming no object among them (one naming an object is that object's, as its
-    knowledge is: :meth:`OfferMemo._knowledge`)."""
-    objects = state.objects
+    designations among them but those the ruleset says concern only the object they name
+    (``own``, :attr:`~obverse.rulesets.Ruleset.own_designations`: that object's, as its
+    knowledge is, :meth:`OfferMemo._knowledge`)."""
+    marks = state.designations
+    if own and marks:
+        objects = state.objects
+        marks = tuple(d for d in marks if not (d[0].startswith(own) and d[1] in objects))
     return (
         state.ruleset,
         state.players,
         state.effects,
-        tuple(d for d in state.designations if not (isinstance(d[1], int) and d[1] in objects)),
+        marks,
         state.active,
         state.turn,
         state.pregame,
@@ -116,7 +120,7 @@ class OfferMemo:
         """:func:`obverse.engine.offer_parts`, kept (see the class)."""
         rs = ruleset_of(state)
         ctx = _KeptContext(rs, state, seat, self._sets.setdefault(seat, {}))
-        world = _globals(state)
+        world = _globals(state, rs.own_designations)
         known = ctx.known = self._knowledge(state)
         out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
         seen: set[tuple[str | None, int]] = set()
@@ -257,8 +261,10 @@ class OfferMemo:
         for k in known:
             index[k.obj] = (*index.get(k.obj, ()), k)
             index["card", k.card] = (*index.get(("card", k.card), ()), k)
-        for d in marks:
-            index["d", d[1]] = (*index.get(("d", d[1]), ()), d)
+        own = ruleset_of(state).own_designations
+        for d in marks if own else ():
+            if d[0].startswith(own):
+                index["d", d[1]] = (*index.get(("d", d[1]), ()), d)
         self._known = (known, index, marks)
         return index
 

@@ -135,6 +135,9 @@ class MagicPermanents(MagicMoves):
     #: 122: a permanent set up with counters (a battle's defense, a Saga's lore).
     setup_keys: ClassVar[Mapping[str, str]] = {"counters": "counters"}
 
+    #: 310.8: a battle's protector concerns that battle alone.
+    own_designations: ClassVar[tuple[str, ...]] = (PROTECTOR,)
+
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
         ("remove_counters", "_offer_remove_counters"),
         ("damage", "_offer_damage"),

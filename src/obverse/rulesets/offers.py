@@ -148,6 +148,10 @@ class Offers(Hooks):
         obj = state.objects.get(oid)
         return obj is not None and self.may_act(state, seat, obj)
 
+    #: Designations (by name prefix) that concern only the object they name: a fast path
+    #: keeps the other objects' offers when only these change (a battle's protector).
+    own_designations: ClassVar[tuple[str, ...]] = ()
+
     #: Verbs with a free target: per object, a method ``(state, seat, o, ctx)`` giving its
     #: :class:`Targets` (``None``: none). Declared beside the verb's rule, as
     #: :attr:`object_offers` are; a verb here is not made by :attr:`object_offers`.
