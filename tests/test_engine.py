@@ -129,7 +129,7 @@ def test_a_split_card_is_cast_by_its_halves_only() -> None:
     spell = out.state.object_of_card(card)
     assert out.result == DONE and spell is not None and spell.face == "right"
     for face in ("front", "back", "both"):
-        with pytest.raises(InputError, match="face.*not a half of Fire // Ice"):
+        with pytest.raises(InputError, match=r"face.*not a half of Fire // Ice"):
             apply(game.state, v.Cast(object=fire, face=face))
 
 
