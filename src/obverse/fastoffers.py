@@ -68,14 +68,17 @@ class _Own:
         #: choice's own inputs are read too) what its ruleset says it reads.
         self.firsts: tuple[tuple[int, GameObject | None, Any], ...] = ()
 
-    def same_targets(self, ctx: _KeptContext, state: GameState) -> bool:
-        """Whether the free-target offers are as kept: every shared set they read is the very
-        set this call already made, and every first choice the same object."""
-        sets = ctx.sets
+    def same_sets(self, sets: dict[Any, tuple[int, ...]]) -> bool:
+        """Whether every shared set the free-target offers read is the very set this call
+        made (sets are interned: an equal set is the same tuple)."""
         for k, t in self.reads:
-            got = sets.get(k)
-            if got is not t and got != t:
+            if sets.get(k) is not t:
                 return False
+        return True
+
+    def same_choices(self, ctx: _KeptContext, state: GameState) -> bool:
+        """Whether every choice the decisions read is the same object with the same
+        inputs."""
         objects = state.objects
         for i, x, inputs in self.firsts:
             now = objects.get(i)
@@ -106,8 +109,9 @@ class OfferMemo:
         #: search going back and forth between branches finds each branch's again.
         self._own: dict[tuple[str | None, int], list[_Own]] = {}
         self._targets: dict[tuple[str | None, int], list[_Own]] = {}
-        #: Per seat, the last call's shared target sets (kept when equal: the same tuple).
-        self._sets: dict[str | None, dict[Any, tuple[int, ...]]] = {}
+        #: The shared target sets, interned by (key, contents): an equal set is the same
+        #: tuple, so offers holding it are kept by an identity test.
+        self._sets: dict[Any, tuple[int, ...]] = {}
         self._known: tuple[Any, dict[Any, tuple[Any, ...]], Any] | None = None
         self._loose_kept: dict[str | None, list[tuple[Any, tuple[Any, ...], list[Legal]]]] = {}
         #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
@@ -119,7 +123,7 @@ class OfferMemo:
     ) -> list[list[Legal]]:
         """:func:`obverse.engine.offer_parts`, kept (see the class)."""
         rs = ruleset_of(state)
-        ctx = _KeptContext(rs, state, seat, self._sets.setdefault(seat, {}))
+        ctx = _KeptContext(rs, state, seat, self._sets)
         world = _globals(state, rs.own_designations)
         known = ctx.known = self._knowledge(state)
         out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
@@ -200,9 +204,10 @@ class OfferMemo:
                 versions,
                 lambda k: (
                     bool(k.reads)
+                    and k.same_sets(ctx.sets)
                     and k.holds(o, world, mine, k.inputs)
                     and k.inputs[0] == inputs
-                    and k.same_targets(ctx, state)
+                    and k.same_choices(ctx, state)
                 ),
             )
             if kept is not None:
@@ -283,11 +288,10 @@ _T = TypeVar("_T")
 
 
 def _first(versions: list[_T], holds: Callable[[_T], bool]) -> _T | None:
-    """The first version that ``holds``, moved to the front."""
-    for i, k in enumerate(versions):
+    """The first version that ``holds`` (left where it is: a search cycling through its
+    branches would otherwise find each one last)."""
+    for k in versions:
         if holds(k):
-            if i:
-                versions.insert(0, versions.pop(i))
             return k
     return None
 
@@ -310,9 +314,13 @@ def _push(versions: list[_T], kept: _T) -> None:
     del versions[VERSIONS:]
 
 
+#: At most this many interned sets are kept (then they are interned afresh).
+_INTERNED = 4096
+
+
 class _KeptContext(OfferContext):
-    """An :class:`OfferContext` whose shared sets are the last call's very tuples when
-    equal (an unchanged set is the same object: offers holding it are kept as they are)."""
+    """An :class:`OfferContext` whose shared sets are interned (``last``): an equal set is
+    the very same tuple, so offers holding it are kept as they are."""
 
     def __init__(
         self, rs: Any, state: GameState, seat: str | None, last: dict[Any, tuple[int, ...]]
@@ -340,18 +348,15 @@ class _KeptContext(OfferContext):
         found = self.sets.get(key)
         if found is None:
             found = make()
-            old = self.last.get(key)
-            if old is not None and old == found:
-                found = old
-            self.sets[key] = found
+            found = self.sets[key] = self.last.setdefault((key, found), found)
         if self.read is not None:
             self.read.append((key, found))
         return found
 
     def keep(self) -> None:
-        """Hand this call's sets on to the next."""
-        self.last.clear()
-        self.last.update(self.sets)
+        """Bound the interned sets (a later call interns its sets again)."""
+        if len(self.last) > _INTERNED:
+            self.last.clear()
 
 
 _ZONE_KEYS: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}

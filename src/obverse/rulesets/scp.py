@@ -12,7 +12,7 @@ card's characteristics and who may look at it depend on its zone only (tables be
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -569,7 +569,7 @@ class SCP(Sandboxes):
         if o.zone != SITE_ZONE:
             return ()
         chain = bool(state.zones.get(self.zone_key(self.stack_zone, o.controller)))
-        return (chain, *(x for x in state.iter_objects() if x.zone == SITE_ZONE))
+        return (chain, _on_site(state))
 
     def _offer_cross_test(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != SITE_ZONE:
@@ -679,3 +679,16 @@ class SCP(Sandboxes):
 
 
 RULESETS: list[type[Ruleset]] = [SCP]
+
+
+#: The last objects map and the objects on the site (:func:`_on_site`).
+_SITE: list[tuple[Any, tuple[GameObject, ...]]] = []
+
+
+def _on_site(state: GameState) -> tuple[GameObject, ...]:
+    """The objects on the site, found once a state (every site object's offers read them)."""
+    if _SITE and _SITE[0][0] is state.objects:
+        return _SITE[0][1]
+    found = tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
+    _SITE[:] = [(state.objects, found)]
+    return found
