@@ -71,10 +71,7 @@ class _Own:
     def same_sets(self, sets: dict[Any, tuple[int, ...]]) -> bool:
         """Whether every shared set the free-target offers read is the very set this call
         made (sets are interned: an equal set is the same tuple)."""
-        for k, t in self.reads:
-            if sets.get(k) is not t:
-                return False
-        return True
+        return all(sets.get(k) is t for k, t in self.reads)
 
     def same_choices(self, ctx: _KeptContext, state: GameState) -> bool:
         """Whether every choice the decisions read is the same object with the same
