@@ -171,6 +171,23 @@ def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[
     return not xs.isdisjoint(map(field, entries))
 
 
+#: The last long designations tuple asked about and the set of its entries, as one slot
+#: ``(entries, set)`` (see :data:`_NAMED`).
+_MARKS: list[tuple[tuple[Any, ...], frozenset[Any]]] = [((), frozenset())]
+
+
+def designated(designations: tuple[tuple[str, int], ...], mark: tuple[str, int]) -> bool:
+    """Whether ``mark`` is one of ``designations`` (``mark in designations``). A long tuple
+    (every battle's protector ...) is asked through the set of its entries, built once per
+    tuple: a move asks it several times, and a scan compares every entry."""
+    if type(designations) is not tuple or len(designations) < _INDEXED_FROM:
+        return mark in designations
+    slot = _MARKS[0]
+    if slot[0] is not designations:
+        slot = _MARKS[0] = (designations, frozenset(designations))
+    return mark in slot[1]
+
+
 def dropping(
     entries: tuple[Any, ...],
     field: Callable[[Any], Any],
