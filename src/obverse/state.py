@@ -50,7 +50,7 @@ class CopyValues(msgspec.Struct, frozen=True):
     exceptions: tuple[tuple[str, object], ...] = ()
 
 
-class GameObject(msgspec.Struct, frozen=True):
+class GameObject(msgspec.Struct, frozen=True, gc=False):
     """One game object: a card (or two, when melded) in a zone, with its status."""
 
     id: int
@@ -432,7 +432,7 @@ def _loaded_trail() -> Trail:
     return Trail(_ROOT, 0, 1)
 
 
-class GameState(msgspec.Struct, frozen=True):
+class GameState(msgspec.Struct, frozen=True, gc=False):
     """The whole game: immutable; every action returns a new state."""
 
     ruleset: str

@@ -719,12 +719,12 @@ class GrandArchive(Pantheon):
             else ()
         )
         new_obj = state.card_object.get(card, old.id)
-        extra = tuple(
+        extra = [
             Knowledge(player=p, card=card, obj=new_obj, lasting=True)
             for p in state.players
             if p not in have and self.may_look(state, p, old)
-        )
-        return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
+        ]
+        return replace(state, knowledge=(*known, *extra)) if extra else state
 
 
 def _typed(face: Face, word: str) -> bool:

@@ -185,7 +185,8 @@ class MagicCraft(MagicMoves):
         if self._exiled_instead(state, obj, to):
             why = "its own replacement effect: exiled instead of put into a graveyard"
             rulings += self.rule("replacement", why)
-            if _has(state.card_def(obj), "disturb"):
+            # A rules version before disturb (2008) has the replacement but no disturb rule.
+            if "disturb" in self.rule_ids and _has(state.card_def(obj), "disturb"):
                 rulings += self.rule("disturb", "the back face of a disturb card")
             to = "exile"
         if obj.zone == "battlefield":  # only the entries naming obj looked at in Python
