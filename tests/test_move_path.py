@@ -55,3 +55,25 @@ def test_designated_answers_as_membership() -> None:
         for mark in [(n, i) for n in names for i in range(40)] + [("spell_copy", 99)]:
             assert core.designated(marks, mark) == (mark in marks)
             assert core.designated(other, mark) == (mark in other)
+
+
+def test_dropping_answers_as_the_plain_filter() -> None:
+    """:func:`core.dropping` (the values of a long tuple kept in order with its index, that
+    :func:`core.adding` extends) drops what the plain filter drops, and gives the tuple
+    itself when nothing goes."""
+    rng = random.Random(9)
+    names = (PROTECTOR + "alice", CRAFTED + "3", "spell_copy")
+
+    def not_crafted(d: tuple[str, int]) -> bool:
+        return not d[0].startswith(CRAFTED)
+
+    for size in (0, 1, 5, 23, 24, 25, 40, 80):
+        marks = tuple((rng.choice(names), rng.randrange(8)) for _ in range(size))
+        grown = core.adding(marks, ("spell_copy", 3), (PROTECTOR + "bob", 9))
+        for entries in (marks, grown, marks):
+            for x in range(10):
+                for keep in (None, not_crafted):
+                    got = core.dropping(entries, core.DESIGNATED, x, keep)
+                    want = tuple(d for d in entries if d[1] != x or (keep and keep(d)))
+                    assert got == want
+                    assert (got is entries) == (want == entries)
