@@ -181,7 +181,8 @@ class Magic(
             lambda: tuple(
                 x.id
                 for x in ctx.objects()
-                if self._meld_half(state, o.owner, x) and self.may_identify(state, seat, x)
+                if self._meld_half(state, o.owner, x)
+                and self.may_identify(state, seat, x)
             ),
         )
         first = next((x for x in partners if x != o.id), None)
