@@ -188,6 +188,11 @@ class GrandArchive(Pantheon):
 
     # --- status (3, 7.2, 8) -----------------------------------------------------------------
 
+    def is_in_play(self, zone: str) -> bool:
+        """Objects 1: the objects in play are the field's (one zone, no other name to match:
+        asked directly, as every move asks it)."""
+        return zone == FIELD
+
     def is_transformed(self, state: GameState, obj: GameObject) -> bool:
         """3, 8: a double-faced card on its flip side on the field is transformed; a face-down
         card or a copy never is."""
