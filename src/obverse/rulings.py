@@ -55,7 +55,7 @@ class _Plain(dict[Any, "Decided[Any]"]):
 PLAIN: Final = _Plain()
 
 
-class Event(msgspec.Struct, frozen=True):
+class Event(msgspec.Struct, frozen=True, gc=False):
     """Something that happened, for logs and replay: ``kind`` and its public details."""
 
     kind: str
@@ -67,7 +67,7 @@ class Event(msgspec.Struct, frozen=True):
     detail: str | None = None
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Outcome(msgspec.Struct, frozen=True, gc=False):
     """The result of an action or query: new state, ``result``, rulings, events, answer."""
 
     state: GameState

@@ -50,7 +50,7 @@ class CopyValues(msgspec.Struct, frozen=True):
     exceptions: tuple[tuple[str, object], ...] = ()
 
 
-class GameObject(msgspec.Struct, frozen=True):
+class GameObject(msgspec.Struct, frozen=True, gc=False):
     """One game object: a card (or two, when melded) in a zone, with its status."""
 
     id: int
@@ -135,19 +135,29 @@ DESIGNATED: Final = operator.itemgetter(1)
 #: one is scanned (a scan of a few entries costs less than finding the index).
 _INDEXED_FROM: Final = 24
 
-#: Per field, the last long tuple asked about and the set of its entries' ``field`` values:
-#: one slot each, as ``(entries, values)`` set at once (a reader never pairs one tuple with
-#: another's values). The tuple is held, so its identity can't be reused while kept.
-_NAMED: dict[Callable[[Any], Any], tuple[tuple[Any, ...], frozenset[Any]]] = {}
+#: Per field, the last long tuple asked about, the set of its entries' ``field`` values and
+#: those values in order: one slot each, as ``(entries, set, values)`` set at once (a reader
+#: never pairs one tuple with another's values). The tuple is held, so its identity can't be
+#: reused while kept.
+_NAMED: dict[Callable[[Any], Any], tuple[tuple[Any, ...], frozenset[Any], tuple[Any, ...]]] = {}
+
+
+def _slot(
+    entries: tuple[Any, ...], field: Callable[[Any], Any]
+) -> tuple[tuple[Any, ...], frozenset[Any], tuple[Any, ...]]:
+    """The index of a long plain tuple's ``field`` values. Knowledge grows with the game
+    and is asked about many times between its changes (designations, once per battle, at
+    every move): one pass per tuple, not per ask."""
+    slot = _NAMED.get(field)
+    if slot is None or slot[0] is not entries:
+        values = tuple(map(field, entries))
+        slot = _NAMED[field] = (entries, frozenset(values), values)
+    return slot
 
 
 def _named(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> frozenset[Any]:
-    """The ``field`` values of a long plain tuple's entries. Knowledge grows with the game
-    and is asked about many times between its changes: one pass per tuple, not per ask."""
-    slot = _NAMED.get(field)
-    if slot is None or slot[0] is not entries:
-        slot = _NAMED[field] = (entries, frozenset(map(field, entries)))
-    return slot[1]
+    """The ``field`` values of a long plain tuple's entries, as a set (:func:`_slot`)."""
+    return _slot(entries, field)[1]
 
 
 def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> bool:
@@ -171,6 +181,23 @@ def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[
     return not xs.isdisjoint(map(field, entries))
 
 
+#: The last long designations tuple asked about and the set of its entries, as one slot
+#: ``(entries, set)`` (see :data:`_NAMED`).
+_MARKS: list[tuple[tuple[Any, ...], frozenset[Any]]] = [((), frozenset())]
+
+
+def designated(designations: tuple[tuple[str, int], ...], mark: tuple[str, int]) -> bool:
+    """Whether ``mark`` is one of ``designations`` (``mark in designations``). A long tuple
+    (every battle's protector ...) is asked through the set of its entries, built once per
+    tuple: a move asks it several times, and a scan compares every entry."""
+    if type(designations) is not tuple or len(designations) < _INDEXED_FROM:
+        return mark in designations
+    slot = _MARKS[0]
+    if slot[0] is not designations:
+        slot = _MARKS[0] = (designations, frozenset(designations))
+    return mark in slot[1]
+
+
 def dropping(
     entries: tuple[Any, ...],
     field: Callable[[Any], Any],
@@ -187,22 +214,23 @@ def dropping(
         if derive is not None:
             return derive(field, x, keep)  # type: ignore[no-any-return]
     # A scan in C (or the index of a long tuple) first: most x are named by no entry.
-    long = type(entries) is tuple and len(entries) >= _INDEXED_FROM
-    if x not in (_named(entries, field) if long else map(field, entries)):
-        return entries
-    # The entries naming x found in C too (list.index), only they looked at in Python: a
+    if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
+        _, values, named = _slot(entries, field)  # the values in order kept with the set
+        if x not in values:
+            return entries
+    else:
+        if x not in map(field, entries):
+            return entries
+        named = tuple(map(field, entries))
+    # The entries naming x found in C too (tuple.index), only they looked at in Python: a
     # long tuple names x a few times at most.
-    named = list(map(field, entries))
     out: list[Any] = []
-    start, at = 0, named.index(x)
-    while True:
+    start, at = 0, -1
+    for _ in range(named.count(x)):  # counted in C: no ValueError raised to end the search
+        at = named.index(x, at + 1)
         if keep is None or not keep(entries[at]):
             out += entries[start:at]
             start = at + 1
-        try:
-            at = named.index(x, at + 1)
-        except ValueError:
-            break
     return entries if start == 0 else (*out, *entries[start:])
 
 
@@ -218,7 +246,8 @@ def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
     # every entry read again.
     for field, slot in tuple(_NAMED.items()):
         if slot[0] is entries and len(out) >= _INDEXED_FROM:
-            _NAMED[field] = (out, slot[1].union(map(field, new)))
+            added = tuple(map(field, new))
+            _NAMED[field] = (out, slot[1].union(added), (*slot[2], *added))
     return out
 
 
@@ -415,7 +444,7 @@ def _loaded_trail() -> Trail:
     return Trail(_ROOT, 0, 1)
 
 
-class GameState(msgspec.Struct, frozen=True):
+class GameState(msgspec.Struct, frozen=True, gc=False):
     """The whole game: immutable; every action returns a new state."""
 
     ruleset: str

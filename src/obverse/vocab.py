@@ -67,8 +67,11 @@ class Action(
             if type(value) is int:
                 return (value,)
         out: list[int] = []
-        for name in self.refs:
+        for name in refs:
             value = getattr(self, name)
+            if type(value) is int:  # one object (the common case of each field)
+                out.append(value)
+                continue
             for v in value if isinstance(value, tuple) else (value,):
                 if isinstance(v, int) and not isinstance(v, bool):
                     out.append(v)

@@ -262,8 +262,8 @@ class FabArena(FabZones):
 
     def has_sub_cards(self, state: GameState, top: int) -> bool:
         """Whether object ``top`` has sub-cards (only the sub-card zones are looked at)."""
-        for who in state.players:
-            for i in state.zones.get(state.zone_key(SUB_CARDS, who)) or ():
+        for key in _sub_card_keys(state.players):
+            for i in state.zones.get(key) or ():
                 if state.objects[i].under == top:
                     return True
         return False

@@ -188,6 +188,11 @@ class GrandArchive(Pantheon):
 
     # --- status (3, 7.2, 8) -----------------------------------------------------------------
 
+    def is_in_play(self, zone: str) -> bool:
+        """Objects 1: the objects in play are the field's (one zone, no other name to match:
+        asked directly, as every move asks it)."""
+        return zone == FIELD
+
     def is_transformed(self, state: GameState, obj: GameObject) -> bool:
         """3, 8: a double-faced card on its flip side on the field is transformed; a face-down
         card or a copy never is."""
@@ -719,12 +724,12 @@ class GrandArchive(Pantheon):
             else ()
         )
         new_obj = state.card_object.get(card, old.id)
-        extra = tuple(
+        extra = [
             Knowledge(player=p, card=card, obj=new_obj, lasting=True)
             for p in state.players
             if p not in have and self.may_look(state, p, old)
-        )
-        return replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
+        ]
+        return replace(state, knowledge=(*known, *extra)) if extra else state
 
 
 def _typed(face: Face, word: str) -> bool:

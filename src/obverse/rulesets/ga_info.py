@@ -123,7 +123,7 @@ class Information(Lineages):
         information state reverts; what players saw, they keep). A query is no action."""
         if type(action).is_query or out.result == ILLEGAL:
             return out  # no action was taken
-        if not any(d[0] == REVEALED for d in before.designations):
+        if not before.designations or not any(d[0] == REVEALED for d in before.designations):
             return out
         ended = {d for d in before.designations if d[0] == REVEALED}
         kept = tuple(d for d in out.state.designations if d not in ended)

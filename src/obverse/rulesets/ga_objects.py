@@ -199,8 +199,10 @@ class FieldObjects(Ruleset):
         before = state.objects[obj_id]
         ephemeral = self.is_ephemeral(state, before)
         out = super().move_object(state, obj_id, to, *args, **how)
+        if out.result != DONE or before.zone == FIELD:  # no entering: nothing to look up
+            return out
         new = out.state.object_of_card(before.card)
-        if out.result != DONE or new is None or new.zone != FIELD or before.zone == FIELD:
+        if new is None or new.zone != FIELD:
             return out
         state, rulings = self._enters(out.state, before, new, ephemeral)
         return self._checked(replace(out, state=state, rulings=(*out.rulings, *rulings)))

@@ -203,7 +203,7 @@ class Statuses(Information):
         checks (Link 1: a link it broke sacrifices the linked-from object)."""
         left = state.objects[a.object].zone == FIELD
         out = super().move(state, a)
-        if left and any(d[0].startswith(LINK) for d in state.designations):
+        if left and state.designations and any(d[0].startswith(LINK) for d in state.designations):
             return self._checked(out)
         return out
 

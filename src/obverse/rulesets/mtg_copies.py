@@ -115,7 +115,7 @@ class MagicCopies(MagicMoves):
         """707.10a: a copy of a spell going anywhere but the battlefield ceases to exist."""
         state, to, rulings, done = super().leaving(state, obj, to)
         mark = (SPELL_COPY, obj.id)
-        if done is not None or mark not in state.designations:
+        if done is not None or not core.designated(state.designations, mark):
             return state, to, rulings, done
         state = replace(state, designations=tuple(d for d in state.designations if d != mark))
         if to == self.play_zone:

@@ -28,9 +28,16 @@ from obverse.state import GameObject, GameState
 replace = msgspec.structs.replace
 
 CRAFTED: Final = "crafted_with:"
+
 DISTURBED: Final = "cast_disturbed"
 #: The replacement effect a disturb card's back face prints (614.1a).
 _EXILE_INSTEAD: Final = "would be put into a graveyard from anywhere, exile it instead"
+
+
+def _not_crafted(mark: tuple[str, int]) -> bool:
+    """Whether a designation is kept as its object leaves: any but a crafted link."""
+    return not mark[0].startswith(CRAFTED)
+
 
 __all__ = ["Craft", "CraftedWith", "MagicCraft"]
 
@@ -179,7 +186,7 @@ class MagicCraft(MagicMoves):
         if done is not None:
             return state, to, rulings, done
         mark = (DISTURBED, obj.id)
-        if mark in state.designations:
+        if core.designated(state.designations, mark):
             state = replace(state, designations=tuple(d for d in state.designations if d != mark))
             if to == "battlefield" and "disturb_back" in self.rule_ids:
                 why = "cast using disturb, it enters back face up"
@@ -187,16 +194,19 @@ class MagicCraft(MagicMoves):
         if self._exiled_instead(state, obj, to):
             why = "its own replacement effect: exiled instead of put into a graveyard"
             rulings += self.rule("replacement", why)
-            if _has(state.card_def(obj), "disturb") and "disturb" in self.rule_ids:
+            # A rules version before disturb (2008) has the replacement but no disturb rule.
+            if "disturb" in self.rule_ids and _has(state.card_def(obj), "disturb"):
                 rulings += self.rule("disturb", "the back face of a disturb card")
             to = "exile"
-        if obj.zone == "battlefield" and core.mentions(state.designations, core.DESIGNATED, obj.id):
-            kept = tuple(
-                d for d in state.designations if not (d[1] == obj.id and d[0].startswith(CRAFTED))
-            )
-            if len(kept) != len(state.designations):
+        if obj.zone == "battlefield":  # only the entries naming obj looked at in Python
+            kept = core.dropping(state.designations, core.DESIGNATED, obj.id, _not_crafted)
+            if kept is not state.designations:
                 state = replace(state, designations=kept)
         return state, to, rulings, None
+
+    def replaces_leaving(self, state: GameState, obj: GameObject, to: str) -> bool:
+        """614.1a: "exile it instead" replaces a graveyard (:meth:`_exiled_instead`)."""
+        return self._exiled_instead(state, obj, to) or super().replaces_leaving(state, obj, to)
 
     def _exiled_instead(self, state: GameState, obj: GameObject, to: str) -> bool:
         """614.1a: ``obj`` going to a graveyard has "exile it instead" in its text."""

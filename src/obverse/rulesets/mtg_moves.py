@@ -41,7 +41,10 @@ class MagicMoves(MagicFaces):
     ) -> Outcome:
         """:meth:`Ruleset.move_object`, with :meth:`leaving` first for an object leaving
         the stack or battlefield that has designations or goes to a graveyard, and
-        :meth:`moved` after it for one entering the battlefield or leaving it marked."""
+        :meth:`moved` after it for one entering the battlefield or leaving it marked.
+
+        An unmarked object leaving has nothing for the hooks but a replacement of where it
+        goes (:meth:`replaces_leaving`): asked first, so a plain death skips the hooks."""
         obj = state.objects[obj_id]
         here = obj.zone
         # Asked of this object only (a legal-action trial notes the read as of it alone).
@@ -49,7 +52,7 @@ class MagicMoves(MagicFaces):
         marked = bool(marks) and core.mentions(marks, core.DESIGNATED, obj_id)
         leaves = here in ("battlefield", "stack") and to != here
         enters = to == "battlefield" and here != to
-        if not (enters or (leaves and (marked or to == "graveyard"))):
+        if not (enters or (leaves and (marked or self.replaces_leaving(state, obj, to)))):
             return super().move_object(
                 state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
             )
@@ -73,6 +76,12 @@ class MagicMoves(MagicFaces):
         really goes to (a replacement effect's), the rulings, and an outcome when the move
         is done here (a copy of a spell ceasing to exist). Mechanics extend it."""
         return state, to, (), None
+
+    def replaces_leaving(self, state: GameState, obj: GameObject, to: str) -> bool:
+        """Whether a replacement effect of the object's own changes where ``obj``, with no
+        designation, goes as it leaves the stack or battlefield for ``to`` (the one thing
+        :meth:`leaving` has to say of an unmarked object). Mechanics extend it."""
+        return False
 
     def moved(self, state: GameState, old: GameObject, to: str) -> tuple[GameState, Rulings]:
         """After ``old`` moved to ``to`` (entering the battlefield or leaving it marked):

@@ -15,7 +15,7 @@ day and night) leaves these cards as plain permanents.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
 import msgspec
@@ -682,9 +682,14 @@ def _set_protector(state: GameState, oid: int, player: str) -> GameState:
 
 
 def _drop_marks(state: GameState, oid: int, prefix: str) -> GameState:
-    if not core.mentions(state.designations, core.DESIGNATED, oid):
-        return state
-    if not any(on == oid and n.startswith(prefix) for n, on in state.designations):
-        return state
-    kept = tuple(d for d in state.designations if not (d[1] == oid and d[0].startswith(prefix)))
-    return replace(state, designations=kept)
+    """``state`` without ``oid``'s designations named ``prefix``... (the protector's)."""
+    keep = _KEEP_UNLESS.get(prefix)
+    if keep is None:
+        keep = _KEEP_UNLESS[prefix] = lambda d: not d[0].startswith(prefix)
+    # Only the entries naming oid looked at in Python (core.dropping).
+    kept = core.dropping(state.designations, core.DESIGNATED, oid, keep)
+    return state if kept is state.designations else replace(state, designations=kept)
+
+
+#: Per name prefix, whether a designation (naming the object) is kept: not that prefix's.
+_KEEP_UNLESS: dict[str, Callable[[tuple[str, int]], bool]] = {}

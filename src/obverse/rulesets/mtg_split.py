@@ -132,7 +132,7 @@ class MagicSplit(MagicMoves):
         anywhere else whenever it would leave the stack."""
         state, to, rulings, done = super().leaving(state, obj, to)
         mark = (FROM_GRAVEYARD, obj.id)
-        if done is not None or mark not in state.designations:
+        if done is not None or not core.designated(state.designations, mark):
             return state, to, rulings, done
         state = replace(state, designations=tuple(d for d in state.designations if d != mark))
         why = f"cast from a graveyard with aftermath, it is exiled instead of going to the {to}"

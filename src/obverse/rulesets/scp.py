@@ -225,6 +225,11 @@ class SCP(Sandboxes):
         """``chain`` is the stack; every other name is itself."""
         return "stack" if zone == CHAIN else zone
 
+    def is_in_play(self, zone: str) -> bool:
+        """サイト上: objects in play are on the site (:meth:`zone_matches` of the play zone,
+        which is neither ``sandbox`` nor ``chain``, asked directly: every move asks it)."""
+        return zone == SITE_ZONE
+
     def zone_matches(self, actual: str, asked: str) -> bool:
         """``sandbox`` asks for any sandbox (one per object class, 301.1); ``chain`` is the
         stack."""
