@@ -106,6 +106,8 @@ class OfferMemo:
         #: search going back and forth between branches finds each branch's again.
         self._own: dict[tuple[str | None, int], list[_Own]] = {}
         self._targets: dict[tuple[str | None, int], list[_Own]] = {}
+        #: Free-target versions by the sets they were made with (:func:`_signature`).
+        self._by_sets: dict[tuple[Any, ...], _Own] = {}
         #: The shared target sets, interned by (key, contents): an equal set is the same
         #: tuple, so offers holding it are kept by an identity test.
         self._sets: dict[Any, tuple[int, ...]] = {}
@@ -196,17 +198,22 @@ class OfferMemo:
         """``o``'s free-target offers: a kept decision while ``o``, the globals and each
         offer's first choice (and, decided one by one, every choice) are unchanged."""
         versions = self._targets.setdefault((seat, o.id), [])
-        if not o.copies:  # a copy's exclusions read the other objects (FaB 8.5.25d)
-            kept = _first(
-                versions,
-                lambda k: (
-                    bool(k.reads)
-                    and k.same_sets(ctx.sets)
-                    and k.holds(o, world, mine, k.inputs)
-                    and k.inputs[0] == inputs
-                    and k.same_choices(ctx, state)
-                ),
+
+        def fits(k: _Own) -> bool:
+            return (
+                bool(k.reads)
+                and k.same_sets(ctx.sets)
+                and k.holds(o, world, mine, k.inputs)
+                and k.inputs[0] == inputs
+                and k.same_choices(ctx, state)
             )
+
+        if not o.copies:  # a copy's exclusions read the other objects (FaB 8.5.25d)
+            # First the version made with this call's very sets, when they are made already.
+            sig = _signature(versions[0].reads, ctx.sets) if versions else None
+            kept = self._by_sets.get((seat, o.id, sig)) if sig is not None else None
+            if kept is None or not fits(kept):
+                kept = _first(versions, fits)
             if kept is not None:
                 return kept.legal
         ctx.read = []
@@ -228,6 +235,10 @@ class OfferMemo:
             _push(versions, kept)
         kept.reads = reads
         kept.firsts = tuple((i, *ctx.choice(i)) for i in _firsts(found))
+        if reads:
+            if len(self._by_sets) > _INTERNED:
+                self._by_sets.clear()
+            self._by_sets[seat, o.id, _signature(reads, ctx.sets)] = kept
         return kept.legal
 
     def _loose(
@@ -282,6 +293,18 @@ class OfferMemo:
 VERSIONS = 64
 
 _T = TypeVar("_T")
+
+
+def _signature(reads: tuple[tuple[Any, tuple[int, ...]], ...], sets: dict[Any, Any]) -> Any:
+    """The identities of this call's sets under the keys of ``reads`` (interned sets: the
+    same contents, the same tuple), or ``None`` when one isn't made yet."""
+    out = []
+    for key, _ in reads:
+        t = sets.get(key)
+        if t is None:
+            return None
+        out.append(id(t))
+    return tuple(out)
 
 
 def _first(versions: list[_T], holds: Callable[[_T], bool]) -> _T | None:
