@@ -32,10 +32,10 @@ CACHE_BYTES = 512 * 1024 * 1024
 #: re-checks every object at each: about a third of a second at most on one
 #: core of a 2-CPU machine).
 MAX_WORK = 100_000
-#: The most steps and setup entries a table may hold. The setup bound is low because a
-#: seat's offers are made per pair of objects (a copy of one by the other ...): 300
-#: objects take the judge's first offers 3.6 s and 6.7 MB, 250 about 2.5 s (raise it when
-#: offers stop growing with the square of the board).
+#: The most steps and setup entries a table may hold. The setup bound was set when a seat's
+#: offers were made per pair of objects (300 objects took the judge's first offers 3.6 s);
+#: a free target is one offer now (issue 22), and the bound is kept until it is measured
+#: again.
 MAX_STEPS = 10_000
 MAX_SETUP = 250
 #: Steps that start or end effects (what makes a first look re-check every object).
