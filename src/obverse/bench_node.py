@@ -5,7 +5,8 @@ same for chess in the same run (the ``bench`` extra: ``pip install 'obverse[benc
 1. the offers after one change (:meth:`Game.legal_actions`) at the larger number of
    permanents, at most 20x their cost at the smaller (MTG and FaB);
 2. a search node at 32 permanents (apply one offer, list the offers, undo) within 5x
-   python-chess's push, ``list(board.legal_moves)``, pop;
+   python-chess's push, ``list(board.legal_moves)``, pop, timed once each of its branches
+   has been visited (the first visit of a branch decides its new objects' offers);
 3. ``apply`` + ``undo`` at the larger number of permanents within 2x python-chess's push and
    pop, in every game (a move of a permanent to its owner's discard pile; FaB's put-under
    too).
@@ -177,7 +178,11 @@ def _one_pass(sizes: tuple[int, int], budget: float, rounds: int) -> list[Figure
     # 2. A search node at 32 permanents.
     for game in GAMES:
         g, _ = table(game, NODE_PERMANENTS)
-        value, floor = _times([_node(g, _node_offers(g)), chess_node], budget, rounds)
+        offers = _node_offers(g)
+        node = _node(g, offers)
+        for _ in offers:  # one visit of each branch first: a search comes back to its nodes
+            node()
+        value, floor = _times([node, chess_node], budget, rounds)
         figures.append(
             Figure(
                 f"{game}: search node (apply one offer, list the offers, undo)",
