@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import msgspec
 
@@ -63,7 +63,7 @@ from obverse.rulesets.fab_zones import (
 from obverse.rulesets.hooks import Sight
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, LastOf
 
 __all__ = [
     "ARENA_MATCHES",
@@ -540,10 +540,10 @@ class FleshAndBlood(FabLook):
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
         """Every hero (:meth:`is_hero`), found once a state."""
         key = (state.objects, state.effects, state.designations)  # what is_hero reads
-        if _HEROES and all(a is b for a, b in zip(_HEROES[0][0], key, strict=True)):
-            return _HEROES[0][1]
-        found = tuple(o for o in state.iter_objects() if self.is_hero(state, o))
-        _HEROES[:] = [(key, found)]
+        found = _HEROES.get(*key)
+        if found is None:
+            heroes = tuple(o for o in state.iter_objects() if self.is_hero(state, o))
+            found = _HEROES.put(heroes, *key)
         return found
 
     def copy_excluded(
@@ -828,38 +828,37 @@ RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 #: The last state's zones and what :meth:`FaB.offer_inputs` reads of them: the owners whose
 #: arsenal holds a card, the sub-cards under each top-card (found once a state, not per object).
-_ARENA_INDEX: list[tuple[Any, tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]]] = []
+_ARENA_INDEX: LastOf[tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]] = LastOf()
 
 
-#: The last zones map and every player's equipment zones (:func:`_equipment`).
-_EQUIPMENT: list[tuple[Any, tuple[object, ...]]] = []
+#: Every player's equipment zones of the last zones map (:func:`_equipment`).
+_EQUIPMENT: LastOf[tuple[object, ...]] = LastOf()
 
 
 def _equipment(state: GameState) -> tuple[object, ...]:
     """Every player's equipment zones (what equipping reads of them), found once a state."""
-    if _EQUIPMENT and _EQUIPMENT[0][0] is state.zones:
-        return _EQUIPMENT[0][1]
-    found = tuple(
-        state.zones.get(state.zone_key(z, p))
-        for p in state.players
-        for z in sorted(EQUIPMENT_ZONES)
-    )
-    _EQUIPMENT[:] = [(state.zones, found)]
+    found = _EQUIPMENT.get(state.zones)
+    if found is None:
+        zones = tuple(
+            state.zones.get(state.zone_key(z, p))
+            for p in state.players
+            for z in sorted(EQUIPMENT_ZONES)
+        )
+        found = _EQUIPMENT.put(zones, state.zones)
     return found
 
 
-#: The last objects map and its heroes (:meth:`FaB._heroes`).
-_HEROES: list[tuple[tuple[Any, ...], tuple[GameObject, ...]]] = []
+#: The heroes of the last objects map, effects and designations (:meth:`FaB._heroes`).
+_HEROES: LastOf[tuple[GameObject, ...]] = LastOf()
 
 
 def _arena_index(
     state: GameState,
 ) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]:
     zones = state.zones
-    if _ARENA_INDEX:
-        (kept_zones, kept_objects), found = _ARENA_INDEX[0]
-        if kept_zones is zones and kept_objects is state.objects:
-            return found
+    kept = _ARENA_INDEX.get(zones, state.objects)
+    if kept is not None:
+        return kept
     arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
     subs: dict[int, tuple[GameObject, ...]] = {}
     for who in state.players:
@@ -867,6 +866,4 @@ def _arena_index(
             x = state.objects[i]
             if x.under is not None:
                 subs[x.under] = (*subs.get(x.under, ()), x)
-    found = (arsenals, subs)
-    _ARENA_INDEX[:] = [((zones, state.objects), found)]
-    return found
+    return _ARENA_INDEX.put((arsenals, subs), zones, state.objects)

@@ -19,7 +19,7 @@ from obverse.rulesets.ga_objects import FIELD, _typed
 from obverse.rulesets.ga_status import Statuses
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, LastOf
 
 replace = msgspec.structs.replace
 
@@ -183,19 +183,19 @@ class Pantheon(Statuses):
 ACTIONS: Final[tuple[type[v.Action], ...]] = (Bestow, Load)
 
 
-#: The last objects map and the loaded cards under each object (found once a state, not per object).
-_LOADED: list[tuple[Any, dict[int, tuple[GameObject, ...]]]] = []
+#: The loaded cards under each object of the last objects map (found once a state).
+_LOADED: LastOf[dict[int, tuple[GameObject, ...]]] = LastOf()
 
 
 def _loaded(state: GameState) -> dict[int, tuple[GameObject, ...]]:
     """The loaded cards under each object, by its id."""
-    if _LOADED and _LOADED[0][0] is state.objects:
-        return _LOADED[0][1]
+    kept = _LOADED.get(state.objects)
+    if kept is not None:
+        return kept
     found: dict[int, tuple[GameObject, ...]] = {}
     for who in state.players:
         for i in state.zones.get(state.zone_key(LOADED, who)) or ():
             x = state.objects[i]
             if x.under is not None:
                 found[x.under] = (*found.get(x.under, ()), x)
-    _LOADED[:] = [(state.objects, found)]
-    return found
+    return _LOADED.put(found, state.objects)

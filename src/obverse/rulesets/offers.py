@@ -12,12 +12,11 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, NamedTuple
 
-import immutables
 import msgspec
 
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
-from obverse.state import FACES, GameObject, GameState
+from obverse.state import FACES, GameObject, GameState, LastOf
 
 
 class CandidatePart(NamedTuple):
@@ -664,16 +663,13 @@ def objects_in_order(state: GameState) -> tuple[GameObject, ...]:
     """Every object, in the object table's own order (the same for equal states, as it
     depends on the ids only): random play draws from it. The last table's objects are kept
     (most draws see the same table)."""
-    objects = state.objects
-    kept = _IN_ORDER[0]
-    if kept is not None and kept[0] is objects:
-        return kept[1]
-    found = tuple(objects.values())
-    _IN_ORDER[0] = (objects, found)  # the map held, so its identity can't be reused
+    found = _IN_ORDER.get(state.objects)
+    if found is None:
+        found = _IN_ORDER.put(tuple(state.objects.values()), state.objects)
     return found
 
 
-_IN_ORDER: list[tuple[immutables.Map[int, GameObject], tuple[GameObject, ...]] | None] = [None]
+_IN_ORDER: LastOf[tuple[GameObject, ...]] = LastOf()
 
 
 _OBJECT_VERBS: dict[type[Offers], frozenset[str]] = {}

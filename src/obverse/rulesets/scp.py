@@ -12,7 +12,7 @@ card's characteristics and who may look at it depend on its zone only (tables be
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
 import msgspec
 
@@ -25,7 +25,7 @@ from obverse.rulesets.hooks import Sight
 from obverse.rulesets.scp_sandbox import ACTIONS as SANDBOX_ACTIONS
 from obverse.rulesets.scp_sandbox import Breach, Sandboxes, designated_sandbox
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, LastOf
 
 # --- rule ids: the seed's section headings ------------------------------------------------
 OVERVIEW: Final = "概要"
@@ -686,14 +686,14 @@ class SCP(Sandboxes):
 RULESETS: list[type[Ruleset]] = [SCP]
 
 
-#: The last objects map and the objects on the site (:func:`_on_site`).
-_SITE: list[tuple[Any, tuple[GameObject, ...]]] = []
+#: The objects on the site of the last objects map (:func:`_on_site`).
+_SITE: LastOf[tuple[GameObject, ...]] = LastOf()
 
 
 def _on_site(state: GameState) -> tuple[GameObject, ...]:
     """The objects on the site, found once a state (every site object's offers read them)."""
-    if _SITE and _SITE[0][0] is state.objects:
-        return _SITE[0][1]
-    found = tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
-    _SITE[:] = [(state.objects, found)]
+    found = _SITE.get(state.objects)
+    if found is None:
+        on_site = tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
+        found = _SITE.put(on_site, state.objects)
     return found
