@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 from typing import Any
 
 import pytest
@@ -14,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from obverse import views
-from obverse.fuzz import PLAYERS, random_deal, try_apply
-from obverse.play import random_action
+from obverse.fuzz import PLAYERS
 from obverse.registry import rulesets
 from obverse.state import GameState
+from obverse.testing import random_history
 
 ALIASES = sorted({cls.aliases[0] for cls in rulesets()})
 VIEWERS: tuple[str | None, ...] = (*PLAYERS, None)
@@ -29,15 +28,7 @@ def _size(data: dict[str, Any]) -> int:
 
 def history(alias: str, seed: int, steps: int, cards: tuple[int, int] = (4, 24)) -> list[GameState]:
     """The states of a random history (``cards``: the range of the deal's size)."""
-    rng = random.Random(seed)
-    state = random_deal(alias, rng, n=rng.randrange(*cards))
-    states = [state]
-    for _ in range(steps):
-        out = try_apply(state, random_action(state, rng))
-        if out is not None:
-            state = out.state
-            states.append(state)
-    return states
+    return random_history(alias, seed, steps, cards)
 
 
 def _check(states: list[GameState], viewer: str | None, lag: int) -> None:

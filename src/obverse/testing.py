@@ -85,10 +85,14 @@ def reference_view(state: GameState, viewer: str | None) -> dict[str, Any]:
     }
 
 
-def random_history(alias: str, seed: int, steps: int, size: int = 12) -> list[GameState]:
-    """The states of a seeded random history of ``alias`` from a deal of ``size`` cards."""
+def random_history(
+    alias: str, seed: int, steps: int, size: int | tuple[int, int] = 12
+) -> list[GameState]:
+    """The states of a seeded random history of ``alias`` from a deal of ``size`` cards (a
+    range: a size drawn from it, by the same generator)."""
     rng = random.Random(seed)
-    state = random_deal(alias, rng, n=size)
+    n = size if isinstance(size, int) else rng.randrange(*size)
+    state = random_deal(alias, rng, n=n)
     states = [state]
     for _ in range(steps):
         out = try_apply(state, random_action(state, rng))
