@@ -30,7 +30,7 @@ from obverse import vocab as v
 from obverse.errors import InputError, ObverseError, quote, suggest
 from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets.base import Catalog, Ruleset
-from obverse.rulesets.offers import OfferContext, Targets
+from obverse.rulesets.offers import OfferContext, Targets, with_choice
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome, Ruling
 from obverse.state import GameObject, GameState
 
@@ -66,7 +66,7 @@ class Legal(msgspec.Struct, frozen=True):
             yield self.action
             return
         for x in self.choices():
-            yield _with_choice(self.action, self.field, x)
+            yield with_choice(self.action, self.field, x)
 
 
 def ruleset_of(state: GameState) -> Ruleset:
@@ -371,7 +371,7 @@ def target_offer(
     for x in t.ids:
         if x in t.excluded:
             continue
-        action = _with_choice(t.action, t.field, x)
+        action = with_choice(t.action, t.field, x)
         found = _try(state, action, seat, catalog)
         if found is not None and found[0] == DONE:
             if not kept:
@@ -379,7 +379,7 @@ def target_offer(
             kept.append(x)
     if not kept:
         return None
-    action = _with_choice(t.action, t.field, kept[0])
+    action = with_choice(t.action, t.field, kept[0])
     return Legal(action, rulings, t.field, tuple(kept))
 
 
@@ -397,14 +397,6 @@ def is_legal(
         return None
     found = _try(state, action, seat, catalog)
     return Legal(action, found[1]) if found is not None and found[0] == DONE else None
-
-
-def _with_choice(action: v.Action, field: str, x: int) -> v.Action:
-    """``action`` with its free target ``field`` set to ``x`` (a pair's second object)."""
-    value = getattr(action, field)
-    if isinstance(value, tuple):
-        return msgspec.structs.replace(action, **{field: (*value[:-1], x)})
-    return msgspec.structs.replace(action, **{field: x})
 
 
 def _try(

@@ -647,7 +647,7 @@ class GrandArchive(Pantheon):
     def can_examine(self, state: GameState, player: str, obj: GameObject) -> Decided[bool]:
         """5: a player with knowledge permission (the card is public, or private to them) may
         examine either side; 6: flipping it to look is no transform."""
-        if not (self.may_look(state, player, obj) or self.knows(state, player, obj)):
+        if not self.may_identify(state, player, obj):
             return Decided(
                 False,
                 (

@@ -404,9 +404,7 @@ class Hooks:
     ) -> Decided[bool]:
         """Whether revealing the object to ``players`` does anything: not if each of them
         may already see or knows it."""
-        return Decided(
-            not all(self.may_look(state, p, obj) or self.knows(state, p, obj) for p in players)
-        )
+        return Decided(not all(self.may_identify(state, p, obj) for p in players))
 
     def view_dependents(self, state: GameState, changed: set[int]) -> set[int]:
         """Objects whose view entries follow those of ``changed`` objects without being
@@ -461,6 +459,18 @@ class Hooks:
     def on_start_game(self, state: GameState) -> GameState:
         """Adjust the state when the game begins."""
         return state
+
+    def may_identify(self, state: GameState, seat: str | None, obj: GameObject) -> bool:
+        """Whether ``seat`` can tell ``obj``'s card (the rules or kept knowledge); the judge,
+        any. An offer's main object is one (:meth:`~obverse.rulesets.offers.Offers.may_act`),
+        and so is the choice of a verb whose procedure reads the chosen card
+        (:attr:`~obverse.vocab.Action.reads_choice`: exchanging with a face-down card equips
+        it, or fails, by its subtypes): an offer naming a card the seat can't tell would say
+        what it is. The seat may still name it in an action it composes (it may refer to
+        it)."""
+        if seat is None:
+            return True
+        return self.may_look(state, seat, obj) or self.knows(state, seat, obj)
 
     def knows(self, state: GameState, viewer: str, obj: GameObject) -> bool:
         """Whether ``viewer`` keeps knowledge of the card (revealed, examined)."""

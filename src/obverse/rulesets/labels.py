@@ -106,9 +106,7 @@ class Namer:
 
     def identifies(self, obj: GameObject) -> bool:
         """Whether the player may tell which card ``obj`` is (as the views decide)."""
-        if self.player is None or self.rs.may_look(self.state, self.player, obj):
-            return True
-        return self.rs.knows(self.state, self.player, obj)
+        return self.rs.may_identify(self.state, self.player, obj)
 
     def card(self, oid: int) -> tuple[GameObject, CardDef] | None:
         """The object and its card, when the player identifies it."""

@@ -114,17 +114,6 @@ class Offers(Hooks):
             return False
         return self.may_identify(state, seat, obj)
 
-    def may_identify(self, state: GameState, seat: str | None, obj: GameObject) -> bool:
-        """Whether ``seat`` can tell ``obj``'s card (the rules or kept knowledge); the judge,
-        any. An offer's main object is one (:meth:`may_act`), and so is the choice of a verb
-        whose procedure reads the chosen card (:attr:`~obverse.vocab.Action.reads_choice`:
-        exchanging with a face-down card equips it, or fails, by its subtypes): an offer
-        naming a card the seat can't tell would say what it is. The seat may still name it
-        in an action it composes (it may refer to it)."""
-        if seat is None:
-            return True
-        return self.may_look(state, seat, obj) or self.knows(state, seat, obj)
-
     def may_act_on(self, state: GameState, seat: str | None, action: v.Action) -> bool:
         """:meth:`may_act` of ``action``'s main object, and the seat's other limits: a player
         acts as themself (an answer or a shuffle of their own), only the judge starts the
@@ -253,12 +242,13 @@ class Offers(Hooks):
             out += self.loose_candidates(state, player, verb)
             return out + self.extra_candidates(state, player, verb, acting)
         out = []
+        ctx = OfferContext(self, state, player)  # the free targets' sets, made once
         for actions, o, in_play in self.candidate_parts(state, player, verb, acting):
             if actions is not None:
                 out += actions
             elif o is not None and in_play is None:
                 out += self.object_candidates(state, player or o.owner, o, verb)
-                out += self.target_candidates(state, player, o, verb)
+                out += self.target_candidates(state, player, o, verb, ctx)
             elif o is not None and in_play is not None:
                 out += self.copy_candidates(o, in_play)
         return out
@@ -373,24 +363,24 @@ class Offers(Hooks):
         return pool[int(rng.random() * len(pool))] if pool else None
 
     def target_candidates(
-        self, state: GameState, player: str | None, o: GameObject, verb: str | None = None
+        self,
+        state: GameState,
+        player: str | None,
+        o: GameObject,
+        verb: str | None = None,
+        ctx: OfferContext | None = None,
     ) -> list[v.Action]:
         """The free-target verbs' candidates on ``o`` (``verb``: only that verb's), one per
-        choice (not those of :attr:`several_verbs`, made apart)."""
+        choice (not those of :attr:`several_verbs`, made apart); ``ctx``: the call's shared
+        sets (one for every object of a list)."""
         out: list[v.Action] = []
+        ctx = ctx or OfferContext(self, state, player)
         for name_verb, name in _target_pairs(type(self)):
             if name_verb in self.several_verbs or verb not in (None, name_verb):
                 continue
-            t = getattr(self, name)(state, player, o, OfferContext(self, state, player))
-            if t is None:
-                continue
-            for x in t.ids:
-                if x in t.excluded:
-                    continue
-                value = getattr(t.action, t.field)
-                value = (*value[:-1], x) if isinstance(value, tuple) else x
-                made: v.Action = msgspec.structs.replace(t.action, **{t.field: value})
-                out.append(made)
+            t = getattr(self, name)(state, player, o, ctx)
+            if t is not None:
+                out += [with_choice(t.action, t.field, x) for x in t.ids if x not in t.excluded]
         return out
 
     def _copy_partner(
@@ -540,6 +530,15 @@ def _target_table(cls: type[Offers]) -> tuple[str, ...]:
             if verb in verbs
         )
     return found
+
+
+def with_choice(action: v.Action, field: str, x: int) -> v.Action:
+    """``action`` with its free target ``field`` set to ``x`` (a pair's second object)."""
+    value = getattr(action, field)
+    made: v.Action = msgspec.structs.replace(
+        action, **{field: (*value[:-1], x) if isinstance(value, tuple) else x}
+    )
+    return made
 
 
 def _target_pairs(cls: type[Offers]) -> tuple[tuple[str, str], ...]:
@@ -695,4 +694,4 @@ def _zones_in_order(cls: type[Offers]) -> tuple[str, ...]:
     return found
 
 
-__all__ = ["OfferContext", "Offers", "Targets", "objects_in_order"]
+__all__ = ["OfferContext", "Offers", "Targets", "objects_in_order", "with_choice"]
