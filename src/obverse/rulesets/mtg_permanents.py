@@ -162,7 +162,8 @@ class MagicPermanents(MagicMoves):
     def _offer_choose_protector(
         self, state: GameState, player: str, o: GameObject
     ) -> list[v.Action]:
-        if not (_count(o, DEFENSE) and o.zone == "battlefield"):
+        # The procedure's own test (310.8f): a battle, whatever its defense counters.
+        if o.zone != "battlefield" or not self._is_battle(state, o):
             return []
         return [ChooseProtector(object=o.id, player=p) for p in state.players]
 
