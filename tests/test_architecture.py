@@ -28,6 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # (which imports games by name only when asked), YAML loading and bundled card data.
     "core": (
         "obverse.cards",
+        "obverse.memo",
         "obverse.state",
         "obverse.rulings",
         "obverse.errors",

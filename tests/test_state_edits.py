@@ -120,7 +120,7 @@ def test_knowledge_prechecks_keep_every_match() -> None:
 
 
 def test_last_of_keeps_one_value_for_the_very_same_key_parts() -> None:
-    from obverse.state import LastOf
+    from obverse.memo import LastOf
 
     last: LastOf[str] = LastOf()
     a, b = tuple([1, 2]), tuple([1, 2])  # equal, not the same

@@ -13,12 +13,13 @@ import hmac
 import operator
 import random
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final
 
 import immutables
 import msgspec
 
 from obverse.cards import CardDef, Face
+from obverse.memo import LastOf as LastOf
 
 FACES: Final = ("front", "back", "left", "right", "both")
 
@@ -179,39 +180,6 @@ def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[
     if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
         return not _named(entries, field).isdisjoint(xs)
     return not xs.isdisjoint(map(field, entries))
-
-
-_V = TypeVar("_V")
-
-
-class LastOf(Generic[_V]):
-    """What a rule finds once a state rather than once an object: the value kept for the
-    latest key, whose parts (a state's maps, tuples) are compared by identity. The key is
-    held, so a part's identity can't be reused while it is kept. Values are never ``None``.
-
-    ``found = LAST.get(state.objects)``, then ``if found is None: found = LAST.put(make(),
-    state.objects)``."""
-
-    __slots__ = ("key", "value")
-
-    def __init__(self) -> None:
-        self.key: tuple[object, ...] = ()
-        self.value: _V | None = None
-
-    def get(self, *key: object) -> _V | None:
-        """The value kept for ``key`` (the very same parts), or ``None``."""
-        kept = self.key
-        if len(kept) != len(key):
-            return None
-        for a, b in zip(kept, key, strict=True):
-            if a is not b:
-                return None
-        return self.value
-
-    def put(self, value: _V, *key: object) -> _V:
-        """Keep ``value`` for ``key`` (the one before is dropped); ``value``."""
-        self.key, self.value = key, value
-        return value
 
 
 #: The last long designations tuple asked about and the set of its entries, as one slot

@@ -118,6 +118,14 @@ class Hooks:
     #: A ruling citing ``rule`` (an id in this version's numbering): built once per ruleset,
     #: rule and reason (rulings are immutable), so a hot procedure doesn't rebuild its own.
     ruling = functools.lru_cache(maxsize=_RULINGS_KEPT)(_ruling)
+    #: Rule topics and the ids this version numbers them with (MTG renumbers between
+    #: versions); :meth:`cite` looks a topic up here, an id passes through.
+    rule_ids: ClassVar[Mapping[str, str]] = {}
+
+    def cite(self, rule: str, reason: str) -> Rulings:
+        """The one way a rule procedure cites: a one-ruling tuple for ``rule`` (a topic of
+        :attr:`rule_ids`, or a rule id in this version's numbering) and its ``reason``."""
+        return (self.ruling(self.rule_ids.get(rule, rule), reason),)
 
     @property
     def name(self) -> str:
