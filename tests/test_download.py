@@ -249,11 +249,18 @@ def test_offline_the_error_says_where_to_get_the_data(
     shutil.rmtree(tmp_path, ignore_errors=True)
 
 
-def test_the_progress_line_draws_a_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    from obverse.cardcli import _Progress
+def test_the_progress_line_draws_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
 
-    bar = _Progress("downloading")
+    from obverse.cardcli import _Files
+
+    out = io.StringIO()
+    monkeypatch.setattr(out, "isatty", lambda: True, raising=False)
+    monkeypatch.delenv("OBVERSE_NO_PROGRESS", raising=False)
+    monkeypatch.setattr("sys.stderr", out)
+    bar = _Files("downloading")
     bar("oracle-cards.json", 50 * 2**20, 100 * 2**20)
+    drawn = out.getvalue()
     bar.clear()
-    err = capsys.readouterr().err
-    assert "downloading oracle-cards.json: [##########..........]  50% 50.0 of 100.0 MiB" in err
+    assert "downloading oracle-cards.json: [##########----------] 50% 50.0 of 100.0 MiB" in drawn
+    assert out.getvalue().endswith("\r")  # cleared for what is printed next

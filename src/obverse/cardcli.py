@@ -9,7 +9,6 @@ import json
 import sqlite3
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from obverse import registry
 from obverse.carddb import CardDB, default_path, open_db, plan_import
 from obverse.cardinfo import CardNotFound, describe, find_card, render
 from obverse.cards import CardDef
+from obverse.console import Progress
 from obverse.errors import InputError, ObverseError
 from obverse.importers import GAMES, Problem
 from obverse.importers.download import DownloadError, download, where_to_get
@@ -81,37 +81,29 @@ def add_card_commands(sub: Any) -> None:
     card.set_defaults(func=cmd_card)
 
 
-class _Progress:
-    """Progress on a terminal: one line, ``VERB NAME: [####......]  40% 12.0 of 30.0 MiB``,
-    rewritten at most five times a second (and at the end)."""
+def _mib(done: int, total: int) -> str:
+    """Bytes as MiB (``12.0 of 30.0 MiB``)."""
+    return f"{done / 2**20:.1f}" + (f" of {total / 2**20:.1f} MiB" if total else " MiB")
+
+
+class _Files:
+    """A progress callback ``(path, done, total)`` drawn as one :class:`Progress` line,
+    ``VERB NAME: [####------] 40% 12.0 of 30.0 MiB``."""
 
     def __init__(self, verb: str = "importing") -> None:
         self.verb = verb
-        self.last = 0.0
-        self.shown = False
+        self.bar = Progress(verb, amount=_mib)
 
     def __call__(self, path: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.2 and done != total:
-            return
-        self.last = now
-        mib = f"{done / 2**20:.1f}" + (f" of {total / 2**20:.1f} MiB" if total else " MiB")
-        bar = ""
-        if total:
-            filled = min(20, 20 * done // total)
-            bar = f"[{'#' * filled}{'.' * (20 - filled)}] {min(100, 100 * done // total):3d}% "
-        line = f"{self.verb} {Path(path).name}: {bar}{mib}"
-        print(f"\r{line[:78]:<78}", end="", file=sys.stderr, flush=True)
-        self.shown = True
+        self.bar.update(done, total, f"{self.verb} {Path(path).name}:")
 
     def clear(self) -> None:
-        if self.shown:
-            print("\r" + " " * 78 + "\r", end="", file=sys.stderr, flush=True)
+        self.bar.close()
 
 
 def _download(args: argparse.Namespace, into: Path) -> list[str]:
     """``--download``: the game's data fetched into ``into``; the paths to import."""
-    bar = _Progress("downloading") if sys.stderr.isatty() else None
+    bar = _Files("downloading") if sys.stderr.isatty() else None
     try:
         paths = download(args.game, into, args.url, bar)
     finally:
@@ -147,7 +139,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace, paths: list[str]) -> int:
     """Import ``paths``; the exit status of :func:`cmd_import`."""
-    progress = _Progress() if sys.stderr.isatty() else None
+    progress = _Files() if sys.stderr.isatty() else None
     shown = 0
 
     def report(problem: Problem) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 #: ANSI SGR codes of the colours the CLI uses.
@@ -58,9 +59,16 @@ class Progress:
     ``total`` is 0, unknown work shows a count)."""
 
     def __init__(
-        self, label: str, total: int = 0, stream: TextIO | None = None, counts: bool = True
+        self,
+        label: str,
+        total: int = 0,
+        stream: TextIO | None = None,
+        counts: bool = True,
+        amount: Callable[[int, int], str] | None = None,
     ) -> None:
         self.label, self.total, self.done, self.counts = label, total, 0, counts
+        #: How ``done`` of ``total`` shows after the bar (``5/10`` unless given: bytes as MiB).
+        self.amount = amount or (lambda done, total: f"{done}/{total}" if total else f"{done}")
         self.stream = stream or sys.stderr
         isatty = getattr(self.stream, "isatty", None)
         self.active = bool(isatty and isatty()) and "OBVERSE_NO_PROGRESS" not in os.environ
@@ -81,15 +89,24 @@ class Progress:
             self._drawn = now
             self._draw(note)
 
+    def update(self, done: int, total: int, label: str | None = None) -> None:
+        """``done`` of ``total`` units now (a callback's absolute figures; ``label``: what is
+        being done now, e.g. which file)."""
+        self.done, self.total = done, total
+        if label is not None:
+            self.label = label
+        self.advance(0)
+
     def _draw(self, note: str) -> None:
+        amount = self.amount(self.done, self.total) if self.counts else ""
         if self.total:
             filled = min(20, 20 * self.done // self.total)
             bar = (
                 f"[{'#' * filled}{'-' * (20 - filled)}] {min(100, 100 * self.done // self.total)}%"
             )
-            bar += f" {self.done}/{self.total}" if self.counts else ""
+            bar += f" {amount}" if amount else ""
         else:
-            bar = f"{self.done}"
+            bar = amount or f"{self.done}"
         text = f"{self.label} {bar}" + (f" {note}" if note else "")
         pad = " " * max(0, self._width - len(text))
         self._width = len(text)
