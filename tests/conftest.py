@@ -52,6 +52,7 @@ def register(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[type[Ruleset
     yield add
     registry._EXTRA.clear()
     registry.get_ruleset.cache_clear()
+    registry._listed.cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -75,6 +75,7 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
     for alias in cls.aliases:
         _EXTRA[alias.lower()] = cls
     get_ruleset.cache_clear()
+    _listed.cache_clear()
     return cls
 
 
@@ -85,11 +86,13 @@ def _all() -> dict[str, type[Ruleset]]:
 def rulesets() -> list[type[Ruleset]]:
     """Every registered ruleset class, each once: by the games' own ``listed`` rank (the
     order they are listed in: a plug-in's after the built-ins), then in registry order."""
-    seen: list[type[Ruleset]] = []
-    for cls in _all().values():
-        if cls not in seen:
-            seen.append(cls)
-    return sorted(seen, key=lambda cls: cls.listed)
+    return list(_listed())
+
+
+@cache
+def _listed() -> tuple[type[Ruleset], ...]:
+    # Found once per registration (every parsed card asks for its game's layouts).
+    return tuple(sorted(dict.fromkeys(_all().values()), key=lambda cls: cls.listed))
 
 
 def games() -> list[str]:
