@@ -3,9 +3,9 @@ transcend-cards (9.1), split-cards (9.2), the marked condition (9.3), and the zo
 behind them: new objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card
 categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions,
 sub-cards and the soul, the start of the game, look and play permissions are in
-:mod:`obverse.rulesets.fab_arena`; tapped permanents, suspense, landmarks, Return to the Brood
-and ``*`` copies in :mod:`obverse.rulesets.fab_status`; restrictions on a split-card's side
-and melded layers in :mod:`obverse.rulesets.fab_split`.
+:mod:`obverse.rulesets.fab.arena`; tapped permanents, suspense, landmarks, Return to the Brood
+and ``*`` copies in :mod:`obverse.rulesets.fab.status`; restrictions on a split-card's side
+and melded layers in :mod:`obverse.rulesets.fab.split`.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -24,25 +24,36 @@ from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulesets.fab_arena import (
+from obverse.rulesets.fab.arena import (
     ARENA_OFFERS,
     EQUIPMENT_ZONES,
     SUB_CARDS,
     AllowPlay,
     Charge,
+    FabArena,
     HasTranscended,
     Look,
     PutUnder,
 )
-from obverse.rulesets.fab_equip import EQUIP_OFFERS, EQUIP_TARGETS, Equip, Exchange, Give, Steal
-from obverse.rulesets.fab_look import FabLook, LookAtTop
-from obverse.rulesets.fab_status import (
+from obverse.rulesets.fab.equip import (
+    EQUIP_OFFERS,
+    EQUIP_TARGETS,
+    Equip,
+    Exchange,
+    FabEquip,
+    Give,
+    Steal,
+)
+from obverse.rulesets.fab.look import FabLook, LookAtTop
+from obverse.rulesets.fab.split import FabSplit
+from obverse.rulesets.fab.status import (
     STATUS_OFFERS,
+    FabStatus,
     ReturnToTheBrood,
     Tap,
     Untap,
 )
-from obverse.rulesets.fab_zones import (
+from obverse.rulesets.fab.zones import (
     ARENA_MATCHES,
     ARENA_ZONES,
     CATEGORY_RULE,
@@ -55,6 +66,7 @@ from obverse.rulesets.fab_zones import (
     PRIVATE_ZONES,
     PUBLIC_ZONES,
     RESOLVE_FACE,
+    FabZones,
     article,
     category_of,
     layout_category,
@@ -140,7 +152,7 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabLook):
+class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, Ruleset):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
     8.5.56)."""
@@ -241,14 +253,14 @@ class FleshAndBlood(FabLook):
         played = card.faces[index]
         if "Resource" not in played.types:
             return ()
-        return self.one("8.1.7a", f"{played.name} is a resource card: it can't be played")
+        return self.cite("8.1.7a", f"{played.name} is a resource card: it can't be played")
 
     # Each ``_play_*`` decides the face(s) a card is played with; ``None``: it can't be.
 
     def _play_single(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
         """2.0.2: a single-faced (or face-down) card has only its front."""
         if chosen not in (None, "front"):
-            return Decided(None, self.one("2.0.2", f"{card.name} has no {chosen} face to play"))
+            return Decided(None, self.cite("2.0.2", f"{card.name} has no {chosen} face to play"))
         return Decided("front")
 
     def _play_split(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
@@ -257,27 +269,27 @@ class FleshAndBlood(FabLook):
         if side == "both":
             if not self.has_meld(card):
                 why = "only a split-card with meld may be played with both sides"
-                return Decided(None, self.one("5.1.2c", why))
+                return Decided(None, self.cite("5.1.2c", why))
             return Decided(
                 "both",
                 (
-                    *self.one("5.1.2c", "with meld the player declared both sides"),
-                    *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
+                    *self.cite("5.1.2c", "with meld the player declared both sides"),
+                    *self.cite("9.2.3", "it has both sides' names and typeboxes on the stack"),
                 ),
             )
         if side not in ("left", "right"):
             why = "a split-card is played with its left or right side"
-            return Decided(None, self.one("5.1.2c", why))
+            return Decided(None, self.cite("5.1.2c", why))
         half = card.faces[0 if side == "left" else 1]
         return Decided(
             side,
             (
-                *self.one(
+                *self.cite(
                     "5.1.2c",
                     f"the player declared the {side} side, {half.name}"
                     + ("" if chosen else " (no declaration: the left side)"),
                 ),
-                *self.one(
+                *self.cite(
                     "9.2.3",
                     f"for the rest of its existence it has only {half.name}'s "
                     "name, typebox and textbox",
@@ -290,10 +302,10 @@ class FleshAndBlood(FabLook):
         pick = chosen or "front"
         if pick not in ("front", "back"):
             why = "on the stack only one face of a twin-card is active"
-            return Decided(None, self.one("9.1.4b", why))
+            return Decided(None, self.cite("9.1.4b", why))
         name = card.faces[0 if pick == "front" else 1].name
         why = f"the player chose the {pick} face, {name}: only it is active on the stack"
-        return Decided(pick, self.one("9.1.4b", why))
+        return Decided(pick, self.cite("9.1.4b", why))
 
     def _play_transcend(
         self, state: GameState, obj: GameObject, chosen: str | None
@@ -302,7 +314,7 @@ class FleshAndBlood(FabLook):
         active = "back" if self.is_transcended(state, obj) else "front"
         if chosen not in (None, active):
             why = f"its {active} face is active; it can't be played with its {chosen} face"
-            return Decided(None, self.one("9.1.5b", why))
+            return Decided(None, self.cite("9.1.5b", why))
         return Decided(active)
 
     def _play_flip(self, chosen: str | None) -> Decided[str | None]:
@@ -312,9 +324,9 @@ class FleshAndBlood(FabLook):
                 "a flip-card is played with its front face active; only a rule or "
                 "effect makes its back face active"
             )
-            return Decided(None, self.one("9.1.3b", why))
+            return Decided(None, self.cite("9.1.3b", why))
         return Decided(
-            "front", self.one("9.1.3b", "a flip-card is played with its front face active")
+            "front", self.cite("9.1.3b", "a flip-card is played with its front face active")
         )
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
@@ -337,7 +349,7 @@ class FleshAndBlood(FabLook):
                 if subtype not in subtypes:
                     continue
                 rulings = (
-                    *self.one(
+                    *self.cite(
                         rule,
                         f"{article(subtype.lower())} resolving enters the "
                         + (
@@ -347,28 +359,28 @@ class FleshAndBlood(FabLook):
                             "front face stays active (9.1.3b)"
                         ),
                     ),
-                    *self.one(
+                    *self.cite(
                         "1.3.3",
                         f"a deck-card with the {subtype} subtype becomes a permanent in the arena",
                     ),
                 )
                 if subtype == "Figment":
-                    rulings += self.one(
+                    rulings += self.cite(
                         "8.2.16b", "a figment entering the arena becomes a permanent"
                     )
                 if face != obj.face:
-                    rulings += self.one("9.1.3b", "a rule makes its back face active")
+                    rulings += self.cite("9.1.3b", "a rule makes its back face active")
                     if carried:
-                        rulings += self.one(
+                        rulings += self.cite(
                             "9.1.2c",
                             "effects on it keep applying: it did not "
                             "cease to exist between its faces",
                         )
                 return self.play_zone, face, rulings
         if self.is_permanent(state, obj):
-            rulings = self.one("1.3.3", "it becomes a permanent in the arena")
+            rulings = self.cite("1.3.3", "it becomes a permanent in the arena")
             if card.layout == "twin":
-                rulings += self.one(
+                rulings += self.cite(
                     "9.1.4b", "it enters the arena with the face it was played with"
                 )
             return self.play_zone, obj.face, rulings
@@ -378,7 +390,7 @@ class FleshAndBlood(FabLook):
             dest,
             face,
             (
-                *self.one(
+                *self.cite(
                     "5.3.7",
                     "it is not a permanent (1.3.3), so it is still "
                     "on the stack after resolving and is cleared to its "
@@ -400,26 +412,28 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one("8.5.43a", f"{card.name} is not a double-faced card: awaken fails"),
+                self.cite("8.5.43a", f"{card.name} is not a double-faced card: awaken fails"),
             )
         if obj.face == "back":
             return Outcome(
-                state, NOTHING, self.one("8.5.43a", "its back face is already active: awaken fails")
+                state,
+                NOTHING,
+                self.cite("8.5.43a", "its back face is already active: awaken fails"),
             )
         if not self.is_in_play(obj.zone) or obj.face_down:
             return Outcome(
                 state,
                 NOTHING,
-                self.one("8.5.43a", "only a public permanent in the arena awakens: awaken fails"),
+                self.cite("8.5.43a", "only a public permanent in the arena awakens: awaken fails"),
             )
         state, ts = core.tick(state)
         state = core.update(state, replace(obj, face="back", timestamp=ts))
-        rulings = self.one(
+        rulings = self.cite(
             "8.5.43",
             f"{card.faces[1].name}, its back face, becomes its active face; it is the same object",
         )
         if any(e.target == obj.id for e in state.effects):
-            rulings += self.one("9.1.2c", "effects on it keep applying to its new face")
+            rulings += self.cite("9.1.2c", "effects on it keep applying to its new face")
         return Outcome(state, DONE, rulings, (Event("awaken", obj.id, obj.card, obj.controller),))
 
     def transcend(self, state: GameState, a: Transcend) -> Outcome:
@@ -433,7 +447,7 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one("9.1.5", f"{card.name} is not a transcend-card: it can't transcend"),
+                self.cite("9.1.5", f"{card.name} is not a transcend-card: it can't transcend"),
             )
         before = state
         physical = replace(state.cards[obj.card], transcended=True)
@@ -449,16 +463,16 @@ class FleshAndBlood(FabLook):
             state,
             DONE,
             (
-                *self.one(
+                *self.cite(
                     "8.5.48",
                     f"it transcends: into its owner's hand as {card.faces[1].name}, its back face",
                 ),
                 *out.rulings,
-                *self.one(
+                *self.cite(
                     "9.1.2c",
                     "it ceased to exist between its faces: effects on the old object don't apply",
                 ),
-                *self.one("8.5.48a", f"{a.player or obj.controller} has transcended"),
+                *self.cite("8.5.48a", f"{a.player or obj.controller} has transcended"),
             ),
             out.events,
         )
@@ -581,21 +595,21 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one("9.3.1", "marked is a condition only a hero may have: nothing happens"),
+                self.cite("9.3.1", "marked is a condition only a hero may have: nothing happens"),
             )
         if obj.marked:
             return Outcome(
                 state,
                 NOTHING,
-                self.one("9.3.2a", "it is already marked and continues to be marked"),
+                self.cite("9.3.2a", "it is already marked and continues to be marked"),
             )
         state = core.update(state, replace(obj, marked=True))
         return Outcome(
             state,
             DONE,
             (
-                *self.one("9.3.2", "an effect marks the hero"),
-                *self.one("8.5.50", "mark: the hero gets the marked condition"),
+                *self.cite("9.3.2", "an effect marks the hero"),
+                *self.cite("8.5.50", "mark: the hero gets the marked condition"),
             ),
             (Event("mark", obj.id, obj.card, obj.controller),),
         )
@@ -606,12 +620,12 @@ class FleshAndBlood(FabLook):
         hero = state.objects[a.hero]
         source = state.objects[a.source]
         if not self.is_hero(state, hero):
-            return Outcome(state, NOTHING, self.one("9.3.1", "only a hero can be marked"))
+            return Outcome(state, NOTHING, self.cite("9.3.1", "only a hero can be marked"))
         if not hero.marked:
             return Outcome(
                 state,
                 NOTHING,
-                self.one(
+                self.cite(
                     "9.3.3",
                     "a hit removes the marked "
                     "condition only from a marked hero: this "
@@ -622,7 +636,7 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one(
+                self.cite(
                     "9.3.2b",
                     "the source is controlled by the hero's own player, not an opponent: "
                     "the hero stays marked",
@@ -633,13 +647,13 @@ class FleshAndBlood(FabLook):
             state,
             DONE,
             (
-                *self.one(
+                *self.cite(
                     "9.3.3",
                     "hit by a source an opponent controls, the marked condition is "
                     "removed as part of the hit event",
                 ),
-                *self.one("7.5.5", "the attack hits its hero"),
-                *self.one(
+                *self.cite("7.5.5", "the attack hits its hero"),
+                *self.cite(
                     "9.3.2b", "a marked hero stays marked only until hit by an opponent's source"
                 ),
             ),
@@ -659,19 +673,19 @@ class FleshAndBlood(FabLook):
                 return Decided(
                     False,
                     (
-                        *self.one(rule, f"one name of {card.name} may be named, not both"),
-                        *self.one("8.5.21", "a name is declared"),
+                        *self.cite(rule, f"one name of {card.name} may be named, not both"),
+                        *self.cite("8.5.21", "a name is declared"),
                     ),
                 )
             if name in card.face_names:
                 return Decided(
                     True,
                     (
-                        *self.one(rule, f"{name} is one side of {card.name}"),
-                        *self.one("8.5.21", "a name is declared"),
+                        *self.cite(rule, f"{name} is one side of {card.name}"),
+                        *self.cite("8.5.21", "a name is declared"),
                     ),
                 )
-        return Decided(True, self.one("8.5.21", f"{name} is a card's name"))
+        return Decided(True, self.cite("8.5.21", f"{name} is a card's name"))
 
     def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         """The base values with the rulings of the branch that picked the face(s): 9.1.3 a
@@ -702,24 +716,24 @@ class FleshAndBlood(FabLook):
             return Decided(
                 sight,
                 (
-                    *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
-                    *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+                    *self.cite("9.2.3", "on the stack a split-card has only its chosen side"),
+                    *self.cite("9.1.4b", "on the stack a twin-card has one active face"),
                 ),
             )
         if zone in ARENA_ZONES:
             return Decided(
                 sight,
                 (
-                    *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
-                    *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+                    *self.cite("9.1.3", "a flip-card's active face alone defines its properties"),
+                    *self.cite("9.1.4b", "in the arena a twin-card has one active face"),
                 ),
             )
         return Decided(
             sight,
             (
-                *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
-                *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
-                *self.one("9.1.3b", "a flip-card there has its front face active"),
+                *self.cite("9.2.2", "off the stack a split-card has both sides' properties"),
+                *self.cite("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
+                *self.cite("9.1.3b", "a flip-card there has its front face active"),
             ),
         )
 
@@ -732,16 +746,16 @@ class FleshAndBlood(FabLook):
         if card.layout in ("flip", "transcend") and len(faces) > 1:
             rule = "9.1.3a" if card.layout == "flip" else "9.1.5a"
             kind = "flip" if card.layout == "flip" else "transcend"
-            rulings = self.one(
+            rulings = self.cite(
                 rule,
                 f"outside the game a {kind}-card has its front face "
                 f"active: {card.faces[0].name}'s supertypes count",
             )
             faces = faces[:1]
         elif card.layout == "split" and len(faces) > 1:
-            rulings = self.one("9.2.2a", "a split-card needs both sides' supertypes")
+            rulings = self.cite("9.2.2a", "a split-card needs both sides' supertypes")
         elif card.layout == "twin" and len(faces) > 1:
-            rulings = self.one("9.1.4a", "outside the game both faces of a twin-card are active")
+            rulings = self.cite("9.1.4a", "outside the game both faces of a twin-card are active")
         supertypes: list[str] = []
         for face in faces:
             supertypes.extend(s for s in face.supertypes if s not in supertypes)
@@ -760,12 +774,12 @@ class FleshAndBlood(FabLook):
             options = [o + s for o in options for s in sets]
         fits = next((o for o in options if set(o) <= allowed), None)
         written = " / ".join(h for f in faces for h in f.hybrid)
-        rule = self.one("2.14.1b", f"{card.name} is a hybrid card ({written})")
+        rule = self.cite("2.14.1b", f"{card.name} is a hybrid card ({written})")
         if fits is None:
             why = f"neither of {card.name}'s supertype sets is a subset of the hero's supertypes"
-            return Decided(False, (*rule, *self.one("1.1.3b", why)))
+            return Decided(False, (*rule, *self.cite("1.1.3b", why)))
         why = f"as though it had only {' '.join(fits) or 'no supertypes'}, it may be in the pool"
-        return Decided(True, (*rule, *self.one("1.1.3b", why)))
+        return Decided(True, (*rule, *self.cite("1.1.3b", why)))
 
     def can_be_in_pool(
         self, state: GameState, hero: GameObject, cards: list[CardDef]
@@ -780,7 +794,7 @@ class FleshAndBlood(FabLook):
             if found:
                 extra = [w for w in re.split(r",\s*|\s+and\s+|\s+", found.group(1)) if w]
                 allowed.update(extra)
-                rulings += self.one(
+                rulings += self.cite(
                     "8.3.16",
                     f"{ability}: the card-pool may hold "
                     f"{', '.join(extra)} cards as though the hero had those "
@@ -792,7 +806,7 @@ class FleshAndBlood(FabLook):
             kind = layout_category(card.layout, card.faces)
             if kind in ("hero", "token"):
                 legal = False
-                rulings += self.one(
+                rulings += self.cite(
                     "1.3.2b" if kind == "token" else "1.1.3",
                     f"{card.name} is {article(kind)}-card: a card-pool holds "
                     "only deck- and arena-cards",
@@ -807,17 +821,17 @@ class FleshAndBlood(FabLook):
                 rulings += hybrid[1]
             elif missing:
                 legal = False
-                rulings += self.one(
+                rulings += self.cite(
                     "1.1.3",
                     f"{card.name} has {', '.join(missing)}, not among "
                     f"{hero_name}'s supertypes: it can't be in the card-pool",
                 )
             elif not supertypes:
-                rulings += self.one(
+                rulings += self.cite(
                     "1.1.3", f"{card.name} is generic (no supertypes): any card-pool may hold it"
                 )
             else:
-                rulings += self.one(
+                rulings += self.cite(
                     "1.1.3", f"{card.name}'s supertypes are a subset of {hero_name}'s"
                 )
         return Decided(legal, rulings)
