@@ -705,8 +705,8 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         }.get(layout)
         if rule is None:
             return chars
-        why = self.ruling(rule, f"a {layout}-card in the {obj.zone}: {side} count")
-        return msgspec.structs.replace(chars, why=(why, *chars.why))
+        why = self.cite(rule, f"a {layout}-card in the {obj.zone}: {side} count")
+        return msgspec.structs.replace(chars, why=why + chars.why)
 
     def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """What a search sees where: 9.2.2 / 9.1.4a both sides off the stack and arena, 9.2.3

@@ -222,8 +222,8 @@ class FabArena(_Base):
         if "Hero" in chars.props.types:
             return chars
         props = replace(chars.props, types=(*chars.props.types, "Hero"))
-        why = self.ruling("8.1.11b", "a demi-hero that became its player's hero has the hero type")
-        return replace(chars, props=props, why=(*chars.why, why))
+        why = self.cite("8.1.11b", "a demi-hero that became its player's hero has the hero type")
+        return replace(chars, props=props, why=chars.why + why)
 
     # --- sub-cards and the soul (3.0.14, 3.11.5, 8.5.29, 8.5.36) -----------------------------
 
