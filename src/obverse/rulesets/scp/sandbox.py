@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -25,6 +25,11 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only (at run time a flat mixin)
+    _Base = Ruleset
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -108,7 +113,7 @@ def object_number(name: str) -> str | None:
     return found[1] if found else None
 
 
-class Sandboxes(Ruleset):
+class Sandboxes(_Base):
     """Breaches (301.2) and the sandbox deck's construction (100.2)."""
 
     #: The ids of the rules these procedures cite (set by the game: the sandbox zones).

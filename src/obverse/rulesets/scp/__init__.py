@@ -22,8 +22,8 @@ from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
-from obverse.rulesets.scp_sandbox import ACTIONS as SANDBOX_ACTIONS
-from obverse.rulesets.scp_sandbox import Breach, Sandboxes, designated_sandbox
+from obverse.rulesets.scp.sandbox import ACTIONS as SANDBOX_ACTIONS
+from obverse.rulesets.scp.sandbox import Breach, Sandboxes, designated_sandbox
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, LastOf
 
@@ -132,7 +132,7 @@ class CrossTest(v.Action, frozen=True, tag="cross_test"):
     target: int | None = None
 
 
-class SCP(Sandboxes):
+class SCP(Sandboxes, Ruleset):
     """SCP-TCG-JP-J (fan-made): zone-dependent facing, face-down characteristics and looks."""
 
     aliases: ClassVar[tuple[str, ...]] = ("scp",)
