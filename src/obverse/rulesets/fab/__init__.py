@@ -19,6 +19,7 @@ from typing import ClassVar
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
@@ -75,7 +76,7 @@ from obverse.rulesets.fab.zones import (
 from obverse.rulesets.hooks import Sight
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
-from obverse.state import GameObject, GameState, LastOf
+from obverse.state import GameObject, GameState
 
 __all__ = [
     "ARENA_MATCHES",
@@ -551,14 +552,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         # 8.5.41, 8.5.35a: equipping it (or equipped by a new controller) reads the zones
         return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, _equipment(state))
 
+    @memo.last(lambda self, state: (self, state.objects, state.effects, state.designations))
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
-        """Every hero (:meth:`is_hero`), found once a state."""
-        key = (state.objects, state.effects, state.designations)  # what is_hero reads
-        found = _HEROES.get(*key)
-        if found is None:
-            heroes = tuple(o for o in state.iter_objects() if self.is_hero(state, o))
-            found = _HEROES.put(heroes, *key)
-        return found
+        """Every hero (:meth:`is_hero`)."""
+        return tuple(o for o in state.iter_objects() if self.is_hero(state, o))
 
     def copy_excluded(
         self, state: GameState, o: GameObject, ids: tuple[int, ...]
@@ -840,39 +837,23 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 
-#: The last state's zones and what :meth:`FaB.offer_inputs` reads of them: the owners whose
-#: arsenal holds a card, the sub-cards under each top-card (found once a state, not per object).
-_ARENA_INDEX: LastOf[tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]] = LastOf()
-
-
-#: Every player's equipment zones of the last zones map (:func:`_equipment`).
-_EQUIPMENT: LastOf[tuple[object, ...]] = LastOf()
-
-
+@memo.last(lambda state: (state.zones,))
 def _equipment(state: GameState) -> tuple[object, ...]:
-    """Every player's equipment zones (what equipping reads of them), found once a state."""
-    found = _EQUIPMENT.get(state.zones)
-    if found is None:
-        zones = tuple(
-            state.zones.get(state.zone_key(z, p))
-            for p in state.players
-            for z in sorted(EQUIPMENT_ZONES)
-        )
-        found = _EQUIPMENT.put(zones, state.zones)
-    return found
+    """Every player's equipment zones (what equipping reads of them)."""
+    return tuple(
+        state.zones.get(state.zone_key(z, p))
+        for p in state.players
+        for z in sorted(EQUIPMENT_ZONES)
+    )
 
 
-#: The heroes of the last objects map, effects and designations (:meth:`FaB._heroes`).
-_HEROES: LastOf[tuple[GameObject, ...]] = LastOf()
-
-
+@memo.last(lambda state: (state.zones, state.objects))
 def _arena_index(
     state: GameState,
 ) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]:
+    """What :meth:`FleshAndBlood.offer_inputs` reads of the zones: the owners whose arsenal
+    holds a card, the sub-cards under each top-card."""
     zones = state.zones
-    kept = _ARENA_INDEX.get(zones, state.objects)
-    if kept is not None:
-        return kept
     arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
     subs: dict[int, tuple[GameObject, ...]] = {}
     for who in state.players:
@@ -880,4 +861,4 @@ def _arena_index(
             x = state.objects[i]
             if x.under is not None:
                 subs[x.under] = (*subs.get(x.under, ()), x)
-    return _ARENA_INDEX.put((arsenals, subs), zones, state.objects)
+    return arsenals, subs

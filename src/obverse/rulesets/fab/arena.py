@@ -11,12 +11,12 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 
 from __future__ import annotations
 
-import functools
 import operator
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
@@ -34,9 +34,9 @@ else:
 replace = msgspec.structs.replace
 
 
-@functools.cache
+@memo.per_value
 def _sub_card_keys(players: tuple[str, ...]) -> tuple[str, ...]:
-    """The keys of the players' sub-card zones (built once per table of players)."""
+    """The keys of the players' sub-card zones."""
     return tuple(f"{who}:{SUB_CARDS}" for who in players)
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse.cards import CardDef, Face
 from obverse.rulesets.base import Ruleset, Rulings
@@ -82,12 +83,7 @@ DFC_LAYOUTS: Final = frozenset({"flip", "twin", "transcend"})
 CATEGORY_RULE: Final = {"flip": "9.1.3", "twin": "9.1.4", "transcend": "9.1.5", "split": "9.2.2"}
 #: A single-faced card's face after any move: its front (built once, a move's commonest).
 _FRONT: Final = PLAIN["front"]
-#: :meth:`FabZones.is_new_object` per ruleset class and destination, for an object no
-#: effect is bound to and not marked (the rulings depend on nothing else).
-_NEW_OBJECT: dict[tuple[type, str], Decided[bool]] = {}
 _TARGET: Final = operator.attrgetter("target")
-#: :meth:`FabZones._decided`'s decisions.
-_DECIDED: dict[tuple[type, str, str, str], Decided[str]] = {}
 
 
 def _bound(effects: tuple[Effect, ...], oid: int) -> bool:
@@ -373,14 +369,10 @@ class FabZones(_Base):
             )
         return Decided("front", ())
 
+    @memo.per_value  # a move's branch with a fixed reason: the same decision every time
     def _decided(self, value: str, rule: str, reason: str) -> Decided[str]:
-        """``Decided(value, self.cite(rule, reason))``, built once per ruleset class: a move's
-        branches with a fixed reason answer with the same decision every time."""
-        key = (type(self), value, rule, reason)
-        found = _DECIDED.get(key)
-        if found is None:
-            found = _DECIDED[key] = Decided(value, self.cite(rule, reason))
-        return found
+        """``Decided(value, self.cite(rule, reason))``."""
+        return Decided(value, self.cite(rule, reason))
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
@@ -420,34 +412,12 @@ class FabZones(_Base):
         marked condition ends with the old object (9.3.2b)."""
         if obj.token and not self.is_in_play(zone):
             return YES
-        # The common case (no effect on it, not marked) decided once per zone and kind.
-        plain = not obj.marked and not (state.effects and _bound(state.effects, obj.id))
-        if plain:
-            hit = _NEW_OBJECT.get((type(self), zone))
-            if hit is not None:
-                return hit
-        found = self._new_object_in(state, obj, zone)
-        if plain:
-            _NEW_OBJECT[(type(self), zone)] = found
-        return found
-
-    def _new_object_in(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
-        """:meth:`is_new_object` of an object that is no token leaving the arena."""
-        if self.stays_same_object(zone):
-            where = (
-                "onto the stack"
-                if zone == self.stack_zone
-                else "into the arena"
-                if zone == self.play_zone
-                else f"into the {zone_name(zone)} (in the arena)"
-            )
-            return Decided(False, self.cite("3.0.9", f"put {where} it stays the same object"))
-        out = self.cite(
-            "3.0.9",
-            f"entering the {zone_name(zone)}, outside the arena and not the "
-            "stack, it becomes a new object with no relation to its previous existence",
-        )
-        if state.effects and _bound(state.effects, obj.id):
+        entering = self._entering(zone)
+        bound = bool(state.effects) and _bound(state.effects, obj.id)
+        if not entering.value or not (bound or obj.marked):
+            return entering
+        out = entering.rulings
+        if bound:
             out += self.cite(
                 "1.2.3b",
                 "effects on the old object don't apply to the new one; "
@@ -463,6 +433,28 @@ class FabZones(_Base):
                 "9.3.2b", "the marked hero ceased to exist: the new object is not marked"
             )
         return Decided(True, out)
+
+    @memo.per_value  # what entering ``zone`` makes of an object depends on nothing else
+    def _entering(self, zone: str) -> Decided[bool]:
+        """3.0.9: whether entering ``zone`` makes a new object (not yet the rulings for the
+        effects bound to it or its mark)."""
+        if self.stays_same_object(zone):
+            where = (
+                "onto the stack"
+                if zone == self.stack_zone
+                else "into the arena"
+                if zone == self.play_zone
+                else f"into the {zone_name(zone)} (in the arena)"
+            )
+            return Decided(False, self.cite("3.0.9", f"put {where} it stays the same object"))
+        return Decided(
+            True,
+            self.cite(
+                "3.0.9",
+                f"entering the {zone_name(zone)}, outside the arena and not the "
+                "stack, it becomes a new object with no relation to its previous existence",
+            ),
+        )
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
