@@ -14,6 +14,7 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
@@ -336,13 +337,13 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects 1: only cards on the field are objects; leaving it makes a new one."""
-        if obj.zone == FIELD:
-            found = _LEAVING.get((type(self), zone))
-            if found is None:  # built once per ruleset class and destination
-                why = f"leaving the field for the {_words(zone)} it becomes a new object"
-                found = _LEAVING[(type(self), zone)] = Decided(True, self.cite("Objects 1", why))
-            return found
-        return YES
+        return self._leaving_field(zone) if obj.zone == FIELD else YES
+
+    @memo.per_value  # leaving the field for a zone: the same decision every time
+    def _leaving_field(self, zone: str) -> Decided[bool]:
+        """Objects 1: leaving the field for ``zone`` makes a new object."""
+        why = f"leaving the field for the {_words(zone)} it becomes a new object"
+        return Decided(True, self.cite("Objects 1", why))
 
     def face_on_move(
         self,
@@ -695,22 +696,13 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 def _typed(face: Face, word: str) -> bool:
     """Card Types: whether ``face`` has the type or supertype ``word``, however it is
     spelt (the index prints REGALIA, the rules Regalia)."""
-    kept = _TYPES.get(id(face))
-    if kept is None or kept[0] is not face:
-        if len(_TYPES) > 10_000:
-            _TYPES.clear()
-        kept = _TYPES[id(face)] = (
-            face,
-            frozenset(t.upper() for t in (*face.types, *face.supertypes)),
-        )
-    return word in kept[1]
+    return word in _type_words(face)
 
 
-#: Per printed face (held, so its id isn't reused while kept): its types and supertypes in
-#: capitals, found once (every move asks whether the card is a regalia or a champion).
-_TYPES: dict[int, tuple[Face, frozenset[str]]] = {}
-#: :meth:`GrandArchive.is_new_object` of an object leaving the field, per class and zone.
-_LEAVING: dict[tuple[type, str], Decided[bool]] = {}
+@memo.per_identity(lambda face: (face,))  # every move asks: a regalia? a champion?
+def _type_words(face: Face) -> frozenset[str]:
+    """``face``'s types and supertypes in capitals."""
+    return frozenset(t.upper() for t in (*face.types, *face.supertypes))
 
 
 def _words(zone: str) -> str:

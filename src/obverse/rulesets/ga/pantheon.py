@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.rulesets.ga.objects import FIELD, _typed
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
-from obverse.state import GameObject, GameState, LastOf
+from obverse.state import GameObject, GameState
 
 if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
     from obverse.rulesets.ga.lineage import Lineages as _Base
@@ -187,19 +188,13 @@ class Pantheon(_Base):
 ACTIONS: Final[tuple[type[v.Action], ...]] = (Bestow, Load)
 
 
-#: The loaded cards under each object of the last objects map (found once a state).
-_LOADED: LastOf[dict[int, tuple[GameObject, ...]]] = LastOf()
-
-
+@memo.last(lambda state: (state.zones, state.objects))
 def _loaded(state: GameState) -> dict[int, tuple[GameObject, ...]]:
     """The loaded cards under each object, by its id."""
-    kept = _LOADED.get(state.objects)
-    if kept is not None:
-        return kept
     found: dict[int, tuple[GameObject, ...]] = {}
     for who in state.players:
         for i in state.zones.get(state.zone_key(LOADED, who)) or ():
             x = state.objects[i]
             if x.under is not None:
                 found[x.under] = (*found.get(x.under, ()), x)
-    return _LOADED.put(found, state.objects)
+    return found
