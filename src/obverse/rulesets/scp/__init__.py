@@ -16,6 +16,7 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
@@ -25,7 +26,7 @@ from obverse.rulesets.hooks import Sight
 from obverse.rulesets.scp.sandbox import ACTIONS as SANDBOX_ACTIONS
 from obverse.rulesets.scp.sandbox import Breach, Sandboxes, designated_sandbox
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
-from obverse.state import GameObject, GameState, LastOf
+from obverse.state import GameObject, GameState
 
 # --- rule ids: the seed's section headings ------------------------------------------------
 OVERVIEW: Final = "概要"
@@ -85,11 +86,6 @@ ALL_ZONES: Final = frozenset(
         "stack",
     }
 )
-
-
-#: :meth:`SCP.face_down_on_move`'s decisions with no instruction, per ruleset class,
-#: destination and facing before the move.
-_FACING: dict[tuple[type, str, bool], Decided[bool]] = {}
 
 
 class ZoneRule(msgspec.Struct, frozen=True):
@@ -320,12 +316,9 @@ class SCP(Sandboxes, Ruleset):
                     ),
                 ),
             )
-        key = (type(self), zone, obj.face_down)
-        found = _FACING.get(key)
-        if found is None:  # the zone's default facing: decided once per class, zone, facing
-            found = _FACING[key] = self._default_facing(obj.face_down, zone)
-        return found
+        return self._default_facing(obj.face_down, zone)
 
+    @memo.per_value  # the zone's default facing: the same decision every time
     def _default_facing(self, was_down: bool, zone: str) -> Decided[bool]:
         """:meth:`face_down_on_move` with no instruction overriding ``zone``'s default."""
         default = self.is_hidden(zone)
@@ -674,14 +667,7 @@ class SCP(Sandboxes, Ruleset):
 RULESETS: list[type[Ruleset]] = [SCP]
 
 
-#: The objects on the site of the last objects map (:func:`_on_site`).
-_SITE: LastOf[tuple[GameObject, ...]] = LastOf()
-
-
+@memo.last(lambda state: (state.objects,))  # every site object's offers read them
 def _on_site(state: GameState) -> tuple[GameObject, ...]:
-    """The objects on the site, found once a state (every site object's offers read them)."""
-    found = _SITE.get(state.objects)
-    if found is None:
-        on_site = tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
-        found = _SITE.put(on_site, state.objects)
-    return found
+    """The objects on the site."""
+    return tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
