@@ -1,11 +1,16 @@
 """Flesh and Blood (Comprehensive Rules of February 2026): double-faced flip-, twin- and
 transcend-cards (9.1), split-cards (9.2), the marked condition (9.3), and the zone rules
 behind them: new objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card
-categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions,
-sub-cards and the soul, the start of the game, look and play permissions are in
-:mod:`obverse.rulesets.fab.arena`; tapped permanents, suspense, landmarks, Return to the Brood
-and ``*`` copies in :mod:`obverse.rulesets.fab.status`; restrictions on a split-card's side
-and melded layers in :mod:`obverse.rulesets.fab.split`.
+categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4).
+
+This module is the game: :class:`FleshAndBlood` declares it (zones, layouts, stats, verbs, type
+words) and plays, resolves, awakens, transcends, marks and names; the rest of its rules are
+the seams of this package, each a flat mixin listed once in its bases: :mod:`.zones` (zones,
+faces, moves, facing, visibility), :mod:`.arena` (demi-heroes, afflictions, sub-cards and the
+soul, the start of the game, look and play permissions), :mod:`.status` (tapped permanents,
+suspense, landmarks, Return to the Brood, ``*`` copies), :mod:`.split` (restrictions on a
+split-card's side, melded layers), :mod:`.equip` (equip, control, exchange), :mod:`.look`
+(continuous looks) and :mod:`.pool` (card-pools).
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -13,7 +18,6 @@ no rule looks at a card's name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -23,7 +27,7 @@ from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.characteristics import Characteristics, characteristics
+from obverse.characteristics import Characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.fab.arena import (
     ARENA_OFFERS,
@@ -46,6 +50,7 @@ from obverse.rulesets.fab.equip import (
     Steal,
 )
 from obverse.rulesets.fab.look import FabLook, LookAtTop
+from obverse.rulesets.fab.pool import FabPool
 from obverse.rulesets.fab.split import FabSplit
 from obverse.rulesets.fab.status import (
     STATUS_OFFERS,
@@ -153,15 +158,53 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, Ruleset):
+class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, FabPool, Ruleset):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
-    8.5.56)."""
+    8.5.56).
+
+    Its bases are the package's seams (see the module), each listed once. Where two seams
+    define one hook, the one listed first extends the later one through ``super()`` (e.g.
+    ``may_look``: look, equip, arena, then zones)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("fab", "fab@2026-02")
     game: ClassVar[str] = "fab"
     version: ClassVar[str] = "2026-02"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules, February 2026)"
+    listed: ClassVar[int] = 1
+    layouts: ClassVar[frozenset[str]] = frozenset(
+        {"normal", "flip", "twin", "transcend", "split", "meld"}
+    )
+    stats: ClassVar[tuple[str, ...]] = ("pitch", "power", "defense", "life", "intellect")
+    zones: ClassVar[frozenset[str]] = frozenset(
+        {
+            "deck",
+            "hand",
+            "arsenal",
+            "pitch",
+            "arena",
+            "graveyard",
+            "banished",
+            "stack",
+            "inventory",
+            "hero",
+            "arms",
+            "chest",
+            "head",
+            "legs",
+            "weapon",
+            "combat_chain",
+            "sub_cards",
+        }
+    )
+    #: 3.0.2: the stack, permanent and combat chain zones are shared.
+    shared_zones: ClassVar[frozenset[str]] = frozenset({"arena", "stack", "combat_chain"})
+    public_zones: ClassVar[frozenset[str]] = PUBLIC_ZONES
+    #: 3.7.5 the deck is an ordered pile; 3.15.3 the stack is ordered.
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
+    play_zone: ClassVar[str] = "arena"
+    public_objects_in_private_zones: ClassVar[bool] = True
+    forbid_rule: ClassVar[str] = "1.0.2"
     actions: ClassVar[tuple[type[v.Action], ...]] = (
         Awaken,
         Transcend,
@@ -657,7 +700,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             (Event("hit", hero.id, hero.card, source.controller),),
         )
 
-    # --- naming, searching, card-pools (9.1.2b, 9.2.2a, 9.2.2b, 1.1.3, 8.3.16) ----------------
+    # --- naming and searching (8.5.21, 9.1.2b, 9.2.2b) -----------------------------------------
 
     def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """8.5.21: name a card; 9.1.2b one side of a double-faced card, 9.2.2b one of the two
@@ -733,105 +776,6 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
                 *self.cite("9.1.3b", "a flip-card there has its front face active"),
             ),
         )
-
-    def pool_supertypes(self, card: CardDef) -> tuple[tuple[str, ...], Rulings]:
-        """The supertypes a card brings to a card-pool, outside the game: a flip- or
-        transcend-card's front face (9.1.3a, 9.1.5a), both sides of a split-card (9.2.2a),
-        both faces of a twin-card (9.1.4a)."""
-        faces = card.faces
-        rulings: Rulings = ()
-        if card.layout in ("flip", "transcend") and len(faces) > 1:
-            rule = "9.1.3a" if card.layout == "flip" else "9.1.5a"
-            kind = "flip" if card.layout == "flip" else "transcend"
-            rulings = self.cite(
-                rule,
-                f"outside the game a {kind}-card has its front face "
-                f"active: {card.faces[0].name}'s supertypes count",
-            )
-            faces = faces[:1]
-        elif card.layout == "split" and len(faces) > 1:
-            rulings = self.cite("9.2.2a", "a split-card needs both sides' supertypes")
-        elif card.layout == "twin" and len(faces) > 1:
-            rulings = self.cite("9.1.4a", "outside the game both faces of a twin-card are active")
-        supertypes: list[str] = []
-        for face in faces:
-            supertypes.extend(s for s in face.supertypes if s not in supertypes)
-        return tuple(supertypes), rulings
-
-    def hybrid_choice(self, card: CardDef, allowed: set[str]) -> Decided[bool] | None:
-        """2.14.1b, 1.1.3b: a hybrid card may be in the card-pool as though it had only one of
-        its supertype sets, either one; ``None``: the card is not hybrid. The sets of a
-        flip- or transcend-card's front face count (9.1.3a, 9.1.5a)."""
-        faces = card.faces[:1] if card.layout in ("flip", "transcend") else card.faces
-        if not any(f.hybrid for f in faces):
-            return None
-        options: list[list[str]] = [[]]
-        for face in faces:
-            sets = [h.split() for h in face.hybrid] if face.hybrid else [list(face.supertypes)]
-            options = [o + s for o in options for s in sets]
-        fits = next((o for o in options if set(o) <= allowed), None)
-        written = " / ".join(h for f in faces for h in f.hybrid)
-        rule = self.cite("2.14.1b", f"{card.name} is a hybrid card ({written})")
-        if fits is None:
-            why = f"neither of {card.name}'s supertype sets is a subset of the hero's supertypes"
-            return Decided(False, (*rule, *self.cite("1.1.3b", why)))
-        why = f"as though it had only {' '.join(fits) or 'no supertypes'}, it may be in the pool"
-        return Decided(True, (*rule, *self.cite("1.1.3b", why)))
-
-    def can_be_in_pool(
-        self, state: GameState, hero: GameObject, cards: list[CardDef]
-    ) -> Decided[bool]:
-        """1.1.3: every card's supertypes must be a subset of the hero's (as the hero is now,
-        effects included), widened by its "Essence of" abilities (8.3.16)."""
-        chars = characteristics(state, hero, self)
-        allowed = set(chars.props.supertypes)
-        rulings: Rulings = ()
-        for ability in chars.props.abilities:
-            found = ESSENCE.match(ability)
-            if found:
-                extra = [w for w in re.split(r",\s*|\s+and\s+|\s+", found.group(1)) if w]
-                allowed.update(extra)
-                rulings += self.cite(
-                    "8.3.16",
-                    f"{ability}: the card-pool may hold "
-                    f"{', '.join(extra)} cards as though the hero had those "
-                    "supertypes",
-                )
-        legal = True
-        hero_name = chars.props.name or "the hero"
-        for card in cards:
-            kind = layout_category(card.layout, card.faces)
-            if kind in ("hero", "token"):
-                legal = False
-                rulings += self.cite(
-                    "1.3.2b" if kind == "token" else "1.1.3",
-                    f"{card.name} is {article(kind)}-card: a card-pool holds "
-                    "only deck- and arena-cards",
-                )
-                continue
-            supertypes, why = self.pool_supertypes(card)
-            rulings += why
-            missing = [s for s in supertypes if s not in allowed]
-            hybrid = self.hybrid_choice(card, allowed)
-            if hybrid is not None:
-                legal = legal and bool(hybrid[0])
-                rulings += hybrid[1]
-            elif missing:
-                legal = False
-                rulings += self.cite(
-                    "1.1.3",
-                    f"{card.name} has {', '.join(missing)}, not among "
-                    f"{hero_name}'s supertypes: it can't be in the card-pool",
-                )
-            elif not supertypes:
-                rulings += self.cite(
-                    "1.1.3", f"{card.name} is generic (no supertypes): any card-pool may hold it"
-                )
-            else:
-                rulings += self.cite(
-                    "1.1.3", f"{card.name}'s supertypes are a subset of {hero_name}'s"
-                )
-        return Decided(legal, rulings)
 
 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]

@@ -6,7 +6,7 @@ other than the hand or arsenal (5.1.1a, 5.1.2b).
 
 A sub-card sits in the ``sub_cards`` pseudo-zone with :attr:`GameObject.under` naming its
 top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena finds it.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations

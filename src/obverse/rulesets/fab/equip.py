@@ -6,7 +6,7 @@ The engine files a card under its owner's zones; an equipment or weapon zone an 
 equipped to is its controller's (1.3.1b: it enters the arena under its owner's control, and a
 gain of control re-equips it to the new controller, 8.5.35a). So "the player's chest zone" is
 the chest zone objects the player controls are equipped to, whoever owns them.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations

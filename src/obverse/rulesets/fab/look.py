@@ -9,7 +9,7 @@ would gain priority (8.5.11d). The designation ``look_top:<player>:<deck owner>`
 (id 0) is the look; the same name on the object last determined is the card it shows (gone
 with that object when it leaves), renewed as a layer resolves (5.3.7), as a card is played
 (its player then gets priority) and ended with the turn.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Flesh and Blood, split-cards and meld beyond their faces: a restriction on a named card
 meets the side a split-card is played with (9.2.2b, Chains of Eminence), a melded layer
 resolves right side first (5.3.4d, 8.3.38a), and a card that isn't a split-card is unaffected
-by meld (8.3.38c). :class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+by meld (8.3.38c).
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations

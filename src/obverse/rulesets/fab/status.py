@@ -5,7 +5,7 @@ property (8.5.25e).
 
 A permanent's tapped state is the object's ``rested`` status (the same physical turn a card
 makes sideways as Grand Archive's rest); scenarios call it ``tapped``.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations

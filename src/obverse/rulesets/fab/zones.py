@@ -1,8 +1,7 @@
-"""Flesh and Blood, the zones half: which zones make up the arena (3.0.5), which faces a
+"""Flesh and Blood, zones and faces: which zones make up the arena (3.0.5), which faces a
 double-faced or split-card has where (9.1, 9.2), moves and new objects (3.0.7b, 3.0.9, 3.0.11),
 turning face up or down and copies (8.5.24, 8.5.25), and who may look at what (3.0.3, 3.0.4).
-:class:`obverse.rulesets.fab.FleshAndBlood` builds playing, resolving, awaken, transcend, the
-marked condition, naming and card-pools on it.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -12,7 +11,7 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -125,43 +124,6 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
 class FabZones(_Base):
     """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules,
     February 2026)."""
-
-    listed: ClassVar[int] = 1
-    layouts: ClassVar[frozenset[str]] = frozenset(
-        {"normal", "flip", "twin", "transcend", "split", "meld"}
-    )
-    stats: ClassVar[tuple[str, ...]] = ("pitch", "power", "defense", "life", "intellect")
-
-    game: ClassVar[str] = "fab"
-    zones: ClassVar[frozenset[str]] = frozenset(
-        {
-            "deck",
-            "hand",
-            "arsenal",
-            "pitch",
-            "arena",
-            "graveyard",
-            "banished",
-            "stack",
-            "inventory",
-            "hero",
-            "arms",
-            "chest",
-            "head",
-            "legs",
-            "weapon",
-            "combat_chain",
-            "sub_cards",
-        }
-    )
-    #: 3.0.2: the stack, permanent and combat chain zones are shared.
-    shared_zones: ClassVar[frozenset[str]] = frozenset({"arena", "stack", "combat_chain"})
-    public_zones: ClassVar[frozenset[str]] = PUBLIC_ZONES
-    #: 3.7.5 the deck is an ordered pile; 3.15.3 the stack is ordered.
-    ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
-    play_zone: ClassVar[str] = "arena"
-    public_objects_in_private_zones: ClassVar[bool] = True
-    forbid_rule: ClassVar[str] = "1.0.2"
 
     # --- zones (3.0.2, 3.0.4, 3.0.5) --------------------------------------------------------
 
