@@ -1,5 +1,13 @@
-"""Grand Archive: double-faced cards (seed 000, GA CR "Double-faced Cards" #1-#10), with the
-zone, regalia, object and knowledge rules they lean on.
+"""Grand Archive: double-faced cards (GA CR "Double-faced Cards" #1-#10), with the zone,
+regalia, object and knowledge rules they lean on.
+
+This module is the game: :class:`GrandArchive` declares it (zones, layouts, stats, verbs, type
+words) and decides faces, moves, regalia and knowledge; the rest of its rules are the seams of
+this package, each a flat mixin listed once in its bases: :mod:`.objects` (the field: rested
+or awake, counters, levelling up, Ephemeral, Unique), :mod:`.keywords` (Immortality,
+Renewable, buff counters, siegeable domains, delevel, recollect), :mod:`.lineage` (Lineage,
+Lineage Release, Preserve), :mod:`.info` (permissions, reveals, find), :mod:`.status`
+(Distant, Fostered, Link, type-setting) and :mod:`.pantheon` (Intent, Pantheon, loaded cards).
 
 Every rule id is a GA CR page title and item number, as a judge looks it up: the seed's
 paragraphs are "Double-faced Cards 4.2", "Double-faced Cards 7.2"; the rules the seed relies
@@ -74,13 +82,27 @@ OWNER_PRIVATE: Final = frozenset({"hand", "memory", "material_deck", "pantheon"}
 
 class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObjects, Ruleset):
     """Grand Archive (current GA CR): default side / flip side, transform, regalia zones,
-    face-down cards and per-player knowledge; objects on the field (rested or awake,
-    counters, levelling up, Ephemeral, Unique: :mod:`obverse.rulesets.ga.objects`)."""
+    face-down cards and per-player knowledge.
+
+    Its bases are the package's seams (see the module), each listed once. Where two seams
+    define one hook, the one listed first extends the later one through ``super()`` (e.g.
+    ``move_object``: pantheon, lineage, then objects)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("ga", "grand_archive")
     game: ClassVar[str] = "ga"
     version: ClassVar[str] = "current"
     title: ClassVar[str] = "Grand Archive (Comprehensive Rules)"
+    listed: ClassVar[int] = 2
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
+    stats: ClassVar[tuple[str, ...]] = (
+        "reserve_cost",
+        "memory_cost",
+        "power",
+        "life",
+        "durability",
+        "element",
+        "level",
+    )
     zones: ClassVar[frozenset[str]] = frozenset(
         {
             "main_deck",

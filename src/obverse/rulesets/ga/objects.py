@@ -82,20 +82,8 @@ RemoveCounters = v.RemoveCounters
 
 
 class FieldObjects(_Base):
-    """The GA rules of objects on the field, shared by :class:`~obverse.rulesets.ga.
-    GrandArchive` (its procedures and the state-based checks they run)."""
-
-    listed: ClassVar[int] = 2
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
-    stats: ClassVar[tuple[str, ...]] = (
-        "reserve_cost",
-        "memory_cost",
-        "power",
-        "life",
-        "durability",
-        "element",
-        "level",
-    )
+    """The GA rules of objects on the field (their procedures and the state-based checks they
+    run): a flat mixin of :class:`~obverse.rulesets.ga.GrandArchive`."""
 
     setup_keys: ClassVar[Mapping[str, str]] = {
         "rested": "bool",

@@ -7,6 +7,8 @@ the 購買部版 numbering (research/rules-other-games.md §3).
 Model: one sandbox per player (``sandbox``); the public zones keep cards face up and the hidden
 zones (sandbox, Anomalousロッカー) face down unless an instruction says otherwise; a face-down
 card's characteristics and who may look at it depend on its zone only (tables below, data).
+Breaches and the sandbox deck are :mod:`.sandbox`, a flat mixin listed once in :class:`SCP`'s
+bases.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ against the construction rules (100.2a-d), the partner marker among them. Damage
 lowers its protection (保護力); at none left the sandbox breaches its top card and its
 protection is whole again; an empty sandbox brought to none is a ZK (the fan engine's and the
 community FAQ's reading, research/rules-other-games.md §3).
+:class:`obverse.rulesets.scp.SCP` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
