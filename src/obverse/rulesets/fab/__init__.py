@@ -317,8 +317,8 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             return Decided(
                 "both",
                 (
-                    *self.cite("5.1.2c", "with meld the player declared both sides"),
-                    *self.cite("9.2.3", "it has both sides' names and typeboxes on the stack"),
+                    self.cite("5.1.2c", "with meld the player declared both sides")
+                    + self.cite("9.2.3", "it has both sides' names and typeboxes on the stack")
                 ),
             )
         if side not in ("left", "right"):
@@ -328,16 +328,16 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         return Decided(
             side,
             (
-                *self.cite(
+                self.cite(
                     "5.1.2c",
                     f"the player declared the {side} side, {half.name}"
                     + ("" if chosen else " (no declaration: the left side)"),
-                ),
-                *self.cite(
+                )
+                + self.cite(
                     "9.2.3",
                     f"for the rest of its existence it has only {half.name}'s "
                     "name, typebox and textbox",
-                ),
+                )
             ),
         )
 
@@ -392,21 +392,18 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             for subtype, (face, rule) in RESOLVE_FACE.items():
                 if subtype not in subtypes:
                     continue
-                rulings = (
-                    *self.cite(
-                        rule,
-                        f"{article(subtype.lower())} resolving enters the "
-                        + (
-                            f"arena with its {face} face active"
-                            if face == "back"
-                            else "arena; no rule makes its back face active, so its "
-                            "front face stays active (9.1.3b)"
-                        ),
+                rulings = self.cite(
+                    rule,
+                    f"{article(subtype.lower())} resolving enters the "
+                    + (
+                        f"arena with its {face} face active"
+                        if face == "back"
+                        else "arena; no rule makes its back face active, so its "
+                        "front face stays active (9.1.3b)"
                     ),
-                    *self.cite(
-                        "1.3.3",
-                        f"a deck-card with the {subtype} subtype becomes a permanent in the arena",
-                    ),
+                ) + self.cite(
+                    "1.3.3",
+                    f"a deck-card with the {subtype} subtype becomes a permanent in the arena",
                 )
                 if subtype == "Figment":
                     rulings += self.cite(
@@ -648,8 +645,8 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             state,
             DONE,
             (
-                *self.cite("9.3.2", "an effect marks the hero"),
-                *self.cite("8.5.50", "mark: the hero gets the marked condition"),
+                self.cite("9.3.2", "an effect marks the hero")
+                + self.cite("8.5.50", "mark: the hero gets the marked condition")
             ),
             (Event("mark", obj.id, obj.card, obj.controller),),
         )
@@ -687,15 +684,15 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             state,
             DONE,
             (
-                *self.cite(
+                self.cite(
                     "9.3.3",
                     "hit by a source an opponent controls, the marked condition is "
                     "removed as part of the hit event",
-                ),
-                *self.cite("7.5.5", "the attack hits its hero"),
-                *self.cite(
+                )
+                + self.cite("7.5.5", "the attack hits its hero")
+                + self.cite(
                     "9.3.2b", "a marked hero stays marked only until hit by an opponent's source"
-                ),
+                )
             ),
             (Event("hit", hero.id, hero.card, source.controller),),
         )
@@ -713,16 +710,16 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
                 return Decided(
                     False,
                     (
-                        *self.cite(rule, f"one name of {card.name} may be named, not both"),
-                        *self.cite("8.5.21", "a name is declared"),
+                        self.cite(rule, f"one name of {card.name} may be named, not both")
+                        + self.cite("8.5.21", "a name is declared")
                     ),
                 )
             if name in card.face_names:
                 return Decided(
                     True,
                     (
-                        *self.cite(rule, f"{name} is one side of {card.name}"),
-                        *self.cite("8.5.21", "a name is declared"),
+                        self.cite(rule, f"{name} is one side of {card.name}")
+                        + self.cite("8.5.21", "a name is declared")
                     ),
                 )
         return Decided(True, self.cite("8.5.21", f"{name} is a card's name"))
@@ -756,24 +753,24 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             return Decided(
                 sight,
                 (
-                    *self.cite("9.2.3", "on the stack a split-card has only its chosen side"),
-                    *self.cite("9.1.4b", "on the stack a twin-card has one active face"),
+                    self.cite("9.2.3", "on the stack a split-card has only its chosen side")
+                    + self.cite("9.1.4b", "on the stack a twin-card has one active face")
                 ),
             )
         if zone in ARENA_ZONES:
             return Decided(
                 sight,
                 (
-                    *self.cite("9.1.3", "a flip-card's active face alone defines its properties"),
-                    *self.cite("9.1.4b", "in the arena a twin-card has one active face"),
+                    self.cite("9.1.3", "a flip-card's active face alone defines its properties")
+                    + self.cite("9.1.4b", "in the arena a twin-card has one active face")
                 ),
             )
         return Decided(
             sight,
             (
-                *self.cite("9.2.2", "off the stack a split-card has both sides' properties"),
-                *self.cite("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
-                *self.cite("9.1.3b", "a flip-card there has its front face active"),
+                self.cite("9.2.2", "off the stack a split-card has both sides' properties")
+                + self.cite("9.1.4a", "outside the arena and the stack a twin-card has both faces")
+                + self.cite("9.1.3b", "a flip-card there has its front face active")
             ),
         )
 

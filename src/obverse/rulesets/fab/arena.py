@@ -169,12 +169,12 @@ class FabArena(_Base):
         state = core.update(state, replace(obj, controller=opponent))
         who = "its controller" if had else "it had no controller, so its owner"
         return state, (
-            *self.cite(
+            self.cite(
                 "8.2.11c",
                 f"an affliction enters the arena under an opponent's control: {who}, "
                 f"{declarer}, declares {opponent}",
-            ),
-            *self.cite("1.3.1a", f"its owner is still {obj.owner}"),
+            )
+            + self.cite("1.3.1a", f"its owner is still {obj.owner}")
         )
 
     def controls_hero(self, state: GameState, player: str, other_than: int) -> bool:
@@ -254,10 +254,9 @@ class FabArena(_Base):
         if top.zone == SUB_CARDS or not (self.is_in_play(top.zone) or top.zone == self.stack_zone):
             why = "only a permanent or a card on the stack can have cards under it"
             return Outcome(state, NOTHING, self.cite("3.0.14", why))
-        rulings = (
-            *self.cite("8.5.36", "to transform an object into a permanent, put it under it"),
-            *self.cite("8.5.36a", "the object has transformed into the card it is under"),
-        )
+        rulings = self.cite(
+            "8.5.36", "to transform an object into a permanent, put it under it"
+        ) + self.cite("8.5.36a", "the object has transformed into the card it is under")
         if self.has_sub_cards(state, obj.id):
             why = (
                 "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
@@ -312,10 +311,9 @@ class FabArena(_Base):
         if hero is None:
             why = f"{obj.owner} has no hero, so no soul: the card can't be charged"
             return Outcome(state, NOTHING, self.cite("3.11.5", why))
-        rulings = (
-            *self.cite("8.5.29", "charged: from its owner's hand into their hero's soul"),
-            *self.cite("8.5.29a", f"{obj.owner} has charged a card; the card is charged"),
-        )
+        rulings = self.cite(
+            "8.5.29", "charged: from its owner's hand into their hero's soul"
+        ) + self.cite("8.5.29a", f"{obj.owner} has charged a card; the card is charged")
         return self._put_under(state, obj, hero, rulings)
 
     def clear_orphans(self, state: GameState) -> tuple[GameState, Rulings]:
@@ -376,13 +374,13 @@ class FabArena(_Base):
                 state = self._set_facing(state, obj, face_down=True)
             # The name stays out: the card is private to its player once equipped face down.
             why = f"the card in the {zone_name(obj.zone)} has cloaked: it is equipped face down"
-            return state, (*self.cite("8.3.36", why), *self.cite("4.1.8", "equipment is equipped"))
+            return state, (self.cite("8.3.36", why) + self.cite("4.1.8", "equipment is equipped"))
         if obj.face_down:
             state = self._set_facing(state, obj, face_down=False)
         name = printed.name
         return state, (
-            *self.cite("4.1.4b", f"{name} was face down and private until the game began"),
-            *self.cite("4.1.8", f"{name} is equipped in its {zone_name(obj.zone)}, face up"),
+            self.cite("4.1.4b", f"{name} was face down and private until the game began")
+            + self.cite("4.1.8", f"{name} is equipped in its {zone_name(obj.zone)}, face up")
         )
 
     def _set_facing(self, state: GameState, obj: GameObject, *, face_down: bool) -> GameState:
@@ -422,10 +420,9 @@ class FabArena(_Base):
             return Outcome(
                 state, NOTHING, self.cite("8.5.11c", "the object is public: the look fails")
             )
-        rulings = (
-            *self.cite("8.5.11", f"{a.player} looks at the private card: only they learn it"),
-            *self.cite("8.5.11b", "it does not become public and stays in its zone"),
-        )
+        rulings = self.cite(
+            "8.5.11", f"{a.player} looks at the private card: only they learn it"
+        ) + self.cite("8.5.11b", "it does not become public and stays in its zone")
         if self.is_double_faced(state.card_def(obj)):
             rulings += self.cite("9.1.2a", "a player who may look at it may look at both faces")
         if not core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id) or not any(
@@ -449,8 +446,8 @@ class FabArena(_Base):
             state,
             DONE,
             (
-                *self.cite("5.1.1a", f"an effect lets {a.player} play it from the {where}"),
-                *self.cite("8.5.11a", f"while they may play it, {a.player} may look at it"),
+                self.cite("5.1.1a", f"an effect lets {a.player} play it from the {where}")
+                + self.cite("8.5.11a", f"while they may play it, {a.player} may look at it")
             ),
         )
 
@@ -467,9 +464,8 @@ class FabArena(_Base):
             f"a card is played from the hand or arsenal; nothing lets anyone play it from the "
             f"{zone_name(obj.zone)}"
         )
-        return (
-            *self.cite("5.1.1a", why),
-            *self.cite("5.1.2b", "a card is announced only if a rule or effect allows it"),
+        return self.cite("5.1.1a", why) + self.cite(
+            "5.1.2b", "a card is announced only if a rule or effect allows it"
         )
 
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:

@@ -128,7 +128,7 @@ class FabEquip(_Base):
         if target != "weapon":
             if others:
                 why = f"{player}'s {zone_name(target)} is not empty: it can't be equipped there"
-                return None, (*self.cite("8.5.41c", why), *self.cite(ZONE_RULE[target], why))
+                return None, (self.cite("8.5.41c", why) + self.cite(ZONE_RULE[target], why))
             return target, ()
         return self._weapon_refusal(state, obj, props.subtypes, props.abilities, others, player)
 
@@ -165,7 +165,7 @@ class FabEquip(_Base):
             rule = next(
                 (r for s, r in WEAPON_RULE.items() if s in (*abilities, *subtypes)), "8.5.41c"
             )
-            return None, (*self.cite(rule, why), *self.cite("3.16.2", why))
+            return None, (self.cite(rule, why) + self.cite("3.16.2", why))
         return "weapon", ()
 
     def _props(self, state: GameState, obj: GameObject) -> Face:

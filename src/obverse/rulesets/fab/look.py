@@ -73,8 +73,8 @@ class FabLook(_Base):
             state,
             DONE,
             (
-                *self.cite("8.5.11a", why),
-                *self.cite("8.5.11b", "it does not become public and stays in its zone"),
+                self.cite("8.5.11a", why)
+                + self.cite("8.5.11b", "it does not become public and stays in its zone")
             ),
         )
 
@@ -90,7 +90,7 @@ class FabLook(_Base):
         state = self.renew_location_looks(state)
         why = f"{a.player} may look at the top card of {a.of}'s deck until end of turn"
         where = "the card there is determined as a game state action"
-        return Outcome(state, DONE, (*self.cite("8.5.11a", why), *self.cite("8.5.11d", where)))
+        return Outcome(state, DONE, (self.cite("8.5.11a", why) + self.cite("8.5.11d", where)))
 
     def _deck_top(self, state: GameState, owner: str) -> int:
         """The id of the top card of ``owner``'s deck (0: it is empty)."""

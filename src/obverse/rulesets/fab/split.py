@@ -122,9 +122,8 @@ class FabSplit(_Base):
                 "resolution abilities generate their effects; it stays on the stack and the "
                 "turn-player gains priority"
             )
-            rulings = (
-                *self.cite("5.3.4d", why),
-                *self.cite("8.3.38a", "the card is melded until it ceases to exist"),
+            rulings = self.cite("5.3.4d", why) + self.cite(
+                "8.3.38a", "the card is melded until it ceases to exist"
             )
             return Outcome(
                 state, DONE, rulings, (Event("resolve_right", obj.id, obj.card, obj.controller),)

@@ -98,9 +98,8 @@ class FabStatus(_Base):
             why = f"the permanent is already {word}: the effect fails"
             return Outcome(state, NOTHING, self.cite(f"{rule}a", why))
         state = core.update(state, replace(obj, rested=tapped))
-        rulings = (
-            *self.cite(rule, f"the permanent's state changes to {word}"),
-            *self.cite("1.3.3b", "a permanent is untapped or tapped"),
+        rulings = self.cite(rule, f"the permanent's state changes to {word}") + self.cite(
+            "1.3.3b", "a permanent is untapped or tapped"
         )
         verb = "tap" if tapped else "untap"
         return Outcome(state, DONE, rulings, (Event(verb, obj.id, obj.card, obj.controller),))

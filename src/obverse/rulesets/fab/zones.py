@@ -350,15 +350,15 @@ class FabZones(_Base):
         if kind != "deck":
             layout, _ = self.printed_faces(state, obj)
             out = (
-                *self.cite(
+                self.cite(
                     rule,
                     f"the {zone_name(zone)} can only contain its owner's "
                     f"deck-cards; this is {article(kind)}-card, so the move fails",
-                ),
-                *self.cite(
+                )
+                + self.cite(
                     "3.0.11", "an effect's move to a zone that can't contain the object fails"
-                ),
-                *self.cite("1.3.2", f"its types make it {article(kind)}-card"),
+                )
+                + self.cite("1.3.2", f"its types make it {article(kind)}-card")
             )
             if layout in CATEGORY_RULE:
                 which = "both faces" if layout in ("twin", "split") else "its front face"
@@ -447,10 +447,10 @@ class FabZones(_Base):
                 state,
                 DONE,
                 (
-                    *self.cite("3.0.7b", "the move does not occur: the card just becomes private"),
-                    *self.cite(
+                    self.cite("3.0.7b", "the move does not occur: the card just becomes private")
+                    + self.cite(
                         "3.0.9", "a public object that becomes private becomes a new object"
-                    ),
+                    )
                 ),
                 (Event("turn_face_down", obj.id, None, obj.controller),),
             )
@@ -498,10 +498,10 @@ class FabZones(_Base):
         return Decided(
             True,
             (
-                *self.cite(
+                self.cite(
                     "8.1.8a", "a token exists only in the arena: leaving it, it ceases to exist"
-                ),
-                *self.cite("3.0.12a", "a token leaving its zone simply ceases to exist"),
+                )
+                + self.cite("3.0.12a", "a token leaving its zone simply ceases to exist")
             ),
         )
 
@@ -517,8 +517,8 @@ class FabZones(_Base):
         return Decided(
             True,
             (
-                *self.cite("8.5.24", "turned face down, it becomes private"),
-                *self.cite("3.0.9", "a public object that becomes private becomes a new object"),
+                self.cite("8.5.24", "turned face down, it becomes private")
+                + self.cite("3.0.9", "a public object that becomes private becomes a new object")
             ),
         )
 

@@ -536,11 +536,11 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             return Decided(
                 values,
                 (
-                    *self.cite(
+                    self.cite(
                         "Double-faced Cards 7.1",
                         f"the copy has the characteristics of the transformed side, {values.name}",
-                    ),
-                    *self.cite("Double-faced Cards 7", "only the present side is copied"),
+                    )
+                    + self.cite("Double-faced Cards 7", "only the present side is copied")
                 ),
             )
         return Decided(

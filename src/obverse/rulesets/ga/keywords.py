@@ -159,8 +159,8 @@ class Keywords(_Base):
             if chars.props.durability is not None and not dict(o.counters).get(DURABILITY, 0):
                 why = "a siegeable domain with no durability counters is destroyed"
                 return o.id, (
-                    *self.cite("Siegeable 2.3", why),
-                    *self.cite("Destruction 6", "it is destroyed; not a unit, it does not die"),
+                    self.cite("Siegeable 2.3", why)
+                    + self.cite("Destruction 6", "it is destroyed; not a unit, it does not die")
                 )
         return None
 
@@ -189,9 +189,8 @@ class Keywords(_Base):
         seen = tuple(Knowledge(player=p, card=top, obj=oid, lasting=True) for p in state.players)
         state = replace(state, knowledge=core.adding(state.knowledge, *seen))
         why = "the top-most champion card of the lineage returns to the material deck"
-        rulings = (
-            *self.cite("Deleveling 1", why),
-            *self.cite("Leveling Up 7.2", "the champion below is the same object, counters stay"),
+        rulings = self.cite("Deleveling 1", why) + self.cite(
+            "Leveling Up 7.2", "the champion below is the same object, counters stay"
         )
         event = Event("delevel", champ.id, top, champ.controller)
         return self._checked(Outcome(state, DONE, rulings, (event,)))

@@ -333,10 +333,10 @@ class FieldObjects(_Base):
             ):
                 why = f"the damage marked on it reaches its life {life}: it dies"
                 return o.id, (
-                    *self.cite("State-based Checks 2", why),
-                    *self.cite(
+                    self.cite("State-based Checks 2", why)
+                    + self.cite(
                         "Destruction 5", "a unit with damage at least its life is destroyed"
-                    ),
+                    )
                 )
             if (
                 _typed(chars, "WEAPON")
@@ -346,11 +346,11 @@ class FieldObjects(_Base):
             ):
                 why = "a weapon with no durability counters is destroyed"
                 return o.id, (
-                    *self.cite("State-based Checks 3", why),
-                    *self.cite(
+                    self.cite("State-based Checks 3", why)
+                    + self.cite(
                         "Destruction 4",
                         "a non-regalia weapon with 0 durability counters is destroyed",
-                    ),
+                    )
                 )
         return self._unique_check(state, field)
 
@@ -392,15 +392,15 @@ class FieldObjects(_Base):
         name = self._chars(state, up).names[0] if self._chars(state, up).names else "it"
         orientation = "rested" if up.rested else "awake"
         rulings: Rulings = (
-            *self.cite(
+            self.cite(
                 "Leveling Up 1", f"{name} is placed on top of the lineage: the champion levels up"
-            ),
-            *self.cite(
+            )
+            + self.cite(
                 "Leveling Up 7.2",
                 "the champion is not a new object (its counters and damage stay); "
                 "the card entering the lineage triggers its On Enter abilities",
-            ),
-            *self.cite("Leveling Up 4", f"it keeps its orientation: still {orientation}"),
+            )
+            + self.cite("Leveling Up 4", f"it keeps its orientation: still {orientation}")
         )
         event = Event("level_up", up.id, card.card, up.controller)
         return self._checked(Outcome(state, DONE, rulings, (event,)))
@@ -423,9 +423,8 @@ class FieldObjects(_Base):
                 f"a level {next_level} champion card can't level up a level {level} "
                 f"champion: it must be level {level}+1"
             )
-            return (
-                *self.cite("Leveling Up 2", why),
-                *self.cite("Champion 7", "only level N+1 champions level up a level N champion"),
+            return self.cite("Leveling Up 2", why) + self.cite(
+                "Champion 7", "only level N+1 champions level up a level N champion"
             )
         return ()
 

@@ -107,10 +107,9 @@ class Pantheon(_Base):
             return Outcome(state, NOTHING, self.cite("Boons 5", why))
         state = core.update(state, up)
         state = replace(state, designations=core.adding(state.designations, (BESTOWED, obj.id)))
-        rulings = (
-            *self.cite("Pantheon 3", "the boon is played from the Pantheon by bestowing it"),
-            *self.cite("Boons 5", "bestowed, it stays in the Pantheon, not an object"),
-        )
+        rulings = self.cite(
+            "Pantheon 3", "the boon is played from the Pantheon by bestowing it"
+        ) + self.cite("Boons 5", "bestowed, it stays in the Pantheon, not an object")
         events = (Event("turn_face_up", obj.id, obj.card, obj.controller),)
         return Outcome(state, DONE, rulings, events)
 
@@ -143,9 +142,9 @@ class Pantheon(_Base):
             mark = (LOADED_MARK, top.id)
             state = replace(state, designations=core.adding(state.designations, mark))
         rulings = (
-            *self.cite("Load 1", "the card is moved underneath the object: it is loaded"),
-            *self.cite("Loaded Cards 2", "a loaded card is no object, only a card"),
-            *self.cite("Loaded 3", "the object has loaded cards: it is loaded"),
+            self.cite("Load 1", "the card is moved underneath the object: it is loaded")
+            + self.cite("Loaded Cards 2", "a loaded card is no object, only a card")
+            + self.cite("Loaded 3", "the object has loaded cards: it is loaded")
         )
         return Outcome(state, DONE, (*rulings, *out.rulings), out.events)
 

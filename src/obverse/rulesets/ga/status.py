@@ -73,15 +73,15 @@ class Statuses(_Base):
         if out.result != DONE:
             return out
         rulings = (
-            *self.cite(
+            self.cite(
                 "Type-Overwriting and Type-setting 1",
                 "the types it sets replace its types; its subtypes are kept",
-            ),
-            *self.cite(
+            )
+            + self.cite(
                 "Type-Overwriting and Type-setting 2",
                 "its card type set, it loses its supertypes unless the effect names them",
-            ),
-            *self.cite("Objects 3", "its innate stats (power, life ...) stay"),
+            )
+            + self.cite("Objects 3", "its innate stats (power, life ...) stay")
         )
         return replace(out, rulings=(*out.rulings, *rulings))
 

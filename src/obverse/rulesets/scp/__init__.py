@@ -261,7 +261,7 @@ class SCP(Sandboxes, Ruleset):
                 if named
                 else f"{name} is a {got} object whose own text names no sandbox"
             )
-            return (*self.cite(CLASS_SANDBOX, why), *self.cite(OTHER_CLASS_SANDBOX, why))
+            return self.cite(CLASS_SANDBOX, why) + self.cite(OTHER_CLASS_SANDBOX, why)
         return self.cite(CLASS_SANDBOX, why)
 
     def move(self, state: GameState, a: v.Move) -> Outcome:
@@ -367,8 +367,8 @@ class SCP(Sandboxes, Ruleset):
         return Decided(
             True,
             (
-                *self.cite(rule, f"turned face down by an instruction in the {obj.zone}"),
-                *self.cite(ZONE_MOVE, "changing its facing never changes its controller"),
+                self.cite(rule, f"turned face down by an instruction in the {obj.zone}")
+                + self.cite(ZONE_MOVE, "changing its facing never changes its controller")
             ),
         )
 
@@ -381,8 +381,8 @@ class SCP(Sandboxes, Ruleset):
         return Decided(
             True,
             (
-                *self.cite(rule, f"turned face up by an instruction in the {obj.zone}"),
-                *self.cite(ZONE_MOVE, "changing its facing never changes its controller"),
+                self.cite(rule, f"turned face up by an instruction in the {obj.zone}")
+                + self.cite(ZONE_MOVE, "changing its facing never changes its controller")
             ),
         )
 
@@ -581,11 +581,11 @@ class SCP(Sandboxes, Ruleset):
                     state,
                     ILLEGAL,
                     (
-                        *self.cite(ACTION_FORBIDDEN, "an effect says it can't cross test"),
-                        *self.cite(
+                        self.cite(ACTION_FORBIDDEN, "an effect says it can't cross test")
+                        + self.cite(
                             SITE,
                             "it is already known that it can't cross test: it can't declare one",
-                        ),
+                        )
                     ),
                 )
             state, ts = core.tick(state)
@@ -601,10 +601,9 @@ class SCP(Sandboxes, Ruleset):
             o, face_down=False, set_face_down=False, face="front", cross_tested=True, timestamp=ts
         )
         state = core.update(state, up)
-        rulings: Rulings = (
-            *self.cite(SITE, "declaring a cross test turns the face-down object face up"),
-            *self.cite(ZONE_MOVE, "turning face up never changes its controller"),
-        )
+        rulings: Rulings = self.cite(
+            SITE, "declaring a cross test turns the face-down object face up"
+        ) + self.cite(ZONE_MOVE, "turning face up never changes its controller")
         reveal = Event("turn_face_up", o.id, o.card, o.controller)
         if self.is_forbidden(state, up, "cross_test"):
             return Outcome(
