@@ -9,8 +9,8 @@ the seams of this package, each a flat mixin listed once in its bases: :mod:`.zo
 faces, moves, facing, visibility), :mod:`.arena` (demi-heroes, afflictions, sub-cards and the
 soul, the start of the game, look and play permissions), :mod:`.status` (tapped permanents,
 suspense, landmarks, Return to the Brood, ``*`` copies), :mod:`.split` (restrictions on a
-split-card's side, melded layers), :mod:`.equip` (equip, control, exchange), :mod:`.look`
-(continuous looks) and :mod:`.pool` (card-pools).
+split-card's side, melded layers), :mod:`.equip` (equip, control, exchange) and :mod:`.look`
+(continuous looks); :mod:`.pool` (card-pools) is plain functions the class asks.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -29,6 +29,7 @@ from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics
 from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.fab import pool
 from obverse.rulesets.fab.arena import (
     ARENA_OFFERS,
     EQUIPMENT_ZONES,
@@ -50,7 +51,6 @@ from obverse.rulesets.fab.equip import (
     Steal,
 )
 from obverse.rulesets.fab.look import FabLook, LookAtTop
-from obverse.rulesets.fab.pool import FabPool
 from obverse.rulesets.fab.split import FabSplit
 from obverse.rulesets.fab.status import (
     STATUS_OFFERS,
@@ -158,7 +158,7 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, FabPool, Ruleset):
+class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, Ruleset):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
     8.5.56).
@@ -697,7 +697,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
             (Event("hit", hero.id, hero.card, source.controller),),
         )
 
-    # --- naming and searching (8.5.21, 9.1.2b, 9.2.2b) -----------------------------------------
+    # --- naming, searching, card-pools (8.5.21, 9.1.2b, 9.2.2b, 1.1.3) --------------------------
 
     def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """8.5.21: name a card; 9.1.2b one side of a double-faced card, 9.2.2b one of the two
@@ -723,6 +723,12 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
                     ),
                 )
         return Decided(True, self.cite("8.5.21", f"{name} is a card's name"))
+
+    def can_be_in_pool(
+        self, state: GameState, hero: GameObject, cards: list[CardDef]
+    ) -> Decided[bool]:
+        """1.1.3, 2.14.1b, 8.3.16, 9.1.3a-9.2.2a: :func:`.pool.can_be_in_pool`."""
+        return pool.can_be_in_pool(self, state, hero, cards)
 
     def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         """The base values with the rulings of the branch that picked the face(s): 9.1.3 a
