@@ -20,8 +20,8 @@ from obverse.carddata import bundled
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
 from obverse.engine import apply, legal_actions
-from obverse.rulesets import ga as ga_module
-from obverse.rulesets import ga_objects, get_ruleset
+from obverse.rulesets import get_ruleset
+from obverse.rulesets.ga import objects as ga_objects
 from obverse.runner import Result, run_scenario, scenario_view
 from obverse.serialize import dumps, loads
 from obverse.state import GameState, PhysicalCard, new_state
@@ -354,15 +354,15 @@ GA_RULE_ID = re.compile(r"[A-Z][A-Za-z-]*(?: [A-Za-z-]+)* \d+(?:\.\d+)*")
 
 
 def _cited_by_engine() -> set[str]:
-    """Every rule id the GA ruleset cites: literal ids in ga.py's rulings, the class's fixed
-    rules, and the rulings the GA examples actually produce."""
+    """Every rule id the GA ruleset cites: literal ids in its package's rulings, the class's
+    fixed rules, and the rulings the GA examples actually produce."""
     ids = {
         node.args[0].value
-        for module in (ga_module, ga_objects)
-        for node in ast.walk(ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8")))
+        for path in sorted(Path(ga_objects.__file__ or "").parent.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "ruling"
+        and node.func.attr in ("ruling", "cite")
         and node.args
         and isinstance(node.args[0], ast.Constant)
     }

@@ -14,6 +14,7 @@ from obverse import Game, registry
 from obverse.cards import game_layouts, parse_card
 from obverse.characteristics import exception_keys
 from obverse.errors import InputError
+from obverse.rulesets import Ruleset
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "obverse"
 #: A game's own package: its rules and its importer (``importers``, ``carddb``: the card data
@@ -76,3 +77,25 @@ def test_each_game_declares_its_layouts_and_stats() -> None:
 def test_games_are_listed_in_their_declared_order_and_the_first_is_the_default() -> None:
     assert registry.games()[:4] == ["mtg", "fab", "ga", "scp"]  # listed = 0, 1, 2, 3
     assert Game().ruleset.name == registry.default_alias() == "mtg"
+
+
+def _steps_to(cls: type, root: type) -> int:
+    """The longest inheritance path from ``cls`` to ``root`` (-1: ``root`` is no base)."""
+    if cls is root:
+        return 0
+    steps = [_steps_to(base, root) for base in cls.__bases__]
+    return max((s + 1 for s in steps if s >= 0), default=-1)
+
+
+@pytest.mark.parametrize("alias", ["fab", "ga", "scp"])
+def test_a_game_class_is_its_seams_listed_once_not_a_chain(alias: str) -> None:
+    """Issue 27: a game's seams (zones, arena, status ...; objects, keywords ...) are flat
+    mixins with no base of their own, from the game's own package, each listed once in the
+    game class's bases: the class is one step from ``Ruleset``, never a chain."""
+    cls = type(registry.get_ruleset(alias))
+    assert _steps_to(cls, Ruleset) == 1
+    seams = [base for base in cls.__bases__ if base is not Ruleset]
+    assert seams, cls
+    for seam in seams:
+        assert seam.__bases__ == (object,), seam
+        assert seam.__module__.startswith(f"{cls.__module__}."), seam

@@ -77,7 +77,7 @@ def test_an_opponents_face_down_creature_is_not_named() -> None:
 def test_game_verbs_read_as_words() -> None:
     fab = Game("fab")
     rs = get_ruleset("fab")
-    from obverse.rulesets.fab_arena import HasTranscended
+    from obverse.rulesets.fab.arena import HasTranscended
 
     label = rs.describe(fab.state, HasTranscended(player="alice", this_turn=True), "bob")
     assert label == "Has alice transcended this turn?"

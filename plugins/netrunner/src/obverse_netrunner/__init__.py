@@ -35,6 +35,7 @@ from obverse import vocab as v
 from obverse.cards import CardDef, parse_card
 from obverse.loader import load_text
 from obverse.rulesets import Ruleset
+from obverse.rulesets.hooks import Rulings
 from obverse.rulings import DONE, ILLEGAL, NO, NOTHING, YES, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 
@@ -249,14 +250,14 @@ class Netrunner(Ruleset):
     def _discard_facing(self, state: GameState, obj: GameObject) -> Decided[bool]:
         if obj.owner != self.corp(state):
             why = "a Runner card is put into the heap faceup"
-            return Decided(False, (self.ruling(HEAP_FACEUP, why),))
+            return Decided(False, self.cite(HEAP_FACEUP, why))
         runner = [p for p in state.players if p != obj.owner]
         seen = all(self.may_look(state, p, obj) or self.knows(state, p, obj) for p in runner)
         if seen:
             why = "the Runner could see the card as it was trashed: it goes to Archives faceup"
-            return Decided(False, (self.ruling(ARCHIVES_FACING, why),))
+            return Decided(False, self.cite(ARCHIVES_FACING, why))
         why = "the Runner could not see the card as it was trashed: it goes to Archives facedown"
-        return Decided(True, (self.ruling(ARCHIVES_FACING, why),))
+        return Decided(True, self.cite(ARCHIVES_FACING, why))
 
     # --- the controller's verbs -------------------------------------------------------------
 
@@ -268,10 +269,10 @@ class Netrunner(Ruleset):
             if obj.controller != actor:
                 rule = _CONTROLLER_RULES[type(action)]
                 reason = f"only the card's controller may {action.verb} it"
-                return Outcome(state, ILLEGAL, (self.ruling(rule, reason),))
+                return Outcome(state, ILLEGAL, self.cite(rule, reason))
         if isinstance(action, Access) and actor == self.corp(state):
             reason = "only the Runner accesses cards"
-            return Outcome(state, ILLEGAL, (self.ruling(ACCESS, reason),))
+            return Outcome(state, ILLEGAL, self.cite(ACCESS, reason))
         return None
 
     def install(self, state: GameState, a: Install) -> Outcome:
@@ -286,29 +287,29 @@ class Netrunner(Ruleset):
                 if rule != INSTALLING
                 else ("events and operations are played, never installed")
             )
-            return Outcome(state, NOTHING, (self.ruling(rule, reason),))
+            return Outcome(state, NOTHING, self.cite(rule, reason))
         if obj.zone == "play_area":
-            return Outcome(state, NOTHING, (self.ruling(INSTALLING, "it is installed already"),))
+            return Outcome(state, NOTHING, self.cite(INSTALLING, "it is installed already"))
         corp = obj.owner == self.corp(state)
         out = self.move_object(state, obj.id, "play_area", face_down=corp)
         why = (
-            self.ruling(CORP_INSTALL, "a Corp card is installed facedown and unrezzed")
+            self.cite(CORP_INSTALL, "a Corp card is installed facedown and unrezzed")
             if corp
-            else self.ruling(RUNNER_INSTALL, "a Runner card is installed faceup")
+            else self.cite(RUNNER_INSTALL, "a Runner card is installed faceup")
         )
-        return replace(out, rulings=(why, *out.rulings))
+        return replace(out, rulings=why + out.rulings)
 
     def rez(self, state: GameState, a: Rez) -> Outcome:
         """8.1.2a: turn an unrezzed asset, upgrade or piece of ice faceup (not a new object);
         an agenda is never rezzed (8.1.2)."""
         obj = state.objects[a.object]
         if not self.is_unrezzed(state, obj):
-            return Outcome(state, NOTHING, (self.ruling(REZ, "only an unrezzed card rezzes"),))
+            return Outcome(state, NOTHING, self.cite(REZ, "only an unrezzed card rezzes"))
         if not self.types_of(state, obj) & REZZABLE:
             reason = "only assets, upgrades and ice are rezzed (an agenda is scored)"
-            return Outcome(state, NOTHING, (self.ruling(UNREZZED, reason),))
+            return Outcome(state, NOTHING, self.cite(UNREZZED, reason))
         up = self.turn_face_up(state, v.TurnFaceUp(object=obj.id))
-        rezzed = (self.ruling(REZ, "the card is rezzed: turned faceup, now active"),)
+        rezzed = self.cite(REZ, "the card is rezzed: turned faceup, now active")
         event = Event("rez", obj.id, obj.card, obj.controller)
         return replace(up, rulings=rezzed, events=(event,))
 
@@ -317,13 +318,13 @@ class Netrunner(Ruleset):
         obj = state.objects[a.object]
         rezzed = obj.zone == "play_area" and not obj.face_down
         if not rezzed or not self.types_of(state, obj) & REZZABLE:
-            return Outcome(state, NOTHING, (self.ruling(DEREZ, "only a rezzed card derezzes"),))
+            return Outcome(state, NOTHING, self.cite(DEREZ, "only a rezzed card derezzes"))
         down = self.turn_face_down(state, v.TurnFaceDown(object=obj.id))
-        why = (self.ruling(DEREZ, "the card is derezzed: turned facedown, now inactive"),)
+        why = self.cite(DEREZ, "the card is derezzed: turned facedown, now inactive")
         return replace(down, rulings=why, events=(Event("derez", obj.id, None, obj.controller),))
 
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
-        return Decided(obj.face_down, (self.ruling(VISIBILITY, "the card turns faceup"),))
+        return Decided(obj.face_down, self.cite(VISIBILITY, "the card turns faceup"))
 
     # --- seeing cards -----------------------------------------------------------------------
 
@@ -332,11 +333,11 @@ class Netrunner(Ruleset):
         obj = state.objects[a.object]
         if not self.is_unrezzed(state, obj):
             reason = "only an installed, unrezzed card can be exposed"
-            return Outcome(state, NOTHING, (self.ruling(EXPOSE, reason),))
+            return Outcome(state, NOTHING, self.cite(EXPOSE, reason))
         out = self.reveal(state, v.Reveal(object=obj.id))
         if out.result != DONE:
             return out
-        why = (self.ruling(EXPOSE, "the card is exposed: revealed, and stays facedown"),)
+        why = self.cite(EXPOSE, "the card is exposed: revealed, and stays facedown")
         event = Event("expose", obj.id, obj.card, obj.controller)
         return replace(out, rulings=why, events=(event,))
 
@@ -346,19 +347,19 @@ class Netrunner(Ruleset):
         Corp (it is seen by the Runner alone)."""
         obj = state.objects[a.object]
         runner = next((p for p in state.players if p != self.corp(state)), obj.owner)
-        rulings = []
+        rulings: Rulings = ()
         if obj.zone == "discard" and obj.owner == self.corp(state):
             state, turned = self._turn_archives_faceup(state, obj.owner)
             if turned:
                 why = "accessing Archives turns its facedown cards faceup first"
-                rulings.append(self.ruling(ACCESS_ARCHIVES, why))
+                rulings += self.cite(ACCESS_ARCHIVES, why)
             obj = state.objects[obj.id]
         if not self.may_look(state, runner, obj) and not self.knows(state, runner, obj):
             seen = Knowledge(player=runner, card=obj.card, obj=obj.id, since=state.clock)
             state = replace(state, knowledge=core.adding(state.knowledge, seen))
-        rulings.append(self.ruling(ACCESS, "the Runner accesses the card and sees it"))
+        rulings += self.cite(ACCESS, "the Runner accesses the card and sees it")
         event = Event("access", obj.id, obj.card, runner)
-        return Outcome(state, DONE, tuple(rulings), (event,))
+        return Outcome(state, DONE, rulings, (event,))
 
     def _turn_archives_faceup(self, state: GameState, corp: str) -> tuple[GameState, bool]:
         """7.4.1: every facedown card in the Corp's Archives turned faceup."""
@@ -381,9 +382,9 @@ class Netrunner(Ruleset):
         card = state.card_def(obj)
         if obj.zone != "play_area" or not card.is_double_faced or obj.face_down:
             reason = "only a double-sided identity in play flips"
-            return Decided(False, (self.ruling(ACTIVE_SIDE, reason),))
+            return Decided(False, self.cite(ACTIVE_SIDE, reason))
         side = "back" if obj.face == "front" else "front"
-        return Decided(True, (self.ruling(ACTIVE_SIDE, f"it flips: its {side} side is active"),))
+        return Decided(True, self.cite(ACTIVE_SIDE, f"it flips: its {side} side is active"))
 
     def flip(self, state: GameState, a: Flip) -> Outcome:
         """3.1.1a: the identity turns over (:meth:`can_transform`)."""

@@ -6,12 +6,12 @@ The engine files a card under its owner's zones; an equipment or weapon zone an 
 equipped to is its controller's (1.3.1b: it enters the arena under its owner's control, and a
 gain of control re-equips it to the new controller, 8.5.35a). So "the player's chest zone" is
 the chest zone objects the player controls are equipped to, whoever owns them.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -20,12 +20,16 @@ from obverse import vocab as v
 from obverse.cards import Face
 from obverse.characteristics import characteristics
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.fab_arena import EQUIPMENT_ZONES, SUB_CARDS
-from obverse.rulesets.fab_split import FabSplit
-from obverse.rulesets.fab_zones import zone_name
+from obverse.rulesets.fab.arena import EQUIPMENT_ZONES, SUB_CARDS
+from obverse.rulesets.fab.zones import zone_name
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NOTHING, Event, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.fab.arena import FabArena as _Base
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -94,7 +98,7 @@ class Exchange(v.Action, frozen=True, tag="exchange"):
     other: int
 
 
-class FabEquip(FabSplit):
+class FabEquip(_Base):
     """FaB's equip, control of equipped objects, give, steal and exchange."""
 
     # --- can it be equipped (8.5.41b, 8.5.41c, 8.2.x, 8.3.39a) -------------------------------
@@ -115,7 +119,7 @@ class FabEquip(FabSplit):
         target = next((EQUIP_ZONE[s] for s in props.subtypes if s in EQUIP_ZONE), None)
         if target is None or (zone is not None and zone != target):
             why = f"it has no subtype that equips it to {zone_name(zone or 'an equipment')}"
-            return None, self.one("8.5.41b", why)
+            return None, self.cite("8.5.41b", why)
         others = [
             o
             for o in state.iter_objects()
@@ -124,7 +128,7 @@ class FabEquip(FabSplit):
         if target != "weapon":
             if others:
                 why = f"{player}'s {zone_name(target)} is not empty: it can't be equipped there"
-                return None, (*self.one("8.5.41c", why), *self.one(ZONE_RULE[target], why))
+                return None, (self.cite("8.5.41c", why) + self.cite(ZONE_RULE[target], why))
             return target, ()
         return self._weapon_refusal(state, obj, props.subtypes, props.abilities, others, player)
 
@@ -147,21 +151,21 @@ class FabEquip(FabSplit):
         used = sum(2 if "2H" in p.subtypes else 1 for p in subs) - min(perched, two_handers)
         free = WEAPON_ZONES - used
         if "Off-Hand" in subtypes and any("Off-Hand" in p.subtypes for p in subs):
-            return None, self.one("8.2.10b", f"{player} can't equip more than one off-hand")
+            return None, self.cite("8.2.10b", f"{player} can't equip more than one off-hand")
         if "2H" in subtypes:
             if free < WEAPON_ZONES:
                 why = f"a two-hander needs two empty weapon zones; {player} has {free}"
-                return None, self.one("8.2.2b", why)
-            return "weapon", self.one("8.2.2c", "it occupies one of the two zones, not both")
+                return None, self.cite("8.2.2b", why)
+            return "weapon", self.cite("8.2.2c", "it occupies one of the two zones, not both")
         if "Perched" in abilities and two_handers > perched:
             why = "perched: it is equipped to, and occupies, the weapon zone the two-hander "
-            return "weapon", self.one("8.3.39a", why + "is equipped to but doesn't occupy")
+            return "weapon", self.cite("8.3.39a", why + "is equipped to but doesn't occupy")
         if free < 1:
             why = f"{player} has no empty weapon zone"
             rule = next(
                 (r for s, r in WEAPON_RULE.items() if s in (*abilities, *subtypes)), "8.5.41c"
             )
-            return None, (*self.one(rule, why), *self.one("3.16.2", why))
+            return None, (self.cite(rule, why) + self.cite("3.16.2", why))
         return "weapon", ()
 
     def _props(self, state: GameState, obj: GameObject) -> Face:
@@ -174,17 +178,17 @@ class FabEquip(FabSplit):
         (8.5.41a) as a permanent; 8.5.41e: if it can't be equipped it stays where it is."""
         obj = state.objects[a.object]
         if obj.zone in EQUIPMENT_ZONES:
-            return Outcome(state, NOTHING, self.one("8.5.41c", "it is already equipped"))
+            return Outcome(state, NOTHING, self.cite("8.5.41c", "it is already equipped"))
         zone, why = self.equip_refusal(state, obj, None, obj.owner)
         if zone is None:
-            why += self.one("8.5.41e", "it can't be equipped, so it doesn't become a permanent")
+            why += self.cite("8.5.41e", "it can't be equipped, so it doesn't become a permanent")
             return Outcome(state, NOTHING, why)
         out = self.move_object(state, obj.id, zone)
         if out.result != DONE:
             return out
         rulings = (
-            *self.one("8.5.41", f"equipped to {obj.owner}'s {zone_name(zone)} as a permanent"),
-            *self.one(
+            *self.cite("8.5.41", f"equipped to {obj.owner}'s {zone_name(zone)} as a permanent"),
+            *self.cite(
                 "8.5.41a", f"no zone is specified: its subtype decides the {zone_name(zone)}"
             ),
             *why,
@@ -207,7 +211,7 @@ class FabEquip(FabSplit):
         out = self._gain(state, state.objects[a.object], a.to, "8.5.53")
         if out.result != DONE:
             return out
-        extra = self.one("8.5.53a", f"{giver} has given")
+        extra = self.cite("8.5.53a", f"{giver} has given")
         return Outcome(out.state, DONE, (*out.rulings, *extra), out.events)
 
     def steal(self, state: GameState, a: Steal) -> Outcome:
@@ -216,25 +220,25 @@ class FabEquip(FabSplit):
         out = self._gain(state, state.objects[a.object], a.player, "8.5.54")
         if out.result != DONE:
             return out
-        extra = self.one("8.5.54a", f"{a.player} has stolen")
+        extra = self.cite("8.5.54a", f"{a.player} has stolen")
         return Outcome(out.state, DONE, (*out.rulings, *extra), out.events)
 
     def _gain(self, state: GameState, obj: GameObject, player: str, rule: str) -> Outcome:
         if not (self.is_in_play(obj.zone) or obj.zone == self.stack_zone):
             why = "only a card in the arena or on the stack has a controller: nothing changes"
-            return Outcome(state, NOTHING, self.one("1.3.1b", why))
+            return Outcome(state, NOTHING, self.cite("1.3.1b", why))
         if obj.controller == player:
             same = f"{player} already controls it: nothing changes"
-            return Outcome(state, NOTHING, self.one(rule, same))
-        rulings = self.one(rule, f"{player} gains control of it")
+            return Outcome(state, NOTHING, self.cite(rule, same))
+        rulings = self.cite(rule, f"{player} gains control of it")
         if obj.zone in EQUIPMENT_ZONES:
             zone, refusal = self.equip_refusal(state, obj, obj.zone, player)
             sub = {"8.5.35": "8.5.35a", "8.5.53": "8.5.53b", "8.5.54": "8.5.54b"}[rule]
             if zone is None:
                 fail = f"it can't be equipped by {player}: the effect fails"
-                return Outcome(state, NOTHING, (*self.one(sub, fail), *refusal))
+                return Outcome(state, NOTHING, (*self.cite(sub, fail), *refusal))
             moved = f"equipped, it is equipped by {player} as part of the same event"
-            rulings += (*self.one(sub, moved), *refusal)
+            rulings += (*self.cite(sub, moved), *refusal)
         state = core.update(state, replace(obj, controller=player))
         state = self.after_control_change(state, obj, player)
         return Outcome(state, DONE, rulings, (Event("control", obj.id, obj.card, player),))
@@ -248,7 +252,7 @@ class FabEquip(FabSplit):
         one, two = state.objects[a.object], state.objects[a.other]
         if one.id == two.id or one.zone == two.zone:
             same = "the objects are in the same zone: there is nothing to swap"
-            return Outcome(state, NOTHING, self.one("8.5.49", same))
+            return Outcome(state, NOTHING, self.cite("8.5.49", same))
         rulings: Rulings = ()
         for mover, into in ((one, two), (two, one)):
             if into.zone in EQUIPMENT_ZONES:
@@ -257,8 +261,8 @@ class FabEquip(FabSplit):
                 )
                 if zone is None:
                     fail = "it can't be equipped in the zone it would go to: the exchange fails"
-                    return Outcome(state, NOTHING, (*self.one("8.5.49b", fail), *refusal))
-                rulings += self.one("8.5.49b", "it is equipped as part of the move")
+                    return Outcome(state, NOTHING, (*self.cite("8.5.49b", fail), *refusal))
+                rulings += self.cite("8.5.49b", "it is equipped as part of the move")
         before = state
         events: list[Event] = []
         for mover, into in ((one, two), (two, one)):
@@ -267,13 +271,13 @@ class FabEquip(FabSplit):
             out = self.move_object(state, mover.id, into.zone, face_down=seen)
             if out.result != DONE:
                 why = "one of the objects can't complete its move: the exchange fails"
-                return Outcome(before, NOTHING, (*self.one("8.5.49a", why), *out.rulings))
+                return Outcome(before, NOTHING, (*self.cite("8.5.49a", why), *out.rulings))
             state = out.state
             rulings += out.rulings
             events.extend(out.events)
         state = self._swap_control(state, one, two)
         why = "the objects swap their zones, visibility and control in one move event"
-        return Outcome(state, DONE, (*self.one("8.5.49", why), *rulings), tuple(events))
+        return Outcome(state, DONE, (*self.cite("8.5.49", why), *rulings), tuple(events))
 
     def _swap_control(self, state: GameState, one: GameObject, two: GameObject) -> GameState:
         """Each object, now where the other was, has the other's controller there (in the
@@ -288,7 +292,7 @@ class FabEquip(FabSplit):
         """8.1.14: a companion card is an arena-card, so no zone of deck-cards holds it."""
         refused = super().cannot_contain(state, obj, zone)
         if refused and "Companion" in characteristics(state, obj, self).props.types:
-            refused += self.one("8.1.14", "a companion card is an arena-card")
+            refused += self.cite("8.1.14", "a companion card is an arena-card")
         return refused
 
     # --- looking (3.0.3a) --------------------------------------------------------------------
@@ -346,5 +350,6 @@ EQUIP_OFFERS: Final = (
     ("give", "_offer_give"),
     ("steal", "_offer_steal"),
 )
+
 #: Its free-target offers (see :attr:`Offers.target_offers`).
 EQUIP_TARGETS: Final = (("exchange", "_targets_exchange"),)

@@ -1,8 +1,7 @@
-"""Flesh and Blood, the zones half: which zones make up the arena (3.0.5), which faces a
+"""Flesh and Blood, zones and faces: which zones make up the arena (3.0.5), which faces a
 double-faced or split-card has where (9.1, 9.2), moves and new objects (3.0.7b, 3.0.9, 3.0.11),
 turning face up or down and copies (8.5.24, 8.5.25), and who may look at what (3.0.3, 3.0.4).
-:class:`obverse.rulesets.fab.FleshAndBlood` builds playing, resolving, awaken, transcend, the
-marked condition, naming and card-pools on it.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -12,15 +11,21 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse.cards import CardDef, Face
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Event, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only (at run time a flat mixin)
+    _Base = Ruleset
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -57,6 +62,7 @@ DECK_TYPES: Final = frozenset(
 PERMANENT_SUBTYPES: Final = frozenset(
     {"Affliction", "Ally", "Ash", "Aura", "Construct", "Figment", "Invocation", "Item", "Landmark"}
 )
+
 #: Zones that hold only their owner's deck-cards, with the rule that says so.
 DECK_CARD_ZONES: Final = {"hand": "3.9.2", "deck": "3.7.2", "pitch": "3.14.2", "arsenal": "3.3.2"}
 #: Subtype rules that decide the face a flip-card resolves into the arena with:
@@ -76,12 +82,7 @@ DFC_LAYOUTS: Final = frozenset({"flip", "twin", "transcend"})
 CATEGORY_RULE: Final = {"flip": "9.1.3", "twin": "9.1.4", "transcend": "9.1.5", "split": "9.2.2"}
 #: A single-faced card's face after any move: its front (built once, a move's commonest).
 _FRONT: Final = PLAIN["front"]
-#: :meth:`FabZones.is_new_object` per ruleset class and destination, for an object no
-#: effect is bound to and not marked (the rulings depend on nothing else).
-_NEW_OBJECT: dict[tuple[type, str], Decided[bool]] = {}
 _TARGET: Final = operator.attrgetter("target")
-#: :meth:`FabZones._decided`'s decisions.
-_DECIDED: dict[tuple[type, str, str, str], Decided[str]] = {}
 
 
 def _bound(effects: tuple[Effect, ...], oid: int) -> bool:
@@ -120,50 +121,9 @@ def category_of(types: tuple[str, ...] | set[str] | frozenset[str]) -> str:
     return "arena"
 
 
-class FabZones(Ruleset):
+class FabZones(_Base):
     """FaB's zones, faces, moves, facing, copies and visibility (Comprehensive Rules,
     February 2026)."""
-
-    listed: ClassVar[int] = 1
-    layouts: ClassVar[frozenset[str]] = frozenset(
-        {"normal", "flip", "twin", "transcend", "split", "meld"}
-    )
-    stats: ClassVar[tuple[str, ...]] = ("pitch", "power", "defense", "life", "intellect")
-
-    game: ClassVar[str] = "fab"
-    zones: ClassVar[frozenset[str]] = frozenset(
-        {
-            "deck",
-            "hand",
-            "arsenal",
-            "pitch",
-            "arena",
-            "graveyard",
-            "banished",
-            "stack",
-            "inventory",
-            "hero",
-            "arms",
-            "chest",
-            "head",
-            "legs",
-            "weapon",
-            "combat_chain",
-            "sub_cards",
-        }
-    )
-    #: 3.0.2: the stack, permanent and combat chain zones are shared.
-    shared_zones: ClassVar[frozenset[str]] = frozenset({"arena", "stack", "combat_chain"})
-    public_zones: ClassVar[frozenset[str]] = PUBLIC_ZONES
-    #: 3.7.5 the deck is an ordered pile; 3.15.3 the stack is ordered.
-    ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
-    play_zone: ClassVar[str] = "arena"
-    public_objects_in_private_zones: ClassVar[bool] = True
-    forbid_rule: ClassVar[str] = "1.0.2"
-
-    def one(self, rule: str, reason: str) -> Rulings:
-        """A one-ruling tuple."""
-        return (self.ruling(rule, reason),)
 
     # --- zones (3.0.2, 3.0.4, 3.0.5) --------------------------------------------------------
 
@@ -281,7 +241,7 @@ class FabZones(Ruleset):
                 return Decided("both", ())
             return Decided(
                 obj.face,
-                self.one(
+                self.cite(
                     "9.2.3",
                     "it keeps the side chosen as it went onto the "
                     "stack for the rest of its existence",
@@ -295,7 +255,7 @@ class FabZones(Ruleset):
             )
             return Decided(
                 chosen,
-                self.one(
+                self.cite(
                     "9.2.3",
                     "put onto the stack, it has only the chosen side"
                     if chosen != "both"
@@ -303,7 +263,7 @@ class FabZones(Ruleset):
                 ),
             )
         return Decided(
-            "both", self.one("9.2.2", "off the stack a split-card has both sides' properties")
+            "both", self.cite("9.2.2", "off the stack a split-card has both sides' properties")
         )
 
     def _twin_after_move(
@@ -313,7 +273,7 @@ class FabZones(Ruleset):
         if not self.stays_same_object(zone):
             return Decided(
                 "both",
-                self.one(
+                self.cite(
                     "9.1.4a",
                     "outside the arena and the stack both faces of a twin-card are active",
                 ),
@@ -323,7 +283,7 @@ class FabZones(Ruleset):
         chosen = face if face in ("front", "back") else "front"
         return Decided(
             chosen,
-            self.one(
+            self.cite(
                 "9.1.4b",
                 f"in the {zone_name(zone)} only one face is "
                 f"active: the {chosen} face, chosen by the effect that "
@@ -339,7 +299,7 @@ class FabZones(Ruleset):
             return Decided(
                 "back",
                 (
-                    self.one(
+                    self.cite(
                         "9.1.5b",
                         "it has transcended: its back face stays active even as a new object",
                     )
@@ -363,7 +323,7 @@ class FabZones(Ruleset):
         if zone in ARENA_ZONES:
             return Decided(
                 "front",
-                self.one(
+                self.cite(
                     "9.1.3b",
                     "put into the arena without resolving, its front "
                     "face stays active: no rule makes its back face active",
@@ -371,14 +331,10 @@ class FabZones(Ruleset):
             )
         return Decided("front", ())
 
+    @memo.per_value  # a move's branch with a fixed reason: the same decision every time
     def _decided(self, value: str, rule: str, reason: str) -> Decided[str]:
-        """``Decided(value, self.one(rule, reason))``, built once per ruleset class: a move's
-        branches with a fixed reason answer with the same decision every time."""
-        key = (type(self), value, rule, reason)
-        found = _DECIDED.get(key)
-        if found is None:
-            found = _DECIDED[key] = Decided(value, self.one(rule, reason))
-        return found
+        """``Decided(value, self.cite(rule, reason))``."""
+        return Decided(value, self.cite(rule, reason))
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
@@ -394,22 +350,22 @@ class FabZones(Ruleset):
         if kind != "deck":
             layout, _ = self.printed_faces(state, obj)
             out = (
-                *self.one(
+                self.cite(
                     rule,
                     f"the {zone_name(zone)} can only contain its owner's "
                     f"deck-cards; this is {article(kind)}-card, so the move fails",
-                ),
-                *self.one(
+                )
+                + self.cite(
                     "3.0.11", "an effect's move to a zone that can't contain the object fails"
-                ),
-                *self.one("1.3.2", f"its types make it {article(kind)}-card"),
+                )
+                + self.cite("1.3.2", f"its types make it {article(kind)}-card")
             )
             if layout in CATEGORY_RULE:
                 which = "both faces" if layout in ("twin", "split") else "its front face"
-                out += self.one(CATEGORY_RULE[layout], f"the types of {which} decide its category")
+                out += self.cite(CATEGORY_RULE[layout], f"the types of {which} decide its category")
             return out
         if zone == "arsenal" and state.zone_contents(self.zone_key(zone, obj.owner)):
-            return self.one("3.3.2a", "the arsenal is not empty, so the move fails")
+            return self.cite("3.3.2a", "the arsenal is not empty, so the move fails")
         return ()
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
@@ -418,19 +374,32 @@ class FabZones(Ruleset):
         marked condition ends with the old object (9.3.2b)."""
         if obj.token and not self.is_in_play(zone):
             return YES
-        # The common case (no effect on it, not marked) decided once per zone and kind.
-        plain = not obj.marked and not (state.effects and _bound(state.effects, obj.id))
-        if plain:
-            hit = _NEW_OBJECT.get((type(self), zone))
-            if hit is not None:
-                return hit
-        found = self._new_object_in(state, obj, zone)
-        if plain:
-            _NEW_OBJECT[(type(self), zone)] = found
-        return found
+        entering = self._entering(zone)
+        bound = bool(state.effects) and _bound(state.effects, obj.id)
+        if not entering.value or not (bound or obj.marked):
+            return entering
+        out = entering.rulings
+        if bound:
+            out += self.cite(
+                "1.2.3b",
+                "effects on the old object don't apply to the new one; "
+                "they remain only in its last known information",
+            )
+            if self.is_double_faced(state.card_def(obj)):
+                out += self.cite(
+                    "9.1.2c",
+                    "an effect on a double-faced card stops applying once the card ceases to exist",
+                )
+        if obj.marked:
+            out += self.cite(
+                "9.3.2b", "the marked hero ceased to exist: the new object is not marked"
+            )
+        return Decided(True, out)
 
-    def _new_object_in(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
-        """:meth:`is_new_object` of an object that is no token leaving the arena."""
+    @memo.per_value  # what entering ``zone`` makes of an object depends on nothing else
+    def _entering(self, zone: str) -> Decided[bool]:
+        """3.0.9: whether entering ``zone`` makes a new object (not yet the rulings for the
+        effects bound to it or its mark)."""
         if self.stays_same_object(zone):
             where = (
                 "onto the stack"
@@ -439,28 +408,15 @@ class FabZones(Ruleset):
                 if zone == self.play_zone
                 else f"into the {zone_name(zone)} (in the arena)"
             )
-            return Decided(False, self.one("3.0.9", f"put {where} it stays the same object"))
-        out = self.one(
-            "3.0.9",
-            f"entering the {zone_name(zone)}, outside the arena and not the "
-            "stack, it becomes a new object with no relation to its previous existence",
+            return Decided(False, self.cite("3.0.9", f"put {where} it stays the same object"))
+        return Decided(
+            True,
+            self.cite(
+                "3.0.9",
+                f"entering the {zone_name(zone)}, outside the arena and not the "
+                "stack, it becomes a new object with no relation to its previous existence",
+            ),
         )
-        if state.effects and _bound(state.effects, obj.id):
-            out += self.one(
-                "1.2.3b",
-                "effects on the old object don't apply to the new one; "
-                "they remain only in its last known information",
-            )
-            if self.is_double_faced(state.card_def(obj)):
-                out += self.one(
-                    "9.1.2c",
-                    "an effect on a double-faced card stops applying once the card ceases to exist",
-                )
-        if obj.marked:
-            out += self.one(
-                "9.3.2b", "the marked hero ceased to exist: the new object is not marked"
-            )
-        return Decided(True, out)
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
@@ -479,7 +435,7 @@ class FabZones(Ruleset):
             return Outcome(
                 state,
                 NOTHING,
-                self.one(
+                self.cite(
                     "3.0.7b", f"origin and destination are both the {obj.zone}: no move occurs"
                 ),
             )
@@ -491,15 +447,17 @@ class FabZones(Ruleset):
                 state,
                 DONE,
                 (
-                    *self.one("3.0.7b", "the move does not occur: the card just becomes private"),
-                    *self.one("3.0.9", "a public object that becomes private becomes a new object"),
+                    self.cite("3.0.7b", "the move does not occur: the card just becomes private")
+                    + self.cite(
+                        "3.0.9", "a public object that becomes private becomes a new object"
+                    )
                 ),
                 (Event("turn_face_down", obj.id, None, obj.controller),),
             )
         return Outcome(
             state,
             DONE,
-            self.one(
+            self.cite(
                 "3.0.7b", "the move does not occur: the card just becomes public, the same object"
             ),
             (Event("turn_face_up", obj.id, obj.card, obj.controller),),
@@ -540,10 +498,10 @@ class FabZones(Ruleset):
         return Decided(
             True,
             (
-                *self.one(
+                self.cite(
                     "8.1.8a", "a token exists only in the arena: leaving it, it ceases to exist"
-                ),
-                *self.one("3.0.12a", "a token leaving its zone simply ceases to exist"),
+                )
+                + self.cite("3.0.12a", "a token leaving its zone simply ceases to exist")
             ),
         )
 
@@ -554,13 +512,13 @@ class FabZones(Ruleset):
         it fails if the card already is private."""
         if obj.face_down or (obj.zone in PRIVATE_ZONES and not obj.shown):
             return Decided(
-                False, self.one("8.5.24a", "it is already private: turning it face down fails")
+                False, self.cite("8.5.24a", "it is already private: turning it face down fails")
             )
         return Decided(
             True,
             (
-                *self.one("8.5.24", "turned face down, it becomes private"),
-                *self.one("3.0.9", "a public object that becomes private becomes a new object"),
+                self.cite("8.5.24", "turned face down, it becomes private")
+                + self.cite("3.0.9", "a public object that becomes private becomes a new object")
             ),
         )
 
@@ -573,18 +531,18 @@ class FabZones(Ruleset):
         already is public."""
         if not obj.face_down and (obj.shown or obj.zone not in PRIVATE_ZONES):
             return Decided(
-                False, self.one("8.5.24a", "it is already public: turning it face up fails")
+                False, self.cite("8.5.24a", "it is already public: turning it face up fails")
             )
         if not obj.face_down:
             return Decided(
                 True,
-                self.one(
+                self.cite(
                     "3.0.4d", "turned face up in a private zone, it becomes a public object there"
                 ),
             )
         return Decided(
             True,
-            self.one(
+            self.cite(
                 "8.5.24", "turned face up it becomes public; private to public is not a new object"
             ),
         )
@@ -596,13 +554,13 @@ class FabZones(Ruleset):
     def copy_effect(self, state: GameState, obj: GameObject, of: GameObject) -> Decided[CopyValues]:
         """8.5.25: it gets the copyable properties; it doesn't cease to exist (9.3.2b)."""
         values, out = self.copiable_values(state, of)
-        out += self.one(
+        out += self.cite(
             "8.5.25",
             "it becomes a copy: it gets the reference's copyable "
             "properties and stays the same object",
         )
         if obj.marked:
-            out += self.one("9.3.2b", "it did not cease to exist, so it stays marked")
+            out += self.cite("9.3.2b", "it did not cease to exist, so it stays marked")
         return Decided(values, out)
 
     # --- visibility (3.0.3a, 3.0.4, 3.7.4, 4.1.6b, 8.5.17, 9.1.2a) ----------------------------
@@ -625,7 +583,7 @@ class FabZones(Ruleset):
         if not self.may_look(state, player, obj) and not self.knows(state, player, obj):
             return Decided(
                 False,
-                self.one(
+                self.cite(
                     "3.0.3a",
                     "a player may look only at public objects and the "
                     "private ones they own outside their deck",
@@ -633,7 +591,7 @@ class FabZones(Ruleset):
             )
         return Decided(
             True,
-            self.one(
+            self.cite(
                 "9.1.2a",
                 "a player who may look at a card may look at both its faces; "
                 "looking changes nothing",
@@ -646,12 +604,14 @@ class FabZones(Ruleset):
         """8.5.17: revealing makes a private object public for a moment, seen until it moves
         (a new object, 3.0.9); 8.5.17d: revealing a public object fails."""
         if obj.zone in PUBLIC_ZONES and not obj.face_down:
-            return Decided(False, self.one("8.5.17d", "it is already public: revealing it fails"))
+            return Decided(False, self.cite("8.5.17d", "it is already public: revealing it fails"))
         if not super().can_reveal(state, obj, players).value:
             return Decided(False)  # each of them may already see it
         return Decided(
             True,
-            self.one("8.5.17", "the private card is revealed: those players see it until it moves"),
+            self.cite(
+                "8.5.17", "the private card is revealed: those players see it until it moves"
+            ),
         )
 
 

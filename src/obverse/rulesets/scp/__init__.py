@@ -7,6 +7,8 @@ the 購買部版 numbering (research/rules-other-games.md §3).
 Model: one sandbox per player (``sandbox``); the public zones keep cards face up and the hidden
 zones (sandbox, Anomalousロッカー) face down unless an instruction says otherwise; a face-down
 card's characteristics and who may look at it depend on its zone only (tables below, data).
+Breaches and the sandbox deck are :mod:`.sandbox`, a flat mixin listed once in :class:`SCP`'s
+bases.
 """
 
 from __future__ import annotations
@@ -16,16 +18,17 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
-from obverse.rulesets.scp_sandbox import ACTIONS as SANDBOX_ACTIONS
-from obverse.rulesets.scp_sandbox import Breach, Sandboxes, designated_sandbox
+from obverse.rulesets.scp.sandbox import ACTIONS as SANDBOX_ACTIONS
+from obverse.rulesets.scp.sandbox import Breach, Sandboxes, designated_sandbox
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
-from obverse.state import GameObject, GameState, LastOf
+from obverse.state import GameObject, GameState
 
 # --- rule ids: the seed's section headings ------------------------------------------------
 OVERVIEW: Final = "概要"
@@ -87,11 +90,6 @@ ALL_ZONES: Final = frozenset(
 )
 
 
-#: :meth:`SCP.face_down_on_move`'s decisions with no instruction, per ruleset class,
-#: destination and facing before the move.
-_FACING: dict[tuple[type, str, bool], Decided[bool]] = {}
-
-
 class ZoneRule(msgspec.Struct, frozen=True):
     """How a zone treats its face-down cards (the seed's 各領域での裏向きのカードの扱い)."""
 
@@ -132,7 +130,7 @@ class CrossTest(v.Action, frozen=True, tag="cross_test"):
     target: int | None = None
 
 
-class SCP(Sandboxes):
+class SCP(Sandboxes, Ruleset):
     """SCP-TCG-JP-J (fan-made): zone-dependent facing, face-down characteristics and looks."""
 
     aliases: ClassVar[tuple[str, ...]] = ("scp",)
@@ -183,15 +181,15 @@ class SCP(Sandboxes):
             if action.player == actor:
                 return None
             why = f"{actor} may shuffle only their own zones, not {action.player}'s"
-            return Outcome(state, ILLEGAL, (self.ruling(ACTIONS, why),))
+            return Outcome(state, ILLEGAL, self.cite(ACTIONS, why))
         if isinstance(action, Breach) and action.sandbox is not None:
             if (action.player or state.active_player) == actor:
                 return None
             why = f"{actor} may breach only their own sandboxes"
-            return Outcome(state, ILLEGAL, (self.ruling(ACTIONS, why),))
+            return Outcome(state, ILLEGAL, self.cite(ACTIONS, why))
         if isinstance(action, v.Cast) and action.controller not in (None, actor):
             why = f"{actor} takes an action for themself, not for {action.controller}"
-            return Outcome(state, ILLEGAL, (self.ruling(ACTIONS, why),))
+            return Outcome(state, ILLEGAL, self.cite(ACTIONS, why))
         field = "object" if isinstance(action, Breach) else cls.subject
         oid = getattr(action, field, None) if field is not None else None
         obj = state.objects.get(oid) if isinstance(oid, int) else None
@@ -204,16 +202,16 @@ class SCP(Sandboxes):
         (the verb's own rule first, then 600.1)."""
         whose = f"it is {obj.controller}'s object, not {actor}'s"
         if isinstance(action, CrossTest):
-            first = self.ruling(
+            first = self.cite(
                 CROSS_TEST_DECLARE, f"a cross test is declared by its controller: {whose}"
             )
         elif isinstance(action, v.Cast) and obj.zone == TALE_ZONE:
             why = f"a Tale or Incident is manifested by its controller: {whose}"
-            first = self.ruling(TALE_INCIDENT, why)
+            first = self.cite(TALE_INCIDENT, why)
         else:
-            first = self.ruling(ACTIONS, f"a player acts only with their own objects: {whose}")
+            first = self.cite(ACTIONS, f"a player acts only with their own objects: {whose}")
         why = "another player's objects change only by an effect's instruction"
-        return (first, self.ruling(ACTIONS, why))
+        return first + self.cite(ACTIONS, why)
 
     # --- zones and facing (概要, 領域移動) ---------------------------------------------------
 
@@ -247,12 +245,12 @@ class SCP(Sandboxes):
         got, name = front.object_class, front.name or "it"
         if "Object" not in front.types and "オブジェクト" not in front.types:
             why = f"only object cards go into a sandbox; {name} is not one"
-            return (self.ruling(CLASS_SANDBOX, why),)
+            return self.cite(CLASS_SANDBOX, why)
         if got == want:
             return ()
         if got is None:
             why = f"{name} has no object class: it matches no class's sandbox"
-            return (self.ruling(CLASS_SANDBOX, why),)
+            return self.cite(CLASS_SANDBOX, why)
         why = f"{name} is a {got} object: it goes into the {got} sandbox, not the {want} one"
         if got not in CLASS_SANDBOXES.values():
             named = designated_sandbox(front)
@@ -263,8 +261,8 @@ class SCP(Sandboxes):
                 if named
                 else f"{name} is a {got} object whose own text names no sandbox"
             )
-            return (self.ruling(CLASS_SANDBOX, why), self.ruling(OTHER_CLASS_SANDBOX, why))
-        return (self.ruling(CLASS_SANDBOX, why),)
+            return self.cite(CLASS_SANDBOX, why) + self.cite(OTHER_CLASS_SANDBOX, why)
+        return self.cite(CLASS_SANDBOX, why)
 
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """301.1: a move into a sandbox of another object class is refused. The class is the
@@ -279,7 +277,7 @@ class SCP(Sandboxes):
         if refused:
             if obj.face_down:
                 why = "face down it has no object class"
-                refused += (self.ruling(self.zone_rule(obj.zone).rule, why),)
+                refused += self.cite(self.zone_rule(obj.zone).rule, why)
             return Outcome(state, ILLEGAL, refused)
         return self._onto_site(state, a, obj, super().move(state, a))
 
@@ -312,22 +310,17 @@ class SCP(Sandboxes):
         if face_down is not None and face_down != default:
             return Decided(
                 face_down,
-                (
-                    self.ruling(
-                        OVERVIEW,
-                        (
-                            f"an instruction puts it into the {zone} face "
-                            f"{'down' if face_down else 'up'}, overriding the zone's default"
-                        ),
+                self.cite(
+                    OVERVIEW,
+                    (
+                        f"an instruction puts it into the {zone} face "
+                        f"{'down' if face_down else 'up'}, overriding the zone's default"
                     ),
                 ),
             )
-        key = (type(self), zone, obj.face_down)
-        found = _FACING.get(key)
-        if found is None:  # the zone's default facing: decided once per class, zone, facing
-            found = _FACING[key] = self._default_facing(obj.face_down, zone)
-        return found
+        return self._default_facing(obj.face_down, zone)
 
+    @memo.per_value  # the zone's default facing: the same decision every time
     def _default_facing(self, was_down: bool, zone: str) -> Decided[bool]:
         """:meth:`face_down_on_move` with no instruction overriding ``zone``'s default."""
         default = self.is_hidden(zone)
@@ -346,7 +339,7 @@ class SCP(Sandboxes):
                 f"a face-down card sent to the public {zone} travels face down and "
                 "turns face up there"
             )
-        return Decided(default, (self.ruling(ZONE_MOVE, reason),))
+        return Decided(default, self.cite(ZONE_MOVE, reason))
 
     # --- characteristics (per-zone face-down characteristics) -------------------------------
 
@@ -360,7 +353,7 @@ class SCP(Sandboxes):
             face="none",
             names=(),
             props=Face(types=zone.types),
-            why=(self.ruling(zone.rule, why),),
+            why=self.cite(zone.rule, why),
         )
 
     # --- turning over (領域移動, per-zone sections) -----------------------------------------
@@ -369,15 +362,13 @@ class SCP(Sandboxes):
         """サイト上: a face-up site card turns face down only when instructed (this is the
         instruction); 領域移動: the controller does not change."""
         if obj.face_down:
-            return Decided(
-                False, (self.ruling(OVERVIEW, "it is already face down; nothing happens"),)
-            )
+            return Decided(False, self.cite(OVERVIEW, "it is already face down; nothing happens"))
         rule = self.zone_rule(obj.zone).rule
         return Decided(
             True,
             (
-                self.ruling(rule, f"turned face down by an instruction in the {obj.zone}"),
-                self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+                self.cite(rule, f"turned face down by an instruction in the {obj.zone}")
+                + self.cite(ZONE_MOVE, "changing its facing never changes its controller")
             ),
         )
 
@@ -385,15 +376,13 @@ class SCP(Sandboxes):
         """サンドボックス・Anomalousロッカー: a face-down card there turns face up only when
         instructed (this is the instruction); 領域移動: the controller does not change."""
         if not obj.face_down:
-            return Decided(
-                False, (self.ruling(OVERVIEW, "it is already face up; nothing happens"),)
-            )
+            return Decided(False, self.cite(OVERVIEW, "it is already face up; nothing happens"))
         rule = self.zone_rule(obj.zone).rule
         return Decided(
             True,
             (
-                self.ruling(rule, f"turned face up by an instruction in the {obj.zone}"),
-                self.ruling(ZONE_MOVE, "changing its facing never changes its controller"),
+                self.cite(rule, f"turned face up by an instruction in the {obj.zone}")
+                + self.cite(ZONE_MOVE, "changing its facing never changes its controller")
             ),
         )
 
@@ -410,12 +399,10 @@ class SCP(Sandboxes):
         on its front; put onto the stack, it is face up (a public zone)."""
         result, zone, new_face, rulings = super().plan_cast(state, obj, a)
         if result == DONE and obj.zone == TALE_ZONE:
-            rulings += (
-                self.ruling(
-                    TALE_INCIDENT,
-                    "a card in the Tale・Incident置き場 is "
-                    "manifested by the effect written on its front",
-                ),
+            rulings += self.cite(
+                TALE_INCIDENT,
+                "a card in the Tale・Incident置き場 is "
+                "manifested by the effect written on its front",
             )
         return result, zone, new_face, rulings
 
@@ -437,7 +424,7 @@ class SCP(Sandboxes):
                 f"selecting face-down cards{where} sees only "
                 "the characteristics they have face down"
             )
-        return Decided(sight, (self.ruling(SELECT_SEARCH, why),))
+        return Decided(sight, self.cite(SELECT_SEARCH, why))
 
     # --- who may look (per-zone sections, ゲーム開始前の表裏の扱い) --------------------------
 
@@ -471,26 +458,22 @@ class SCP(Sandboxes):
         """Examining is allowed exactly when ``player`` may look (see :meth:`may_look`); the
         ruling names the zone's section and, before the game, ゲーム開始前の表裏の扱い."""
         if not obj.face_down:
-            return Decided(True, (self.ruling(OVERVIEW, f"the card is face up in the {obj.zone}"),))
+            return Decided(True, self.cite(OVERVIEW, f"the card is face up in the {obj.zone}"))
         pre = self.pregame_reference(state, player, obj)
         if pre:
             return Decided(
                 True,
-                (
-                    self.ruling(
-                        PREGAME,
-                        "before the game the owner may refer to the front of a face-down card",
-                    ),
+                self.cite(
+                    PREGAME,
+                    "before the game the owner may refer to the front of a face-down card",
                 ),
             )
         rulings: Rulings = ()
         if pre is not None:
-            rulings += (
-                self.ruling(
-                    PREGAME,
-                    "the sandbox was shuffled before the game: its "
-                    "owner may no longer refer to its cards",
-                ),
+            rulings += self.cite(
+                PREGAME,
+                "the sandbox was shuffled before the game: its "
+                "owner may no longer refer to its cards",
             )
         zr = self.zone_rule(obj.zone)
         by_zone = zr.controller_may_look and player == obj.controller
@@ -502,7 +485,7 @@ class SCP(Sandboxes):
             )
         else:
             why = f"no one may refer to the front of a face-down card in the {obj.zone}"
-        rulings += (self.ruling(zr.rule, why),)
+        rulings += self.cite(zr.rule, why)
         return Decided(by_zone, rulings)
 
     def public_characteristics(
@@ -534,7 +517,7 @@ class SCP(Sandboxes):
         if not super().can_reveal(state, obj, players).value:
             return Decided(False)
         why = "revealed by an effect; the card keeps its facing"
-        return Decided(True, (self.ruling(self.zone_rule(obj.zone).rule, why),))
+        return Decided(True, self.cite(self.zone_rule(obj.zone).rule, why))
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
         """ゲーム開始前の表裏の扱い: once a player shuffles their sandbox before the game (the
@@ -598,11 +581,11 @@ class SCP(Sandboxes):
                     state,
                     ILLEGAL,
                     (
-                        self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test"),
-                        self.ruling(
+                        self.cite(ACTION_FORBIDDEN, "an effect says it can't cross test")
+                        + self.cite(
                             SITE,
                             "it is already known that it can't cross test: it can't declare one",
-                        ),
+                        )
                     ),
                 )
             state, ts = core.tick(state)
@@ -610,7 +593,7 @@ class SCP(Sandboxes):
             return Outcome(
                 state,
                 DONE,
-                (self.ruling(SITE, "the cross test is declared and put on the stack"),),
+                self.cite(SITE, "the cross test is declared and put on the stack"),
                 (event,),
             )
         state, ts = core.tick(state)
@@ -618,10 +601,9 @@ class SCP(Sandboxes):
             o, face_down=False, set_face_down=False, face="front", cross_tested=True, timestamp=ts
         )
         state = core.update(state, up)
-        rulings: Rulings = (
-            self.ruling(SITE, "declaring a cross test turns the face-down object face up"),
-            self.ruling(ZONE_MOVE, "turning face up never changes its controller"),
-        )
+        rulings: Rulings = self.cite(
+            SITE, "declaring a cross test turns the face-down object face up"
+        ) + self.cite(ZONE_MOVE, "turning face up never changes its controller")
         reveal = Event("turn_face_up", o.id, o.card, o.controller)
         if self.is_forbidden(state, up, "cross_test"):
             return Outcome(
@@ -629,29 +611,29 @@ class SCP(Sandboxes):
                 DONE,
                 (
                     *rulings,
-                    self.ruling(
+                    *self.cite(
                         SITE,
                         "face up, it turns out it can't cross test: the cross test is not put on "
                         "the stack, but it counts as declared",
                     ),
-                    self.ruling(ACTION_FORBIDDEN, "an effect says it can't cross test"),
+                    *self.cite(ACTION_FORBIDDEN, "an effect says it can't cross test"),
                 ),
                 (reveal, msgspec.structs.replace(event, detail="not stacked")),
             )
         return Outcome(
             state,
             DONE,
-            (*rulings, self.ruling(SITE, "the cross test is declared and put on the stack")),
+            (*rulings, *self.cite(SITE, "the cross test is declared and put on the stack")),
             (reveal, event),
         )
 
     def _cross_test_refused(self, state: GameState, o: GameObject, target: int | None) -> Rulings:
         """サイト上: why ``o`` can't declare a cross test (against ``target``); empty: it can."""
         if o.zone != SITE_ZONE:
-            return (self.ruling(SITE, "only an object on the site declares a cross test"),)
+            return self.cite(SITE, "only an object on the site declares a cross test")
         if o.cross_tested:
             why = "this object has already declared a cross test; it can't declare again"
-            return (self.ruling(SITE, why),)
+            return self.cite(SITE, why)
         timing = self._cross_test_timing(state, o)
         if timing:
             return timing
@@ -659,7 +641,7 @@ class SCP(Sandboxes):
             t = state.objects[target]
             if t.zone != SITE_ZONE or t.controller == o.controller:
                 why = "a cross test is declared against an opponent's object on the site"
-                return (self.ruling(CROSS_TEST_DECLARE, why),)
+                return self.cite(CROSS_TEST_DECLARE, why)
         return ()
 
     def _cross_test_timing(self, state: GameState, o: GameObject) -> Rulings:
@@ -670,10 +652,10 @@ class SCP(Sandboxes):
                 f"it is {state.active_player}'s turn: {o.controller} may cross test only in "
                 "their own turn"
             )
-            return (self.ruling(CROSS_TEST_TURN, why),)
+            return self.cite(CROSS_TEST_TURN, why)
         if state.zone_contents(self.zone_key(self.stack_zone, o.controller)):
             why = "the chain is not empty: a cross test is taken only while the chain is empty"
-            return (self.ruling(CROSS_TEST_CHAIN, why),)
+            return self.cite(CROSS_TEST_CHAIN, why)
         return ()
 
     # --- cards --------------------------------------------------------------------------------
@@ -686,14 +668,7 @@ class SCP(Sandboxes):
 RULESETS: list[type[Ruleset]] = [SCP]
 
 
-#: The objects on the site of the last objects map (:func:`_on_site`).
-_SITE: LastOf[tuple[GameObject, ...]] = LastOf()
-
-
+@memo.last(lambda state: (state.objects,))  # every site object's offers read them
 def _on_site(state: GameState) -> tuple[GameObject, ...]:
-    """The objects on the site, found once a state (every site object's offers read them)."""
-    found = _SITE.get(state.objects)
-    if found is None:
-        on_site = tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
-        found = _SITE.put(on_site, state.objects)
-    return found
+    """The objects on the site."""
+    return tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)

@@ -1,22 +1,28 @@
 """Flesh and Blood, split-cards and meld beyond their faces: a restriction on a named card
 meets the side a split-card is played with (9.2.2b, Chains of Eminence), a melded layer
 resolves right side first (5.3.4d, 8.3.38a), and a card that isn't a split-card is unaffected
-by meld (8.3.38c). :class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+by meld (8.3.38c).
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.rulesets.base import Rulings
-from obverse.rulesets.fab_status import FabStatus
-from obverse.rulesets.fab_zones import MELD
+from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.fab.zones import MELD
 from obverse.rulings import DONE, Event, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only (at run time a flat mixin)
+    _Base = Ruleset
+else:
+    _Base = object
+
 
 replace = msgspec.structs.replace
 
@@ -26,7 +32,7 @@ RIGHT_RESOLVED: Final = "meld_right_resolved"
 PLAY_VERBS: Final = ("play", "cast")
 
 
-class FabSplit(FabStatus):
+class FabSplit(_Base):
     """Restrictions on a split-card's played side, and melded layers resolving."""
 
     #: FaB decides a restriction on playing with the side the card is played with (9.2.2b).
@@ -43,13 +49,13 @@ class FabSplit(FabStatus):
         played = replace(obj, face=side) if split else obj
         if not any(self.is_forbidden(state, played, verb) for verb in PLAY_VERBS):
             return ()
-        out = self.one("1.0.2", "an effect says it can't be played: the restriction wins")
+        out = self.cite("1.0.2", "an effect says it can't be played: the restriction wins")
         if split:
             names = self._side_names(card, side)
             why = f"played as {names}, it has the name the restriction is about"
-            out += self.one("9.2.2b", why)
+            out += self.cite("9.2.2b", why)
             if side == "both":
-                out += self.one("8.3.38c", "a melded card has the names of both its sides")
+                out += self.cite("8.3.38c", "a melded card has the names of both its sides")
         return out
 
     def allowed_side_note(self, state: GameState, obj: GameObject, side: str) -> Rulings:
@@ -64,7 +70,7 @@ class FabSplit(FabStatus):
             f"played as {self._side_names(card, side)} it doesn't have the named card's name: "
             "the restriction doesn't stop it"
         )
-        return self.one("9.2.2b", why)
+        return self.cite("9.2.2b", why)
 
     @staticmethod
     def _side_names(card: CardDef, side: str) -> str:
@@ -81,7 +87,7 @@ class FabSplit(FabStatus):
             return out
         why = f"a card has the same name as {' || '.join(map(str, names))} only with all its names"
         return Outcome(
-            out.state, out.result, (*out.rulings, *self.one("9.2.2c", why)), answer=out.answer
+            out.state, out.result, (*out.rulings, *self.cite("9.2.2c", why)), answer=out.answer
         )
 
     # --- meld (5.3.4d, 8.3.38a, 8.3.38c) ----------------------------------------------------
@@ -96,7 +102,7 @@ class FabSplit(FabStatus):
         ):
             return chosen, ()
         why = "it is not a split-card, so it is unaffected by meld: it is played as it is"
-        return None, self.one("8.3.38c", why)
+        return None, self.cite("8.3.38c", why)
 
     def resolve(self, state: GameState, a: v.Resolve) -> Outcome:
         """5.3.4d: a melded layer resolving the first time generates only its right side's
@@ -116,9 +122,8 @@ class FabSplit(FabStatus):
                 "resolution abilities generate their effects; it stays on the stack and the "
                 "turn-player gains priority"
             )
-            rulings = (
-                *self.one("5.3.4d", why),
-                *self.one("8.3.38a", "the card is melded until it ceases to exist"),
+            rulings = self.cite("5.3.4d", why) + self.cite(
+                "8.3.38a", "the card is melded until it ceases to exist"
             )
             return Outcome(
                 state, DONE, rulings, (Event("resolve_right", obj.id, obj.card, obj.controller),)
@@ -127,4 +132,4 @@ class FabSplit(FabStatus):
         state = replace(state, designations=designations)
         out = super().resolve(state, a)
         why = f"resolving the second time: only {left}'s (the left side's) abilities resolve"
-        return Outcome(out.state, out.result, (*self.one("5.3.4d", why), *out.rulings), out.events)
+        return Outcome(out.state, out.result, (*self.cite("5.3.4d", why), *out.rulings), out.events)

@@ -6,32 +6,37 @@ other than the hand or arsenal (5.1.1a, 5.1.2b).
 
 A sub-card sits in the ``sub_cards`` pseudo-zone with :attr:`GameObject.under` naming its
 top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena finds it.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
 
-import functools
 import operator
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.fab_zones import PUBLIC_ZONES, FabZones, zone_name
+from obverse.rulesets.fab.zones import PUBLIC_ZONES, zone_name
 from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.fab.zones import FabZones as _Base
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
 
-@functools.cache
+@memo.per_value
 def _sub_card_keys(players: tuple[str, ...]) -> tuple[str, ...]:
-    """The keys of the players' sub-card zones (built once per table of players)."""
+    """The keys of the players' sub-card zones."""
     return tuple(f"{who}:{SUB_CARDS}" for who in players)
 
 
@@ -89,7 +94,7 @@ class HasTranscended(v.Action, frozen=True, tag="has_transcended"):
     this_turn: bool = False
 
 
-class FabArena(FabZones):
+class FabArena(_Base):
     """FaB's arena entries, sub-cards, start of game, look and play permissions."""
 
     #: 3.11: the zone of a player's hero card.
@@ -106,7 +111,7 @@ class FabArena(FabZones):
         before = state.objects[obj_id]
         if to == SUB_CARDS and before.zone != SUB_CARDS:
             why = "a card is under a permanent only if a rule or effect puts it there"
-            return Outcome(state, NOTHING, self.one("3.0.14a", why))
+            return Outcome(state, NOTHING, self.cite("3.0.14a", why))
         out = super().move_object(state, obj_id, to, *args, **how)
         if out.result != DONE:
             return out
@@ -129,7 +134,7 @@ class FabArena(FabZones):
             and any(o.under == moved.id for o in subs)
         ):
             why = "it stays the same object: its sub-cards move with it and remain sub-cards"
-            rulings += self.one("3.0.14c", why)
+            rulings += self.cite("3.0.14c", why)
         state, cleared = self.clear_orphans(state) if subs else (state, ())
         return Outcome(state, DONE, (*rulings, *cleared), out.events)
 
@@ -156,7 +161,7 @@ class FabArena(FabZones):
         declarer = before.controller if had else obj.owner
         others = [p for p in state.players if p != declarer]
         if not others:
-            return state, self.one("8.2.11c", "there is no opponent to declare")
+            return state, self.cite("8.2.11c", "there is no opponent to declare")
         # 1.1.6: with several opponents, the next one in clockwise order stands in for the
         # declaration (the action names none).
         seat = state.players.index(declarer)
@@ -164,12 +169,12 @@ class FabArena(FabZones):
         state = core.update(state, replace(obj, controller=opponent))
         who = "its controller" if had else "it had no controller, so its owner"
         return state, (
-            *self.one(
+            self.cite(
                 "8.2.11c",
                 f"an affliction enters the arena under an opponent's control: {who}, "
                 f"{declarer}, declares {opponent}",
-            ),
-            *self.one("1.3.1a", f"its owner is still {obj.owner}"),
+            )
+            + self.cite("1.3.1a", f"its owner is still {obj.owner}")
         )
 
     def controls_hero(self, state: GameState, player: str, other_than: int) -> bool:
@@ -193,11 +198,11 @@ class FabArena(FabZones):
         if self.controls_hero(state, player, obj.id):
             out = super().move_object(state, obj.id, self.discard_zone)
             return out.state, (
-                *self.one(
+                *self.cite(
                     "8.1.11b",
                     f"{player} already controls a hero: the demi-hero is cleared from the arena",
                 ),
-                *self.one("3.0.12", "cleared, it goes to its owner's graveyard"),
+                *self.cite("3.0.12", "cleared, it goes to its owner's graveyard"),
                 *out.rulings,
             )
         state, ts = core.tick(state)
@@ -207,7 +212,7 @@ class FabArena(FabZones):
             f"{player} controls no hero: the demi-hero is {player}'s hero and has the hero "
             "type for the rest of the game"
         )
-        return state, self.one("8.1.11b", why)
+        return state, self.cite("8.1.11b", why)
 
     def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         """8.1.11b: a demi-hero that became its player's hero has the hero type."""
@@ -217,8 +222,8 @@ class FabArena(FabZones):
         if "Hero" in chars.props.types:
             return chars
         props = replace(chars.props, types=(*chars.props.types, "Hero"))
-        why = self.ruling("8.1.11b", "a demi-hero that became its player's hero has the hero type")
-        return replace(chars, props=props, why=(*chars.why, why))
+        why = self.cite("8.1.11b", "a demi-hero that became its player's hero has the hero type")
+        return replace(chars, props=props, why=chars.why + why)
 
     # --- sub-cards and the soul (3.0.14, 3.11.5, 8.5.29, 8.5.36) -----------------------------
 
@@ -245,19 +250,18 @@ class FabArena(FabZones):
         obj, top = state.objects[a.object], state.objects[a.top]
         if obj.id == top.id or obj.under == top.id:
             why = "it is already that card or under it: nothing is transformed"
-            return Outcome(state, NOTHING, self.one("8.5.36", why))
+            return Outcome(state, NOTHING, self.cite("8.5.36", why))
         if top.zone == SUB_CARDS or not (self.is_in_play(top.zone) or top.zone == self.stack_zone):
             why = "only a permanent or a card on the stack can have cards under it"
-            return Outcome(state, NOTHING, self.one("3.0.14", why))
-        rulings = (
-            *self.one("8.5.36", "to transform an object into a permanent, put it under it"),
-            *self.one("8.5.36a", "the object has transformed into the card it is under"),
-        )
+            return Outcome(state, NOTHING, self.cite("3.0.14", why))
+        rulings = self.cite(
+            "8.5.36", "to transform an object into a permanent, put it under it"
+        ) + self.cite("8.5.36a", "the object has transformed into the card it is under")
         if self.has_sub_cards(state, obj.id):
             why = (
                 "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
             )
-            rulings += self.one("3.0.14c", why)
+            rulings += self.cite("3.0.14c", why)
         return self._put_under(state, obj, top, rulings)
 
     def has_sub_cards(self, state: GameState, top: int) -> bool:
@@ -281,13 +285,13 @@ class FabArena(FabZones):
         for sub in sorted(self.sub_cards(state), key=_ID):
             if sub.under == obj.id:
                 state = core.update(state, replace(sub, under=top.id))
-        rulings += self.one(
+        rulings += self.cite(
             "3.0.14b",
             "a sub-card is not in the arena; becoming one it is a new card with no relation "
             "to its previous existence",
         )
         if self.is_hero(state, top):
-            rulings += self.one("3.11.5", "under the hero card it is in the hero's soul")
+            rulings += self.cite("3.11.5", "under the hero card it is in the hero's soul")
         return Outcome(state, DONE, rulings, events)
 
     def charge(self, state: GameState, a: Charge) -> Outcome:
@@ -295,7 +299,7 @@ class FabArena(FabZones):
         charged."""
         obj = state.objects[a.object]
         if obj.zone != "hand":
-            return Outcome(state, NOTHING, self.one("8.5.29", "only a card in hand is charged"))
+            return Outcome(state, NOTHING, self.cite("8.5.29", "only a card in hand is charged"))
         hero = next(
             (
                 o
@@ -306,11 +310,10 @@ class FabArena(FabZones):
         )
         if hero is None:
             why = f"{obj.owner} has no hero, so no soul: the card can't be charged"
-            return Outcome(state, NOTHING, self.one("3.11.5", why))
-        rulings = (
-            *self.one("8.5.29", "charged: from its owner's hand into their hero's soul"),
-            *self.one("8.5.29a", f"{obj.owner} has charged a card; the card is charged"),
-        )
+            return Outcome(state, NOTHING, self.cite("3.11.5", why))
+        rulings = self.cite(
+            "8.5.29", "charged: from its owner's hand into their hero's soul"
+        ) + self.cite("8.5.29a", f"{obj.owner} has charged a card; the card is charged")
         return self._put_under(state, obj, hero, rulings)
 
     def clear_orphans(self, state: GameState) -> tuple[GameState, Rulings]:
@@ -331,7 +334,7 @@ class FabArena(FabZones):
                 state = core.update(state, replace(left, under=None))
         if rulings:
             why = "its top-card ceased to exist: its sub-cards are cleared (3.0.12)"
-            rulings = (*self.one("3.0.14e", why), *rulings)
+            rulings = (*self.cite("3.0.14e", why), *rulings)
         return state, rulings
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
@@ -356,7 +359,7 @@ class FabArena(FabZones):
         for obj in list(state.iter_objects()):
             if obj.zone == self.hero_zone and obj.face_down:
                 state = self._set_facing(state, obj, face_down=False)
-                rulings += self.one("4.1.2", "the hero card is placed face up in the hero zone")
+                rulings += self.cite("4.1.2", "the hero card is placed face up in the hero zone")
             elif obj.zone in EQUIPMENT_ZONES:
                 state, why = self._equip_at_start(state, obj)
                 rulings += why
@@ -371,13 +374,13 @@ class FabArena(FabZones):
                 state = self._set_facing(state, obj, face_down=True)
             # The name stays out: the card is private to its player once equipped face down.
             why = f"the card in the {zone_name(obj.zone)} has cloaked: it is equipped face down"
-            return state, (*self.one("8.3.36", why), *self.one("4.1.8", "equipment is equipped"))
+            return state, (self.cite("8.3.36", why) + self.cite("4.1.8", "equipment is equipped"))
         if obj.face_down:
             state = self._set_facing(state, obj, face_down=False)
         name = printed.name
         return state, (
-            *self.one("4.1.4b", f"{name} was face down and private until the game began"),
-            *self.one("4.1.8", f"{name} is equipped in its {zone_name(obj.zone)}, face up"),
+            self.cite("4.1.4b", f"{name} was face down and private until the game began")
+            + self.cite("4.1.8", f"{name} is equipped in its {zone_name(obj.zone)}, face up")
         )
 
     def _set_facing(self, state: GameState, obj: GameObject, *, face_down: bool) -> GameState:
@@ -395,7 +398,7 @@ class FabArena(FabZones):
         values, _ = self.copiable_values(state, state.objects[a.of])
         if obj.copies and obj.copies[-1] == values:
             why = "it has already become that reference: becoming the same reference fails"
-            return Outcome(state, NOTHING, self.one("8.5.25d", why))
+            return Outcome(state, NOTHING, self.cite("8.5.25d", why))
         return super().become_copy(state, a)
 
     # --- look, play permissions, has transcended (8.5.11, 5.1.1a, 5.1.2b, 8.5.48a) ----------
@@ -415,14 +418,13 @@ class FabArena(FabZones):
         obj = state.objects[a.object]
         if self.is_public_object(obj):
             return Outcome(
-                state, NOTHING, self.one("8.5.11c", "the object is public: the look fails")
+                state, NOTHING, self.cite("8.5.11c", "the object is public: the look fails")
             )
-        rulings = (
-            *self.one("8.5.11", f"{a.player} looks at the private card: only they learn it"),
-            *self.one("8.5.11b", "it does not become public and stays in its zone"),
-        )
+        rulings = self.cite(
+            "8.5.11", f"{a.player} looks at the private card: only they learn it"
+        ) + self.cite("8.5.11b", "it does not become public and stays in its zone")
         if self.is_double_faced(state.card_def(obj)):
-            rulings += self.one("9.1.2a", "a player who may look at it may look at both faces")
+            rulings += self.cite("9.1.2a", "a player who may look at it may look at both faces")
         if not core.mentions(state.knowledge, core.KNOWN_OBJ, obj.id) or not any(
             k.player == a.player and k.obj == obj.id for k in state.knowledge
         ):
@@ -437,15 +439,15 @@ class FabArena(FabZones):
         mark = (MAY_PLAY + a.player, obj.id)
         if mark in state.designations:
             why = f"{a.player} may already play it"
-            return Outcome(state, NOTHING, self.one("5.1.2b", why))
+            return Outcome(state, NOTHING, self.cite("5.1.2b", why))
         state = replace(state, designations=(*state.designations, mark))
         where = zone_name(obj.zone)
         return Outcome(
             state,
             DONE,
             (
-                *self.one("5.1.1a", f"an effect lets {a.player} play it from the {where}"),
-                *self.one("8.5.11a", f"while they may play it, {a.player} may look at it"),
+                self.cite("5.1.1a", f"an effect lets {a.player} play it from the {where}")
+                + self.cite("8.5.11a", f"while they may play it, {a.player} may look at it")
             ),
         )
 
@@ -462,9 +464,8 @@ class FabArena(FabZones):
             f"a card is played from the hand or arsenal; nothing lets anyone play it from the "
             f"{zone_name(obj.zone)}"
         )
-        return (
-            *self.one("5.1.1a", why),
-            *self.one("5.1.2b", "a card is announced only if a rule or effect allows it"),
+        return self.cite("5.1.1a", why) + self.cite(
+            "5.1.2b", "a card is announced only if a rule or effect allows it"
         )
 
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
@@ -477,12 +478,12 @@ class FabArena(FabZones):
             return out
         player = obj.owner if obj.owner in holders else holders[0]
         why = f"{player} plays it with the effect's permission"
-        rulings = (*out.rulings, *self.one("5.1.2b", why))
+        rulings = (*out.rulings, *self.cite("5.1.2b", why))
         moved = out.state.object_of_card(obj.card)
         state = out.state
         if moved is not None and moved.controller != player:
             state = core.update(state, replace(moved, controller=player))
-            rulings += self.one("1.3.1b", f"{player} played it, so {player} controls it")
+            rulings += self.cite("1.3.1b", f"{player} played it, so {player} controls it")
         return Outcome(state, DONE, rulings, out.events)
 
     def may_look(self, state: GameState, viewer: str | None, obj: GameObject) -> bool:
@@ -510,7 +511,7 @@ class FabArena(FabZones):
         yes = state.turn in turns if a.this_turn else bool(turns)
         when = "this turn" if a.this_turn else "this game"
         why = f"{a.player} {'has' if yes else 'has not'} transcended {when}"
-        return Outcome(state, DONE, self.one("8.5.48a", why), answer=yes)
+        return Outcome(state, DONE, self.cite("8.5.48a", why), answer=yes)
 
     # Look, permission, charge and put-under candidates on one object: FaB lists them among
     # its own (ARENA_OFFERS).

@@ -9,13 +9,14 @@ against the construction rules (100.2a-d), the partner marker among them. Damage
 lowers its protection (保護力); at none left the sandbox breaches its top card and its
 protection is whole again; an empty sandbox brought to none is a ZK (the fan engine's and the
 community FAQ's reading, research/rules-other-games.md §3).
+:class:`obverse.rulesets.scp.SCP` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -25,6 +26,11 @@ from obverse.cards import CardDef, Face
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only (at run time a flat mixin)
+    _Base = Ruleset
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -108,7 +114,7 @@ def object_number(name: str) -> str | None:
     return found[1] if found else None
 
 
-class Sandboxes(Ruleset):
+class Sandboxes(_Base):
     """Breaches (301.2) and the sandbox deck's construction (100.2)."""
 
     #: The ids of the rules these procedures cite (set by the game: the sandbox zones).
@@ -145,21 +151,21 @@ class Sandboxes(Ruleset):
         breached."""
         if (a.object is None) == (a.sandbox is None):
             why = "a breach names an object in a sandbox or a sandbox, not both or neither"
-            return Outcome(state, ILLEGAL, (self.ruling("301.2", why),))
+            return Outcome(state, ILLEGAL, self.cite("301.2", why))
         if a.object is not None:
             obj, rule = state.objects[a.object], "301.2a"
             if obj.zone not in self.sandbox_zones:
                 why = "breaching an object puts it onto the site from its sandbox"
-                return Outcome(state, ILLEGAL, (self.ruling(rule, why),))
+                return Outcome(state, ILLEGAL, self.cite(rule, why))
         else:
             player = a.player or state.active_player
             if a.sandbox not in self.sandbox_zones:
                 why = f"{a.sandbox} is not a sandbox"
-                return Outcome(state, ILLEGAL, (self.ruling("301.2c", why),))
+                return Outcome(state, ILLEGAL, self.cite("301.2c", why))
             top = state.zone_contents(self.zone_key(str(a.sandbox), player))[:1]
             if not top:
                 why = f"{player}'s {a.sandbox} is empty: no card to breach"
-                return Outcome(state, NOTHING, (self.ruling("301.2c", why),))
+                return Outcome(state, NOTHING, self.cite("301.2c", why))
             obj, rule = state.objects[top[0]], "301.2c"
         return self._breach(state, obj, rule)
 
@@ -172,15 +178,15 @@ class Sandboxes(Ruleset):
         designations = core.adding(out.state.designations, (BREACHED, new.id))
         rulings: Rulings = (
             *out.rulings,
-            self.ruling(rule, "it is put onto its player's site face up"),
-            self.ruling("301.2d", "it is breached (収容違反)"),
+            *self.cite(rule, "it is put onto its player's site face up"),
+            *self.cite("301.2d", "it is breached (収容違反)"),
         )
         return replace(out, state=replace(out.state, designations=designations), rulings=rulings)
 
     def not_breached(self) -> Rulings:
         """301.2e: the ruling of an object an effect put onto the site without a breach."""
         why = "put onto the site by an effect that does not say 収容違反: it is not breached"
-        return (self.ruling("301.2e", why),)
+        return self.cite("301.2e", why)
 
     # --- protection (保護力) and damage --------------------------------------------------------
 
@@ -197,32 +203,32 @@ class Sandboxes(Ruleset):
         """保護力: a class sandbox's protection (Safe 4, Euclid 8, Keter 12) less its damage."""
         if a.sandbox not in PROTECTION:
             why = f"{a.sandbox} has no protection: only a class's sandbox has one"
-            return Outcome(state, ILLEGAL, (self.ruling(PROTECTION_RULE, why),))
+            return Outcome(state, ILLEGAL, self.cite(PROTECTION_RULE, why))
         left = PROTECTION[a.sandbox] - self._damage(state, a.player, a.sandbox)
         why = f"{a.player}'s {a.sandbox} has protection {left} of {PROTECTION[a.sandbox]}"
-        return Outcome(state, DONE, (self.ruling(PROTECTION_RULE, why),), answer=left)
+        return Outcome(state, DONE, self.cite(PROTECTION_RULE, why), answer=left)
 
     def damage_sandbox(self, state: GameState, a: DamageSandbox) -> Outcome:
         """保護力: damage lowers a sandbox's protection; at none left its top card breaches
         (301.2c) and its protection is whole again; an empty sandbox at none is a ZK."""
         if a.sandbox not in PROTECTION or a.amount < 1:
             why = "damage of at least 1 is dealt to a class's sandbox"
-            return Outcome(state, ILLEGAL, (self.ruling(PROTECTION_RULE, why),))
+            return Outcome(state, ILLEGAL, self.cite(PROTECTION_RULE, why))
         damage = self._damage(state, a.player, a.sandbox) + a.amount
         left = PROTECTION[a.sandbox] - damage
         if left > 0:
             why = f"{a.amount} damage: {a.player}'s {a.sandbox} has protection {left} left"
             state = self._set_damage(state, a.player, a.sandbox, damage)
-            return Outcome(state, DONE, (self.ruling(PROTECTION_RULE, why),))
+            return Outcome(state, DONE, self.cite(PROTECTION_RULE, why))
         top = state.zone_contents(self.zone_key(a.sandbox, a.player))[:1]
         if not top:
             state = self._set_damage(state, a.player, a.sandbox, PROTECTION[a.sandbox])
             why = f"{a.player}'s empty {a.sandbox} is reduced to protection 0: {a.player} loses"
-            return Outcome(state, DONE, (self.ruling(ZK, why),))
+            return Outcome(state, DONE, self.cite(ZK, why))
         state = self._set_damage(state, a.player, a.sandbox, 0)
         out = self._breach(state, state.objects[top[0]], "301.2c")
         why = f"no protection left: {a.player}'s {a.sandbox} breaches, its protection is whole"
-        return replace(out, rulings=(self.ruling(PROTECTION_RULE, why), *out.rulings))
+        return replace(out, rulings=(*self.cite(PROTECTION_RULE, why), *out.rulings))
 
     # --- the sandbox deck (100.2) -------------------------------------------------------------
 
@@ -244,7 +250,7 @@ class Sandboxes(Ruleset):
         if refused:
             return Outcome(state, DONE, refused, answer=False)
         why = "no duplicate, 7 Safe, 4 Euclid, 2 Keter, 1 personnel, 2 Tale/Incident, a partner"
-        return Outcome(state, DONE, (self.ruling("100.2", why),), answer=True)
+        return Outcome(state, DONE, self.cite("100.2", why), answer=True)
 
 
 def _duplicates(rs: Ruleset, cards: list[CardDef]) -> Rulings:
@@ -252,11 +258,11 @@ def _duplicates(rs: Ruleset, cards: list[CardDef]) -> Rulings:
     out: Rulings = ()
     names = [n for n, k in Counter(c.name for c in cards).items() if k > 1]
     if names:
-        out += (rs.ruling("100.2a", f"two cards named {names[0]}: names must not repeat"),)
+        out += rs.cite("100.2a", f"two cards named {names[0]}: names must not repeat")
     numbers = Counter(n for c in cards if (n := object_number(c.name)) is not None)
     twice = [n for n, k in numbers.items() if k > 1]
     if twice:
-        out += (rs.ruling("100.2b", f"object number {twice[0]} twice: numbers must not repeat"),)
+        out += rs.cite("100.2b", f"object number {twice[0]} twice: numbers must not repeat")
     return out
 
 
@@ -273,7 +279,7 @@ def _shape(rs: Ruleset, fronts: list[Face]) -> Rulings:
         wrong.insert(0, f"{len(fronts)} cards (not 16)")
     if not wrong:
         return ()
-    return (rs.ruling("100.2c", "the deck has " + ", ".join(wrong)),)
+    return rs.cite("100.2c", "the deck has " + ", ".join(wrong))
 
 
 def _partner(rs: Ruleset, fronts: list[Face]) -> Rulings:
@@ -283,7 +289,7 @@ def _partner(rs: Ruleset, fronts: list[Face]) -> Rulings:
         for f in fronts
     ):
         return ()
-    return (rs.ruling("100.2d", "no Safe object with a partner marker (パートナー・マーカー)"),)
+    return rs.cite("100.2d", "no Safe object with a partner marker (パートナー・マーカー)")
 
 
 def _is_object(front: Face) -> bool:

@@ -8,18 +8,22 @@ object leaves the field (a new object).
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.ga_info import Information
-from obverse.rulesets.ga_objects import FIELD, IMMORTALITY, UNIT_TYPES, _typed
+from obverse.rulesets.ga.objects import FIELD, IMMORTALITY, UNIT_TYPES, _typed
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.ga.objects import FieldObjects as _Base
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -53,7 +57,7 @@ class Link(v.Action, frozen=True, tag="link"):
     to: int
 
 
-class Statuses(Information):
+class Statuses(_Base):
     """Distant, Fostered, Link and type-setting."""
 
     type_setting: ClassVar[bool] = True
@@ -69,15 +73,15 @@ class Statuses(Information):
         if out.result != DONE:
             return out
         rulings = (
-            self.ruling(
+            self.cite(
                 "Type-Overwriting and Type-setting 1",
                 "the types it sets replace its types; its subtypes are kept",
-            ),
-            self.ruling(
+            )
+            + self.cite(
                 "Type-Overwriting and Type-setting 2",
                 "its card type set, it loses its supertypes unless the effect names them",
-            ),
-            self.ruling("Objects 3", "its innate stats (power, life ...) stay"),
+            )
+            + self.cite("Objects 3", "its innate stats (power, life ...) stay")
         )
         return replace(out, rulings=(*out.rulings, *rulings))
 
@@ -121,7 +125,7 @@ class Statuses(Information):
         """``rule``: only a unit on the field has this property. Empty: ``obj`` is one."""
         if obj.zone == FIELD and _typed(self._chars(state, obj), *UNIT_TYPES):
             return ()
-        return (self.ruling(rule, "only a unit on the field has this property"),)
+        return self.cite(rule, "only a unit on the field has this property")
 
     # --- Distant -----------------------------------------------------------------------------
 
@@ -146,8 +150,8 @@ class Statuses(Information):
         if refused:
             return Outcome(state, ILLEGAL, refused)
         if self.has_property(state, obj, name):
-            return Outcome(state, NOTHING, (self.ruling(rules[1], rules[2]),))
-        return Outcome(self._give(state, obj, name), DONE, (self.ruling(rules[1], why),))
+            return Outcome(state, NOTHING, self.cite(rules[1], rules[2]))
+        return Outcome(self._give(state, obj, name), DONE, self.cite(rules[1], why))
 
     def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
         """Distant 2, 3: the turn ends: the turn player's units stop being distant, with
@@ -168,7 +172,7 @@ class Statuses(Information):
         return replace(
             out,
             state=replace(out.state, designations=kept),
-            rulings=(*out.rulings, self.ruling("Distant 3", why)),
+            rulings=(*out.rulings, *self.cite("Distant 3", why)),
         )
 
     # --- Fostered ----------------------------------------------------------------------------
@@ -178,7 +182,7 @@ class Statuses(Information):
         obj = state.objects[a.object]
         if self.has_property(state, obj, FOSTERED):
             why = "an ally can only become fostered once"
-            return Outcome(state, NOTHING, (self.ruling("Fostered 4", why),))
+            return Outcome(state, NOTHING, self.cite("Fostered 4", why))
         return self._mark_unit(
             state, obj, FOSTERED, ("Fostered 1", "Fostered 3", ""), "it becomes fostered"
         )
@@ -191,12 +195,12 @@ class Statuses(Information):
         obj, to = state.objects[a.object], state.objects[a.to]
         if obj.zone != FIELD or to.zone != FIELD or obj.id == to.id:
             why = "an object on the field is linked to another object on the field"
-            return Outcome(state, ILLEGAL, (self.ruling("Link 1", why),))
+            return Outcome(state, ILLEGAL, self.cite("Link 1", why))
         if LINK_ABILITY not in self._chars(state, obj).props.abilities:
             why = "only an object with Link links itself to another"
-            return Outcome(state, ILLEGAL, (self.ruling("Link 1", why),))
+            return Outcome(state, ILLEGAL, self.cite("Link 1", why))
         state = self._give(state, obj, f"{LINK}{to.id}")
-        return Outcome(state, DONE, (self.ruling("Link 1.1", "it is linked to that object"),))
+        return Outcome(state, DONE, self.cite("Link 1.1", "it is linked to that object"))
 
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """A move, then, when an object left the field while links exist, the state-based
@@ -222,7 +226,7 @@ class Statuses(Information):
             if IMMORTALITY in self._chars(state, holder).props.abilities:
                 continue
             why = "the object it is linked to left the field: the link is broken, it is sacrificed"
-            return oid, (self.ruling("Link 1", why),)
+            return oid, self.cite("Link 1", why)
         return None
 
 

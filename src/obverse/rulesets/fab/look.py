@@ -9,20 +9,25 @@ would gain priority (8.5.11d). The designation ``look_top:<player>:<deck owner>`
 (id 0) is the look; the same name on the object last determined is the card it shows (gone
 with that object when it leaves), renewed as a layer resolves (5.3.7), as a card is played
 (its player then gets priority) and ended with the turn.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
 from obverse import vocab as v
-from obverse.rulesets.fab_arena import Look
-from obverse.rulesets.fab_equip import FabEquip
+from obverse.rulesets.fab.arena import Look
 from obverse.rulings import DONE, NOTHING, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.fab.arena import FabArena as _Base
+else:
+    _Base = object
+
 
 replace = msgspec.structs.replace
 
@@ -45,7 +50,7 @@ class LookAtTop(v.Action, frozen=True, tag="look_at_top"):
     of: str
 
 
-class FabLook(FabEquip):
+class FabLook(_Base):
     """FaB's continuous looks: on an object for the turn, and at the top of a deck."""
 
     def look(self, state: GameState, a: Look) -> Outcome:
@@ -56,7 +61,7 @@ class FabLook(FabEquip):
             return super().look(state, a)
         obj = state.objects[a.object]
         if self.is_public_object(obj):
-            return Outcome(state, NOTHING, self.one("8.5.11c", "the object is public: it fails"))
+            return Outcome(state, NOTHING, self.cite("8.5.11c", "the object is public: it fails"))
         mark = (LOOK + a.player, obj.id)
         if mark not in state.designations:
             state = replace(state, designations=(*state.designations, mark))
@@ -68,8 +73,8 @@ class FabLook(FabEquip):
             state,
             DONE,
             (
-                *self.one("8.5.11a", why),
-                *self.one("8.5.11b", "it does not become public and stays in its zone"),
+                self.cite("8.5.11a", why)
+                + self.cite("8.5.11b", "it does not become public and stays in its zone")
             ),
         )
 
@@ -80,12 +85,12 @@ class FabLook(FabEquip):
         prefix = f"{LOOK_TOP}{a.player}:{a.of}"
         if (prefix, 0) in state.designations:
             why = f"{a.player} may already look at the top card of {a.of}'s deck"
-            return Outcome(state, NOTHING, self.one("8.5.11a", why))
+            return Outcome(state, NOTHING, self.cite("8.5.11a", why))
         state = replace(state, designations=(*state.designations, (prefix, 0)))
         state = self.renew_location_looks(state)
         why = f"{a.player} may look at the top card of {a.of}'s deck until end of turn"
         where = "the card there is determined as a game state action"
-        return Outcome(state, DONE, (*self.one("8.5.11a", why), *self.one("8.5.11d", where)))
+        return Outcome(state, DONE, (self.cite("8.5.11a", why) + self.cite("8.5.11d", where)))
 
     def _deck_top(self, state: GameState, owner: str) -> int:
         """The id of the top card of ``owner``'s deck (0: it is empty)."""

@@ -5,13 +5,13 @@ property (8.5.25e).
 
 A permanent's tapped state is the object's ``rested`` status (the same physical turn a card
 makes sideways as Grand Archive's rest); scenarios call it ``tapped``.
-:class:`obverse.rulesets.fab.FleshAndBlood` builds on this class.
+:class:`obverse.rulesets.fab.FleshAndBlood` lists this flat mixin in its bases.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
@@ -21,9 +21,15 @@ from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.fab_arena import FabArena
+from obverse.rulesets.fab.arena import FabArena
 from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.fab.arena import FabArena as _Base
+else:
+    _Base = object
+
 
 replace = msgspec.structs.replace
 
@@ -53,7 +59,7 @@ class ReturnToTheBrood(v.Action, frozen=True, tag="return_to_the_brood"):
     player: str
 
 
-class FabStatus(FabArena):
+class FabStatus(_Base):
     """FaB's tapped state, suspense, landmarks, Return to the Brood and ``*`` copies."""
 
     setup_keys: ClassVar[Mapping[str, str]] = {"tapped": "bool", "counters": "counters"}
@@ -87,14 +93,13 @@ class FabStatus(FabArena):
         rule, word = ("8.5.55", "tapped") if tapped else ("8.5.56", "untapped")
         if not self.is_in_play(obj.zone) or obj.zone == "combat_chain":
             why = "only a permanent has a tapped or untapped state; this is not one"
-            return Outcome(state, NOTHING, self.one("1.3.3b", why))
+            return Outcome(state, NOTHING, self.cite("1.3.3b", why))
         if obj.rested == tapped:
             why = f"the permanent is already {word}: the effect fails"
-            return Outcome(state, NOTHING, self.one(f"{rule}a", why))
+            return Outcome(state, NOTHING, self.cite(f"{rule}a", why))
         state = core.update(state, replace(obj, rested=tapped))
-        rulings = (
-            *self.one(rule, f"the permanent's state changes to {word}"),
-            *self.one("1.3.3b", "a permanent is untapped or tapped"),
+        rulings = self.cite(rule, f"the permanent's state changes to {word}") + self.cite(
+            "1.3.3b", "a permanent is untapped or tapped"
         )
         verb = "tap" if tapped else "untap"
         return Outcome(state, DONE, rulings, (Event(verb, obj.id, obj.card, obj.controller),))
@@ -116,7 +121,7 @@ class FabStatus(FabArena):
             new = replace(state.objects[obj.id], counters=tuple(sorted(counters.items())))
             state = core.update(state, new)
             why = "suspense: it enters the arena with 2 suspense counters"
-            rulings += self.one("8.3.42", why)
+            rulings += self.cite("8.3.42", why)
         if "Landmark" in props.subtypes and self.is_permanent(state, obj):
             state, more = self._clear_other_landmarks(state, obj)
             rulings += more
@@ -143,8 +148,8 @@ class FabStatus(FabArena):
         if not others:
             return state, ()
         why = "a landmark entered the arena: every other landmark permanent is cleared"
-        cleared = self.one("3.0.12", "cleared, it goes to its owner's graveyard")
-        return state, (*self.one("8.2.9b", why), *cleared, *moved)
+        cleared = self.cite("3.0.12", "cleared, it goes to its owner's graveyard")
+        return state, (*self.cite("8.2.9b", why), *cleared, *moved)
 
     def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
         """8.3.42: at the start of its controller's turn a card with suspense loses a
@@ -161,12 +166,12 @@ class FabStatus(FabArena):
             counters = tuple((k, n - 1 if k == SUSPENSE[0] else n) for k, n in obj.counters)
             state = core.update(state, replace(obj, counters=counters))
             why = f"at the start of {player}'s turn a suspense counter is removed ({left - 1} left)"
-            rulings += self.one("8.3.42", why)
+            rulings += self.cite("8.3.42", why)
             if left == 1:
                 moved = FabArena.move_object(self, state, obj.id, self.discard_zone)
                 state = moved.state
                 gone = "it has no suspense counters: it is destroyed"
-                rulings += (*self.one("8.3.42", gone), *moved.rulings)
+                rulings += (*self.cite("8.3.42", gone), *moved.rulings)
         return Outcome(state, out.result, (*out.rulings, *rulings), out.events)
 
     # --- copies: Return to the Brood (8.5.52), a * property (8.5.25e) ------------------------
@@ -180,14 +185,14 @@ class FabStatus(FabArena):
         copied = [o for o in heroes if o.copies]
         if not copied:
             why = f"no become/copy effect applies to {a.player}'s hero: nothing ceases to exist"
-            return Outcome(state, NOTHING, self.one("8.5.52", why))
+            return Outcome(state, NOTHING, self.cite("8.5.52", why))
         state, ts = core.tick(state)
         events = []
         for hero in copied:
             state = core.update(state, replace(hero, copies=(), timestamp=ts))
             events.append(Event("return_to_the_brood", hero.id, hero.card, a.player))
         why = f"the become/copy effects on {a.player}'s hero cease to exist"
-        return Outcome(state, DONE, self.one("8.5.52", why), tuple(events))
+        return Outcome(state, DONE, self.cite("8.5.52", why), tuple(events))
 
     def copy_effect(self, state: GameState, obj: GameObject, of: GameObject) -> Decided[CopyValues]:
         """8.5.25e: a copyable property of ``*`` becomes the original object's printed value
@@ -205,7 +210,7 @@ class FabStatus(FabArena):
         values = replace(values, faces=tuple(faces))
         parts = ", ".join(f"{k} {getattr(faces[0], k)}" for k in starred)
         why = f"the reference's * values are the original object's printed ones: {parts}"
-        return Decided(values, (*rulings, *self.one("8.5.25e", why)))
+        return Decided(values, (*rulings, *self.cite("8.5.25e", why)))
 
     # --- candidates --------------------------------------------------------------------------
 

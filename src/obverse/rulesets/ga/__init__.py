@@ -1,5 +1,13 @@
-"""Grand Archive: double-faced cards (seed 000, GA CR "Double-faced Cards" #1-#10), with the
-zone, regalia, object and knowledge rules they lean on.
+"""Grand Archive: double-faced cards (GA CR "Double-faced Cards" #1-#10), with the zone,
+regalia, object and knowledge rules they lean on.
+
+This module is the game: :class:`GrandArchive` declares it (zones, layouts, stats, verbs, type
+words) and decides faces, moves, regalia and knowledge; the rest of its rules are the seams of
+this package, each a flat mixin listed once in its bases: :mod:`.objects` (the field: rested
+or awake, counters, levelling up, Ephemeral, Unique), :mod:`.keywords` (Immortality,
+Renewable, buff counters, siegeable domains, delevel, recollect), :mod:`.lineage` (Lineage,
+Lineage Release, Preserve), :mod:`.info` (permissions, reveals, find), :mod:`.status`
+(Distant, Fostered, Link, type-setting) and :mod:`.pantheon` (Intent, Pantheon, loaded cards).
 
 Every rule id is a GA CR page title and item number, as a judge looks it up: the seed's
 paragraphs are "Double-faced Cards 4.2", "Double-faced Cards 7.2"; the rules the seed relies
@@ -14,25 +22,30 @@ from typing import ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, apply_effects
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulesets.ga_info import ACTIONS as INFO_ACTIONS
-from obverse.rulesets.ga_keywords import ACTIONS as KEYWORD_ACTIONS
-from obverse.rulesets.ga_keywords import INTENT
-from obverse.rulesets.ga_lineage import ACTIONS as LINEAGE_ACTIONS
-from obverse.rulesets.ga_objects import (
+from obverse.rulesets.ga.info import ACTIONS as INFO_ACTIONS
+from obverse.rulesets.ga.info import Information
+from obverse.rulesets.ga.keywords import ACTIONS as KEYWORD_ACTIONS
+from obverse.rulesets.ga.keywords import INTENT, Keywords
+from obverse.rulesets.ga.lineage import ACTIONS as LINEAGE_ACTIONS
+from obverse.rulesets.ga.lineage import Lineages
+from obverse.rulesets.ga.objects import (
     ACTIONS,
     BANISHMENT,
     FIELD,
     GRAVEYARD,
     MATERIAL_DECK,
     STACK,
+    FieldObjects,
 )
-from obverse.rulesets.ga_pantheon import ACTIONS as PANTHEON_ACTIONS
-from obverse.rulesets.ga_pantheon import LOADED, PANTHEON, Pantheon
-from obverse.rulesets.ga_status import ACTIONS as STATUS_ACTIONS
+from obverse.rulesets.ga.pantheon import ACTIONS as PANTHEON_ACTIONS
+from obverse.rulesets.ga.pantheon import LOADED, PANTHEON, Pantheon
+from obverse.rulesets.ga.status import ACTIONS as STATUS_ACTIONS
+from obverse.rulesets.ga.status import Statuses
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import NO, PLAIN, YES, Decided, Outcome
 from obverse.state import (
@@ -67,15 +80,29 @@ REGALIA_RETURNS_FROM: Final = frozenset({"hand", "main_deck", "memory"})
 OWNER_PRIVATE: Final = frozenset({"hand", "memory", "material_deck", "pantheon"})
 
 
-class GrandArchive(Pantheon):
+class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObjects, Ruleset):
     """Grand Archive (current GA CR): default side / flip side, transform, regalia zones,
-    face-down cards and per-player knowledge; objects on the field (rested or awake,
-    counters, levelling up, Ephemeral, Unique: :mod:`obverse.rulesets.ga_objects`)."""
+    face-down cards and per-player knowledge.
+
+    Its bases are the package's seams (see the module), each listed once. Where two seams
+    define one hook, the one listed first extends the later one through ``super()`` (e.g.
+    ``move_object``: pantheon, lineage, then objects)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("ga", "grand_archive")
     game: ClassVar[str] = "ga"
     version: ClassVar[str] = "current"
     title: ClassVar[str] = "Grand Archive (Comprehensive Rules)"
+    listed: ClassVar[int] = 2
+    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
+    stats: ClassVar[tuple[str, ...]] = (
+        "reserve_cost",
+        "memory_cost",
+        "power",
+        "life",
+        "durability",
+        "element",
+        "level",
+    )
     zones: ClassVar[frozenset[str]] = frozenset(
         {
             "main_deck",
@@ -165,20 +192,18 @@ class GrandArchive(Pantheon):
         chars = super().base_characteristics(state, obj)
         layout, faces = self.printed_faces(state, obj)
         if obj.face_down:
-            why = self.ruling("Double-faced Cards 8", "face down it has no characteristics")
+            why = self.cite("Double-faced Cards 8", "face down it has no characteristics")
         elif obj.copies:
-            why = self.ruling("Double-faced Cards 7", "a copy has only the present side's values")
+            why = self.cite("Double-faced Cards 7", "a copy has only the present side's values")
         elif layout != "double_faced" or len(faces) < 2:
             return chars
         elif obj.zone == FIELD and obj.face == "back":
-            why = self.ruling("Double-faced Cards 4", "on the field its face-up flip side counts")
+            why = self.cite("Double-faced Cards 4", "on the field its face-up flip side counts")
         elif obj.zone == FIELD:
-            why = self.ruling(
-                "Double-faced Cards 4", "on the field its face-up default side counts"
-            )
+            why = self.cite("Double-faced Cards 4", "on the field its face-up default side counts")
         else:
-            why = self.ruling("Double-faced Cards 4", "off the field only its default side counts")
-        return replace(chars, why=(why, *chars.why))
+            why = self.cite("Double-faced Cards 4", "off the field only its default side counts")
+        return replace(chars, why=why + chars.why)
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
         """4, 8: a search sees the card as if face up in its zone; a face-down card turned
@@ -219,53 +244,45 @@ class GrandArchive(Pantheon):
         if obj.zone != FIELD:
             return Decided(
                 False,
-                (
-                    self.ruling(
-                        "Double-faced Cards 4",
-                        f"in the {_words(obj.zone)} only its default side "
-                        "is considered; only an object on the field can "
-                        "transform, nothing happens",
-                    ),
+                self.cite(
+                    "Double-faced Cards 4",
+                    f"in the {_words(obj.zone)} only its default side "
+                    "is considered; only an object on the field can "
+                    "transform, nothing happens",
                 ),
             )
         if obj.face_down:
             return Decided(
                 False,
-                (
-                    self.ruling(
-                        "Double-faced Cards 8",
-                        "a face-down card is treated as a non-double-faced "
-                        "card: it can't transform, nothing happens",
-                    ),
+                self.cite(
+                    "Double-faced Cards 8",
+                    "a face-down card is treated as a non-double-faced "
+                    "card: it can't transform, nothing happens",
                 ),
             )
         if obj.copies:
             return Decided(
                 False,
-                (
-                    self.ruling(
-                        "Double-faced Cards 7.2",
-                        "a copy of a double-faced card can't transform: "
-                        "nothing happens and the action is skipped",
-                    ),
+                self.cite(
+                    "Double-faced Cards 7.2",
+                    "a copy of a double-faced card can't transform: "
+                    "nothing happens and the action is skipped",
                 ),
             )
         if not self.is_double_faced(card):
             return Decided(
                 False,
-                (
-                    self.ruling(
-                        "Double-faced Cards 2",
-                        f"{card.name} is not a double-faced card: it has "
-                        "no other side to transform to, nothing happens",
-                    ),
+                self.cite(
+                    "Double-faced Cards 2",
+                    f"{card.name} is not a double-faced card: it has "
+                    "no other side to transform to, nothing happens",
                 ),
             )
         target = card.faces[0] if obj.face == "back" else card.faces[1]
         return Decided(
             True,
             (
-                self.ruling(
+                *self.cite(
                     "Double-faced Cards 2", f"transform flips it to its other side, {target.name}"
                 ),
                 *self._transform_result(state, obj),
@@ -275,26 +292,22 @@ class GrandArchive(Pantheon):
     def _transform_result(self, state: GameState, obj: GameObject) -> Rulings:
         """3, 9, 9.1: the result of a transform (``obj`` as it was before)."""
         now = "front" if obj.face == "back" else "back"
-        out: Rulings = (
-            self.ruling("Double-faced Cards 3", "on its flip side on the field it is transformed")
+        out = (
+            self.cite("Double-faced Cards 3", "on its flip side on the field it is transformed")
             if now == "back"
-            else self.ruling(
+            else self.cite(
                 "Double-faced Cards 3", "back on its default side it is no longer transformed"
-            ),
+            )
         )
-        out += (
-            self.ruling(
-                "Double-faced Cards 9",
-                "transforming doesn't make a new object; newly active static "
-                "abilities get a new timestamp",
-            ),
+        out += self.cite(
+            "Double-faced Cards 9",
+            "transforming doesn't make a new object; newly active static "
+            "abilities get a new timestamp",
         )
         if any(_bound_to(e, obj.id) for e in state.effects):
-            out += (
-                self.ruling(
-                    "Double-faced Cards 9.1",
-                    "continuous effects that applied to it keep applying to the transformed card",
-                ),
+            out += self.cite(
+                "Double-faced Cards 9.1",
+                "continuous effects that applied to it keep applying to the transformed card",
             )
         return out
 
@@ -331,10 +344,10 @@ class GrandArchive(Pantheon):
             )
         else:
             return PLAIN[zone]
-        out: Rulings = (self.ruling(rule, why),)
+        out: Rulings = self.cite(rule, why)
         if self.is_transformed(state, obj):
             out = (
-                self.ruling(
+                *self.cite(
                     "Double-faced Cards 4.2",
                     f"its default side {default.name} is a regalia, whose "
                     f"rules send it to the {_words(dest)} instead of the "
@@ -346,15 +359,13 @@ class GrandArchive(Pantheon):
 
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects 1: only cards on the field are objects; leaving it makes a new one."""
-        if obj.zone == FIELD:
-            found = _LEAVING.get((type(self), zone))
-            if found is None:  # built once per ruleset class and destination
-                why = f"leaving the field for the {_words(zone)} it becomes a new object"
-                found = _LEAVING[(type(self), zone)] = Decided(
-                    True, (self.ruling("Objects 1", why),)
-                )
-            return found
-        return YES
+        return self._leaving_field(zone) if obj.zone == FIELD else YES
+
+    @memo.per_value  # leaving the field for a zone: the same decision every time
+    def _leaving_field(self, zone: str) -> Decided[bool]:
+        """Objects 1: leaving the field for ``zone`` makes a new object."""
+        why = f"leaving the field for the {_words(zone)} it becomes a new object"
+        return Decided(True, self.cite("Objects 1", why))
 
     def face_on_move(
         self,
@@ -370,22 +381,18 @@ class GrandArchive(Pantheon):
         card = state.card_def(obj)
         out: Rulings = ()
         if self.is_transformed(state, obj) and zone != FIELD:
-            out += (
-                self.ruling(
-                    "Double-faced Cards 4.1",
-                    "leaving the field it is flipped back to its default "
-                    f"side, {card.front.name} (last-known information still sees "
-                    f"{card.faces[1].name})",
-                ),
+            out += self.cite(
+                "Double-faced Cards 4.1",
+                "leaving the field it is flipped back to its default "
+                f"side, {card.front.name} (last-known information still sees "
+                f"{card.faces[1].name})",
             )
         if zone != FIELD:
             if face == "back" or transformed:
-                out += (
-                    self.ruling(
-                        "Double-faced Cards 4",
-                        f"in the {_words(zone)} only the default side is "
-                        "considered; the flip side asked for is ignored",
-                    ),
+                out += self.cite(
+                    "Double-faced Cards 4",
+                    f"in the {_words(zone)} only the default side is "
+                    "considered; the flip side asked for is ignored",
                 )
             return Decided("front", out)
         if transformed or face == "back":
@@ -394,20 +401,18 @@ class GrandArchive(Pantheon):
                     return Decided("front", out)
                 return Decided(
                     None,
-                    (
-                        self.ruling(
-                            "Double-faced Cards 7.2",
-                            f"{card.name} is not a double-faced card and "
-                            "can't enter the field transformed: nothing happens, "
-                            "it stays where it is",
-                        ),
+                    self.cite(
+                        "Double-faced Cards 7.2",
+                        f"{card.name} is not a double-faced card and "
+                        "can't enter the field transformed: nothing happens, "
+                        "it stays where it is",
                     ),
                 )
             return Decided(
                 "back",
                 (
                     *out,
-                    self.ruling(
+                    *self.cite(
                         "Double-faced Cards 3",
                         "it enters the field on its flip side and is transformed",
                     ),
@@ -423,13 +428,11 @@ class GrandArchive(Pantheon):
         if face_down:
             return Decided(
                 True,
-                (
-                    self.ruling(
-                        "Double-faced Cards 8",
-                        "face down it is not transformed, has no "
-                        "characteristics but being a card, and is treated as a "
-                        "single-faced card",
-                    ),
+                self.cite(
+                    "Double-faced Cards 8",
+                    "face down it is not transformed, has no "
+                    "characteristics but being a card, and is treated as a "
+                    "single-faced card",
                 ),
             )
         return NO
@@ -442,15 +445,13 @@ class GrandArchive(Pantheon):
         if out is None:
             return None
         why = "it is already in that zone: no zone change, nothing happens"
-        return replace(out, rulings=(self.ruling("Game Zones 5.1", why),))
+        return replace(out, rulings=self.cite("Game Zones 5.1", why))
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Tokens 3: a token moved off the field ceases to exist."""
         if not (obj.token and not self.is_in_play(zone)):
             return NO
-        return Decided(
-            True, (self.ruling("Tokens 3", "a token moved off the field ceases to exist"),)
-        )
+        return Decided(True, self.cite("Tokens 3", "a token moved off the field ceases to exist"))
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: whoever could identify the card before the
@@ -465,17 +466,15 @@ class GrandArchive(Pantheon):
         if obj.face_down:
             return Decided(
                 False,
-                (self.ruling("Double-faced Cards 8", "it is already face down; nothing happens"),),
+                self.cite("Double-faced Cards 8", "it is already face down; nothing happens"),
             )
         return Decided(
             True,
-            (
-                self.ruling(
-                    "Double-faced Cards 8",
-                    "face down it is not transformed, has no "
-                    "characteristics but being a card and is treated as a "
-                    "single-faced card",
-                ),
+            self.cite(
+                "Double-faced Cards 8",
+                "face down it is not transformed, has no "
+                "characteristics but being a card and is treated as a "
+                "single-faced card",
             ),
         )
 
@@ -484,10 +483,10 @@ class GrandArchive(Pantheon):
         if not obj.face_down:
             return Decided(
                 False,
-                (self.ruling("Double-faced Cards 8", "it is already face up; nothing happens"),),
+                self.cite("Double-faced Cards 8", "it is already face up; nothing happens"),
             )
         return Decided(
-            True, (self.ruling("Double-faced Cards 8", "turned face up it shows its default side"),)
+            True, self.cite("Double-faced Cards 8", "turned face up it shows its default side")
         )
 
     # --- playing (3) ------------------------------------------------------------------------
@@ -505,13 +504,11 @@ class GrandArchive(Pantheon):
                 if self.is_double_faced(card)
                 else f"{card.name} has only its default side to play"
             )
-            return "illegal", obj.zone, obj.face, (self.ruling("Double-faced Cards 3", why),)
+            return "illegal", obj.zone, obj.face, self.cite("Double-faced Cards 3", why)
         rulings: Rulings = ()
         if self.is_double_faced(card):
-            rulings = (
-                self.ruling(
-                    "Double-faced Cards 3", f"played on its default side, {card.front.name}"
-                ),
+            rulings = self.cite(
+                "Double-faced Cards 3", f"played on its default side, {card.front.name}"
             )
         return "done", STACK, "front", rulings
 
@@ -527,7 +524,7 @@ class GrandArchive(Pantheon):
         if zone != GRAVEYARD or not _typed(default, CHAMPION):
             return PLAIN[zone]
         why = f"{default.name} is a champion: one that would go to a graveyard is banished instead"
-        return Decided(BANISHMENT, (self.ruling("Champion 8", why),))
+        return Decided(BANISHMENT, self.cite("Champion 8", why))
 
     # --- copies (7, 7.1) --------------------------------------------------------------------
 
@@ -539,20 +536,18 @@ class GrandArchive(Pantheon):
             return Decided(
                 values,
                 (
-                    self.ruling(
+                    self.cite(
                         "Double-faced Cards 7.1",
                         f"the copy has the characteristics of the transformed side, {values.name}",
-                    ),
-                    self.ruling("Double-faced Cards 7", "only the present side is copied"),
+                    )
+                    + self.cite("Double-faced Cards 7", "only the present side is copied")
                 ),
             )
         return Decided(
             values,
-            (
-                self.ruling(
-                    "Double-faced Cards 7",
-                    f"only the present side, {values.name or 'a card'}, is copied",
-                ),
+            self.cite(
+                "Double-faced Cards 7",
+                f"only the present side, {values.name or 'a card'}, is copied",
             ),
         )
 
@@ -564,27 +559,23 @@ class GrandArchive(Pantheon):
         tokens = [c for c in cards if any(_typed(f, "TOKEN") for f in c.faces)]
         if tokens and len(tokens) == len(cards):
             why = f"{name} is the name of a token: tokens are not cards and can't be named"
-            return Decided(False, (self.ruling("Naming 6.1", why),))
+            return Decided(False, self.cite("Naming 6.1", why))
         for card in cards:
             if not self.is_double_faced(card):
                 continue
             if name == card.name:
                 return Decided(
                     False,
-                    (
-                        self.ruling(
-                            "Double-faced Cards 10",
-                            f"{name} names both sides; choose the name of one side",
-                        ),
+                    self.cite(
+                        "Double-faced Cards 10",
+                        f"{name} names both sides; choose the name of one side",
                     ),
                 )
             return Decided(
                 True,
-                (
-                    self.ruling(
-                        "Double-faced Cards 10",
-                        f"{name} is the name of a side of {card.name} and may be chosen",
-                    ),
+                self.cite(
+                    "Double-faced Cards 10",
+                    f"{name} is the name of a side of {card.name} and may be chosen",
                 ),
             )
         return Decided(True, ())
@@ -595,12 +586,10 @@ class GrandArchive(Pantheon):
         if effect.filter is not None and any(k == "name" for k, _ in effect.filter):
             return Decided(
                 scoped,
-                (
-                    self.ruling(
-                        "Double-faced Cards 10",
-                        "only cards with the chosen name now are affected, "
-                        "whatever the name on their other side",
-                    ),
+                self.cite(
+                    "Double-faced Cards 10",
+                    "only cards with the chosen name now are affected, "
+                    "whatever the name on their other side",
                 ),
             )
         return Decided(scoped)
@@ -613,7 +602,7 @@ class GrandArchive(Pantheon):
         else:
             where = _words(zone) or "other zones"
             why = f"in the {where} only the default side's characteristics count"
-        return Decided(sight, (self.ruling("Double-faced Cards 4", why),))
+        return Decided(sight, self.cite("Double-faced Cards 4", why))
 
     # --- visibility and knowledge (5, 6, 8; Public vs Private Information) ------------------
 
@@ -650,25 +639,19 @@ class GrandArchive(Pantheon):
         if not self.may_identify(state, player, obj):
             return Decided(
                 False,
-                (
-                    self.ruling(
-                        "Double-faced Cards 5",
-                        f"{player} has no knowledge permission for this "
-                        "card: it is neither public nor private to them",
-                    ),
+                self.cite(
+                    "Double-faced Cards 5",
+                    f"{player} has no knowledge permission for this "
+                    "card: it is neither public nor private to them",
                 ),
             )
-        out: Rulings = (
-            self.ruling(
-                "Double-faced Cards 5",
-                f"{player} has knowledge permission and may examine either side",
-            ),
+        out: Rulings = self.cite(
+            "Double-faced Cards 5",
+            f"{player} has knowledge permission and may examine either side",
         )
         if self.is_double_faced(state.card_def(obj)):
-            out += (
-                self.ruling(
-                    "Double-faced Cards 6", "flipping it to examine it is not a transformation"
-                ),
+            out += self.cite(
+                "Double-faced Cards 6", "flipping it to examine it is not a transformation"
             )
         return Decided(True, out)
 
@@ -735,22 +718,13 @@ class GrandArchive(Pantheon):
 def _typed(face: Face, word: str) -> bool:
     """Card Types: whether ``face`` has the type or supertype ``word``, however it is
     spelt (the index prints REGALIA, the rules Regalia)."""
-    kept = _TYPES.get(id(face))
-    if kept is None or kept[0] is not face:
-        if len(_TYPES) > 10_000:
-            _TYPES.clear()
-        kept = _TYPES[id(face)] = (
-            face,
-            frozenset(t.upper() for t in (*face.types, *face.supertypes)),
-        )
-    return word in kept[1]
+    return word in _type_words(face)
 
 
-#: Per printed face (held, so its id isn't reused while kept): its types and supertypes in
-#: capitals, found once (every move asks whether the card is a regalia or a champion).
-_TYPES: dict[int, tuple[Face, frozenset[str]]] = {}
-#: :meth:`GrandArchive.is_new_object` of an object leaving the field, per class and zone.
-_LEAVING: dict[tuple[type, str], Decided[bool]] = {}
+@memo.per_identity(lambda face: (face,))  # every move asks: a regalia? a champion?
+def _type_words(face: Face) -> frozenset[str]:
+    """``face``'s types and supertypes in capitals."""
+    return frozenset(t.upper() for t in (*face.types, *face.supertypes))
 
 
 def _words(zone: str) -> str:

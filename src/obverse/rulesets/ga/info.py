@@ -7,16 +7,21 @@ Rule ids are GA CR page titles and items: "Public vs Private Information 6.1", "
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, Literal
+from typing import TYPE_CHECKING, ClassVar, Final, Literal
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
-from obverse.rulesets.ga_lineage import Lineages
-from obverse.rulesets.ga_objects import BANISHMENT
+from obverse.rulesets.base import Ruleset
+from obverse.rulesets.ga.objects import BANISHMENT
 from obverse.rulings import DONE, ILLEGAL, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only (at run time a flat mixin)
+    _Base = Ruleset
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -49,7 +54,7 @@ class Find(v.Search, frozen=True, tag="find"):
     choose: int | None = None
 
 
-class Information(Lineages):
+class Information(_Base):
     """Permissions on banished cards (Public vs Private Information 6.1), the end of a
     reveal (Reveal 3) and finding (Searching and Finding 1, 2, 4)."""
 
@@ -85,7 +90,7 @@ class Information(Lineages):
         mark = (PERMISSION + a.player, obj.id)
         if mark in state.designations:
             why = f"{a.player} already has a permission for this card"
-            return Outcome(state, DONE, (self.ruling(PRIVATE_INFO, why),))
+            return Outcome(state, DONE, self.cite(PRIVATE_INFO, why))
         state = replace(state, designations=core.adding(state.designations, mark))
         if obj.face_down and obj.zone == BANISHMENT:
             why = (
@@ -94,7 +99,7 @@ class Information(Lineages):
             )
         else:
             why = f"{a.player} may {a.permission} this card"
-        return Outcome(state, DONE, (self.ruling(PRIVATE_INFO, why),))
+        return Outcome(state, DONE, self.cite(PRIVATE_INFO, why))
 
     # --- reveal (Reveal 3, 4) -----------------------------------------------------------------
 
@@ -110,7 +115,7 @@ class Information(Lineages):
         if mark not in st.designations:
             st = replace(st, designations=core.adding(st.designations, mark))
         why = "it stays revealed until the next action"
-        return replace(out, state=st, rulings=(*out.rulings, self.ruling("Reveal 3", why)))
+        return replace(out, state=st, rulings=(*out.rulings, *self.cite("Reveal 3", why)))
 
     def is_revealed(self, state: GameState, obj: GameObject) -> bool:
         """Reveal 3: whether the card is revealed now."""
@@ -133,7 +138,7 @@ class Information(Lineages):
         return replace(
             out,
             state=replace(out.state, designations=kept),
-            rulings=(*out.rulings, self.ruling("Reveal 3", why)),
+            rulings=(*out.rulings, *self.cite("Reveal 3", why)),
         )
 
     # --- finding (Searching and Finding) ------------------------------------------------------
@@ -154,7 +159,7 @@ class Information(Lineages):
                 why = "not a legal choice: not among the cards searched with those characteristics"
         else:
             rule, why, found = self._fail_to_find(state, a, legal)
-        rulings = (*search.rulings, self.ruling(rule, why))
+        rulings = (*search.rulings, *self.cite(rule, why))
         if not found:
             return Outcome(state, ILLEGAL, rulings)
         return Outcome(state, DONE, rulings, answer=() if a.choose is None else (a.choose,))

@@ -9,17 +9,21 @@ Rule ids are the glossary's headings and items ("Lineage 1", "Lineage Release 3"
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.ga_keywords import Keywords
-from obverse.rulesets.ga_objects import BANISHMENT, FIELD, GRAVEYARD, MATERIAL_DECK, _typed
-from obverse.rulings import DONE, ILLEGAL, Event, Outcome, Ruling
+from obverse.rulesets.ga.objects import BANISHMENT, FIELD, GRAVEYARD, MATERIAL_DECK, _typed
+from obverse.rulings import DONE, ILLEGAL, Event, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.ga.objects import FieldObjects as _Base
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -47,7 +51,7 @@ def character_name(name: str) -> str:
     return name.split(",", 1)[0].strip()
 
 
-class Lineages(Keywords):
+class Lineages(_Base):
     """The Lineage keyword, Lineage Release and Preserve."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
@@ -83,7 +87,7 @@ class Lineages(Keywords):
             now = character_name(have[0]) if have else ""
             if now != want:
                 why = f"it must be levelled from a previous {want} champion, not {now or 'none'}"
-                return (self.ruling("Lineage 1", why),)
+                return self.cite("Lineage 1", why)
         return ()
 
     # --- Lineage Release -----------------------------------------------------------------------
@@ -95,18 +99,18 @@ class Lineages(Keywords):
         champ = state.objects[a.object]
         if champ.zone != FIELD or not _typed(self._chars(state, champ), "CHAMPION"):
             why = "a Lineage Release card is banished from a champion's inner lineage"
-            return Outcome(state, ILLEGAL, (self.ruling("Lineage Release 3", why),))
+            return Outcome(state, ILLEGAL, self.cite("Lineage Release 3", why))
         cards = [(c, state.cards[c].card) for c in champ.cards]
         if cards and cards[0][1].name == a.name:
             why = f"{a.name} is the champion itself, not in its inner lineage"
-            return Outcome(state, ILLEGAL, (self.ruling("Lineage Release 3", why),))
+            return Outcome(state, ILLEGAL, self.cite("Lineage Release 3", why))
         found = [c for c, card in cards[1:] if card.name == a.name]
         if not found:
             why = f"no card named {a.name} in the champion's inner lineage"
-            return Outcome(state, ILLEGAL, (self.ruling("Lineage Release 3", why),))
+            return Outcome(state, ILLEGAL, self.cite("Lineage Release 3", why))
         if LINEAGE_RELEASE not in state.cards[found[0]].card.front.abilities:
             why = f"{a.name} has no Lineage Release ability: it can't be banished for one"
-            return Outcome(state, ILLEGAL, (self.ruling("Lineage Release 2", why),))
+            return Outcome(state, ILLEGAL, self.cite("Lineage Release 2", why))
         return self._release(state, champ, found[0])
 
     def _release(self, state: GameState, champ: GameObject, card: int) -> Outcome:
@@ -120,10 +124,8 @@ class Lineages(Keywords):
         )
         state = self.place(replace(state, next_id=oid + 1, clock=ts), gone, None)
         name = state.cards[card].card.name
-        rulings = (
-            self.ruling(
-                "Lineage Release 1", f"{name} is banished from the champion's inner lineage"
-            ),
+        rulings = self.cite(
+            "Lineage Release 1", f"{name} is banished from the champion's inner lineage"
         )
         return Outcome(state, DONE, rulings, (Event("banish", oid, card, champ.controller),))
 
@@ -147,7 +149,7 @@ class Lineages(Keywords):
         ):
             return super().resolve(state, a)
         why = "a non-object card with Preserve goes to its owner's material deck, Preserved"
-        return self._preserve(state, obj, self.ruling("Preserve 2", why))
+        return self._preserve(state, obj, self.cite("Preserve 2", why))
 
     def move_object(
         self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
@@ -164,12 +166,12 @@ class Lineages(Keywords):
         if now is None or now.zone != GRAVEYARD:
             return out
         why = "destroyed, an object with Preserve goes to its owner's material deck, Preserved"
-        done = self._preserve(out.state, now, self.ruling("Preserve 1", why))
+        done = self._preserve(out.state, now, self.cite("Preserve 1", why))
         return replace(
             done, rulings=(*out.rulings, *done.rulings), events=(*out.events, *done.events)
         )
 
-    def _preserve(self, state: GameState, obj: GameObject, why: Ruling) -> Outcome:
+    def _preserve(self, state: GameState, obj: GameObject, why: Rulings) -> Outcome:
         """Put ``obj`` into its owner's material deck face up, Preserved (Preserve 3, 4)."""
         out = super().move_object(state, obj.id, MATERIAL_DECK)
         new = out.state.object_of_card(obj.card)
@@ -177,8 +179,8 @@ class Lineages(Keywords):
             return out
         designations = core.adding(out.state.designations, (PRESERVED, new.id))
         state = replace(out.state, designations=designations)
-        shown = self.ruling("Preserve 3", "it stays face up (public) in the material deck")
-        return Outcome(state, DONE, (why, *out.rulings, shown), out.events)
+        shown = self.cite("Preserve 3", "it stays face up (public) in the material deck")
+        return Outcome(state, DONE, why + out.rulings + shown, out.events)
 
 
 ACTIONS: Final[tuple[type[v.Action], ...]] = (LineageRelease,)

@@ -1,11 +1,16 @@
 """Flesh and Blood (Comprehensive Rules of February 2026): double-faced flip-, twin- and
 transcend-cards (9.1), split-cards (9.2), the marked condition (9.3), and the zone rules
 behind them: new objects (3.0.9), same-zone moves (3.0.7b), which zones may hold which card
-categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4). Demi-heroes, afflictions,
-sub-cards and the soul, the start of the game, look and play permissions are in
-:mod:`obverse.rulesets.fab_arena`; tapped permanents, suspense, landmarks, Return to the Brood
-and ``*`` copies in :mod:`obverse.rulesets.fab_status`; restrictions on a split-card's side
-and melded layers in :mod:`obverse.rulesets.fab_split`.
+categories (1.3.2, 3.0.11) and who may look at what (3.0.3, 3.0.4).
+
+This module is the game: :class:`FleshAndBlood` declares it (zones, layouts, stats, verbs, type
+words) and plays, resolves, awakens, transcends, marks and names; the rest of its rules are
+the seams of this package, each a flat mixin listed once in its bases: :mod:`.zones` (zones,
+faces, moves, facing, visibility), :mod:`.arena` (demi-heroes, afflictions, sub-cards and the
+soul, the start of the game, look and play permissions), :mod:`.status` (tapped permanents,
+suspense, landmarks, Return to the Brood, ``*`` copies), :mod:`.split` (restrictions on a
+split-card's side, melded layers), :mod:`.equip` (equip, control, exchange) and :mod:`.look`
+(continuous looks); :mod:`.pool` (card-pools) is plain functions the class asks.
 
 Every card behaviour here is read from the card data (layout, types, subtypes, abilities);
 no rule looks at a card's name.
@@ -13,36 +18,48 @@ no rule looks at a card's name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import ClassVar
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
-from obverse.characteristics import Characteristics, characteristics
+from obverse.characteristics import Characteristics
 from obverse.rulesets.base import Ruleset, Rulings
-from obverse.rulesets.fab_arena import (
+from obverse.rulesets.fab import pool
+from obverse.rulesets.fab.arena import (
     ARENA_OFFERS,
     EQUIPMENT_ZONES,
     SUB_CARDS,
     AllowPlay,
     Charge,
+    FabArena,
     HasTranscended,
     Look,
     PutUnder,
 )
-from obverse.rulesets.fab_equip import EQUIP_OFFERS, EQUIP_TARGETS, Equip, Exchange, Give, Steal
-from obverse.rulesets.fab_look import FabLook, LookAtTop
-from obverse.rulesets.fab_status import (
+from obverse.rulesets.fab.equip import (
+    EQUIP_OFFERS,
+    EQUIP_TARGETS,
+    Equip,
+    Exchange,
+    FabEquip,
+    Give,
+    Steal,
+)
+from obverse.rulesets.fab.look import FabLook, LookAtTop
+from obverse.rulesets.fab.split import FabSplit
+from obverse.rulesets.fab.status import (
     STATUS_OFFERS,
+    FabStatus,
     ReturnToTheBrood,
     Tap,
     Untap,
 )
-from obverse.rulesets.fab_zones import (
+from obverse.rulesets.fab.zones import (
     ARENA_MATCHES,
     ARENA_ZONES,
     CATEGORY_RULE,
@@ -55,6 +72,7 @@ from obverse.rulesets.fab_zones import (
     PRIVATE_ZONES,
     PUBLIC_ZONES,
     RESOLVE_FACE,
+    FabZones,
     article,
     category_of,
     layout_category,
@@ -63,7 +81,7 @@ from obverse.rulesets.fab_zones import (
 from obverse.rulesets.hooks import Sight
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
-from obverse.state import GameObject, GameState, LastOf
+from obverse.state import GameObject, GameState
 
 __all__ = [
     "ARENA_MATCHES",
@@ -140,15 +158,53 @@ class Hit(v.Action, frozen=True, tag="hit"):
     source: int
 
 
-class FleshAndBlood(FabLook):
+class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, Ruleset):
     """Flesh and Blood, the Comprehensive Rules published February 2026 (chapter 9 as in the
     seed, and the newer rules: 1.3.3b, 2.14.1b, 8.2.9b, 8.3.42, 8.5.25e, 8.5.52, 8.5.55,
-    8.5.56)."""
+    8.5.56).
+
+    Its bases are the package's seams (see the module), each listed once. Where two seams
+    define one hook, the one listed first extends the later one through ``super()`` (e.g.
+    ``may_look``: look, equip, arena, then zones)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("fab", "fab@2026-02")
     game: ClassVar[str] = "fab"
     version: ClassVar[str] = "2026-02"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules, February 2026)"
+    listed: ClassVar[int] = 1
+    layouts: ClassVar[frozenset[str]] = frozenset(
+        {"normal", "flip", "twin", "transcend", "split", "meld"}
+    )
+    stats: ClassVar[tuple[str, ...]] = ("pitch", "power", "defense", "life", "intellect")
+    zones: ClassVar[frozenset[str]] = frozenset(
+        {
+            "deck",
+            "hand",
+            "arsenal",
+            "pitch",
+            "arena",
+            "graveyard",
+            "banished",
+            "stack",
+            "inventory",
+            "hero",
+            "arms",
+            "chest",
+            "head",
+            "legs",
+            "weapon",
+            "combat_chain",
+            "sub_cards",
+        }
+    )
+    #: 3.0.2: the stack, permanent and combat chain zones are shared.
+    shared_zones: ClassVar[frozenset[str]] = frozenset({"arena", "stack", "combat_chain"})
+    public_zones: ClassVar[frozenset[str]] = PUBLIC_ZONES
+    #: 3.7.5 the deck is an ordered pile; 3.15.3 the stack is ordered.
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({"deck", "stack"})
+    play_zone: ClassVar[str] = "arena"
+    public_objects_in_private_zones: ClassVar[bool] = True
+    forbid_rule: ClassVar[str] = "1.0.2"
     actions: ClassVar[tuple[type[v.Action], ...]] = (
         Awaken,
         Transcend,
@@ -241,14 +297,14 @@ class FleshAndBlood(FabLook):
         played = card.faces[index]
         if "Resource" not in played.types:
             return ()
-        return self.one("8.1.7a", f"{played.name} is a resource card: it can't be played")
+        return self.cite("8.1.7a", f"{played.name} is a resource card: it can't be played")
 
     # Each ``_play_*`` decides the face(s) a card is played with; ``None``: it can't be.
 
     def _play_single(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
         """2.0.2: a single-faced (or face-down) card has only its front."""
         if chosen not in (None, "front"):
-            return Decided(None, self.one("2.0.2", f"{card.name} has no {chosen} face to play"))
+            return Decided(None, self.cite("2.0.2", f"{card.name} has no {chosen} face to play"))
         return Decided("front")
 
     def _play_split(self, card: CardDef, chosen: str | None) -> Decided[str | None]:
@@ -257,31 +313,31 @@ class FleshAndBlood(FabLook):
         if side == "both":
             if not self.has_meld(card):
                 why = "only a split-card with meld may be played with both sides"
-                return Decided(None, self.one("5.1.2c", why))
+                return Decided(None, self.cite("5.1.2c", why))
             return Decided(
                 "both",
                 (
-                    *self.one("5.1.2c", "with meld the player declared both sides"),
-                    *self.one("9.2.3", "it has both sides' names and typeboxes on the stack"),
+                    self.cite("5.1.2c", "with meld the player declared both sides")
+                    + self.cite("9.2.3", "it has both sides' names and typeboxes on the stack")
                 ),
             )
         if side not in ("left", "right"):
             why = "a split-card is played with its left or right side"
-            return Decided(None, self.one("5.1.2c", why))
+            return Decided(None, self.cite("5.1.2c", why))
         half = card.faces[0 if side == "left" else 1]
         return Decided(
             side,
             (
-                *self.one(
+                self.cite(
                     "5.1.2c",
                     f"the player declared the {side} side, {half.name}"
                     + ("" if chosen else " (no declaration: the left side)"),
-                ),
-                *self.one(
+                )
+                + self.cite(
                     "9.2.3",
                     f"for the rest of its existence it has only {half.name}'s "
                     "name, typebox and textbox",
-                ),
+                )
             ),
         )
 
@@ -290,10 +346,10 @@ class FleshAndBlood(FabLook):
         pick = chosen or "front"
         if pick not in ("front", "back"):
             why = "on the stack only one face of a twin-card is active"
-            return Decided(None, self.one("9.1.4b", why))
+            return Decided(None, self.cite("9.1.4b", why))
         name = card.faces[0 if pick == "front" else 1].name
         why = f"the player chose the {pick} face, {name}: only it is active on the stack"
-        return Decided(pick, self.one("9.1.4b", why))
+        return Decided(pick, self.cite("9.1.4b", why))
 
     def _play_transcend(
         self, state: GameState, obj: GameObject, chosen: str | None
@@ -302,7 +358,7 @@ class FleshAndBlood(FabLook):
         active = "back" if self.is_transcended(state, obj) else "front"
         if chosen not in (None, active):
             why = f"its {active} face is active; it can't be played with its {chosen} face"
-            return Decided(None, self.one("9.1.5b", why))
+            return Decided(None, self.cite("9.1.5b", why))
         return Decided(active)
 
     def _play_flip(self, chosen: str | None) -> Decided[str | None]:
@@ -312,9 +368,9 @@ class FleshAndBlood(FabLook):
                 "a flip-card is played with its front face active; only a rule or "
                 "effect makes its back face active"
             )
-            return Decided(None, self.one("9.1.3b", why))
+            return Decided(None, self.cite("9.1.3b", why))
         return Decided(
-            "front", self.one("9.1.3b", "a flip-card is played with its front face active")
+            "front", self.cite("9.1.3b", "a flip-card is played with its front face active")
         )
 
     def is_permanent(self, state: GameState, obj: GameObject) -> bool:
@@ -336,39 +392,36 @@ class FleshAndBlood(FabLook):
             for subtype, (face, rule) in RESOLVE_FACE.items():
                 if subtype not in subtypes:
                     continue
-                rulings = (
-                    *self.one(
-                        rule,
-                        f"{article(subtype.lower())} resolving enters the "
-                        + (
-                            f"arena with its {face} face active"
-                            if face == "back"
-                            else "arena; no rule makes its back face active, so its "
-                            "front face stays active (9.1.3b)"
-                        ),
+                rulings = self.cite(
+                    rule,
+                    f"{article(subtype.lower())} resolving enters the "
+                    + (
+                        f"arena with its {face} face active"
+                        if face == "back"
+                        else "arena; no rule makes its back face active, so its "
+                        "front face stays active (9.1.3b)"
                     ),
-                    *self.one(
-                        "1.3.3",
-                        f"a deck-card with the {subtype} subtype becomes a permanent in the arena",
-                    ),
+                ) + self.cite(
+                    "1.3.3",
+                    f"a deck-card with the {subtype} subtype becomes a permanent in the arena",
                 )
                 if subtype == "Figment":
-                    rulings += self.one(
+                    rulings += self.cite(
                         "8.2.16b", "a figment entering the arena becomes a permanent"
                     )
                 if face != obj.face:
-                    rulings += self.one("9.1.3b", "a rule makes its back face active")
+                    rulings += self.cite("9.1.3b", "a rule makes its back face active")
                     if carried:
-                        rulings += self.one(
+                        rulings += self.cite(
                             "9.1.2c",
                             "effects on it keep applying: it did not "
                             "cease to exist between its faces",
                         )
                 return self.play_zone, face, rulings
         if self.is_permanent(state, obj):
-            rulings = self.one("1.3.3", "it becomes a permanent in the arena")
+            rulings = self.cite("1.3.3", "it becomes a permanent in the arena")
             if card.layout == "twin":
-                rulings += self.one(
+                rulings += self.cite(
                     "9.1.4b", "it enters the arena with the face it was played with"
                 )
             return self.play_zone, obj.face, rulings
@@ -378,7 +431,7 @@ class FleshAndBlood(FabLook):
             dest,
             face,
             (
-                *self.one(
+                *self.cite(
                     "5.3.7",
                     "it is not a permanent (1.3.3), so it is still "
                     "on the stack after resolving and is cleared to its "
@@ -400,26 +453,28 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one("8.5.43a", f"{card.name} is not a double-faced card: awaken fails"),
+                self.cite("8.5.43a", f"{card.name} is not a double-faced card: awaken fails"),
             )
         if obj.face == "back":
             return Outcome(
-                state, NOTHING, self.one("8.5.43a", "its back face is already active: awaken fails")
+                state,
+                NOTHING,
+                self.cite("8.5.43a", "its back face is already active: awaken fails"),
             )
         if not self.is_in_play(obj.zone) or obj.face_down:
             return Outcome(
                 state,
                 NOTHING,
-                self.one("8.5.43a", "only a public permanent in the arena awakens: awaken fails"),
+                self.cite("8.5.43a", "only a public permanent in the arena awakens: awaken fails"),
             )
         state, ts = core.tick(state)
         state = core.update(state, replace(obj, face="back", timestamp=ts))
-        rulings = self.one(
+        rulings = self.cite(
             "8.5.43",
             f"{card.faces[1].name}, its back face, becomes its active face; it is the same object",
         )
         if any(e.target == obj.id for e in state.effects):
-            rulings += self.one("9.1.2c", "effects on it keep applying to its new face")
+            rulings += self.cite("9.1.2c", "effects on it keep applying to its new face")
         return Outcome(state, DONE, rulings, (Event("awaken", obj.id, obj.card, obj.controller),))
 
     def transcend(self, state: GameState, a: Transcend) -> Outcome:
@@ -433,7 +488,7 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one("9.1.5", f"{card.name} is not a transcend-card: it can't transcend"),
+                self.cite("9.1.5", f"{card.name} is not a transcend-card: it can't transcend"),
             )
         before = state
         physical = replace(state.cards[obj.card], transcended=True)
@@ -449,16 +504,16 @@ class FleshAndBlood(FabLook):
             state,
             DONE,
             (
-                *self.one(
+                *self.cite(
                     "8.5.48",
                     f"it transcends: into its owner's hand as {card.faces[1].name}, its back face",
                 ),
                 *out.rulings,
-                *self.one(
+                *self.cite(
                     "9.1.2c",
                     "it ceased to exist between its faces: effects on the old object don't apply",
                 ),
-                *self.one("8.5.48a", f"{a.player or obj.controller} has transcended"),
+                *self.cite("8.5.48a", f"{a.player or obj.controller} has transcended"),
             ),
             out.events,
         )
@@ -537,14 +592,10 @@ class FleshAndBlood(FabLook):
         # 8.5.41, 8.5.35a: equipping it (or equipped by a new controller) reads the zones
         return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, _equipment(state))
 
+    @memo.last(lambda self, state: (self, state.objects, state.effects, state.designations))
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
-        """Every hero (:meth:`is_hero`), found once a state."""
-        key = (state.objects, state.effects, state.designations)  # what is_hero reads
-        found = _HEROES.get(*key)
-        if found is None:
-            heroes = tuple(o for o in state.iter_objects() if self.is_hero(state, o))
-            found = _HEROES.put(heroes, *key)
-        return found
+        """Every hero (:meth:`is_hero`)."""
+        return tuple(o for o in state.iter_objects() if self.is_hero(state, o))
 
     def copy_excluded(
         self, state: GameState, o: GameObject, ids: tuple[int, ...]
@@ -581,21 +632,21 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one("9.3.1", "marked is a condition only a hero may have: nothing happens"),
+                self.cite("9.3.1", "marked is a condition only a hero may have: nothing happens"),
             )
         if obj.marked:
             return Outcome(
                 state,
                 NOTHING,
-                self.one("9.3.2a", "it is already marked and continues to be marked"),
+                self.cite("9.3.2a", "it is already marked and continues to be marked"),
             )
         state = core.update(state, replace(obj, marked=True))
         return Outcome(
             state,
             DONE,
             (
-                *self.one("9.3.2", "an effect marks the hero"),
-                *self.one("8.5.50", "mark: the hero gets the marked condition"),
+                self.cite("9.3.2", "an effect marks the hero")
+                + self.cite("8.5.50", "mark: the hero gets the marked condition")
             ),
             (Event("mark", obj.id, obj.card, obj.controller),),
         )
@@ -606,12 +657,12 @@ class FleshAndBlood(FabLook):
         hero = state.objects[a.hero]
         source = state.objects[a.source]
         if not self.is_hero(state, hero):
-            return Outcome(state, NOTHING, self.one("9.3.1", "only a hero can be marked"))
+            return Outcome(state, NOTHING, self.cite("9.3.1", "only a hero can be marked"))
         if not hero.marked:
             return Outcome(
                 state,
                 NOTHING,
-                self.one(
+                self.cite(
                     "9.3.3",
                     "a hit removes the marked "
                     "condition only from a marked hero: this "
@@ -622,7 +673,7 @@ class FleshAndBlood(FabLook):
             return Outcome(
                 state,
                 NOTHING,
-                self.one(
+                self.cite(
                     "9.3.2b",
                     "the source is controlled by the hero's own player, not an opponent: "
                     "the hero stays marked",
@@ -633,20 +684,20 @@ class FleshAndBlood(FabLook):
             state,
             DONE,
             (
-                *self.one(
+                self.cite(
                     "9.3.3",
                     "hit by a source an opponent controls, the marked condition is "
                     "removed as part of the hit event",
-                ),
-                *self.one("7.5.5", "the attack hits its hero"),
-                *self.one(
+                )
+                + self.cite("7.5.5", "the attack hits its hero")
+                + self.cite(
                     "9.3.2b", "a marked hero stays marked only until hit by an opponent's source"
-                ),
+                )
             ),
             (Event("hit", hero.id, hero.card, source.controller),),
         )
 
-    # --- naming, searching, card-pools (9.1.2b, 9.2.2a, 9.2.2b, 1.1.3, 8.3.16) ----------------
+    # --- naming, searching, card-pools (8.5.21, 9.1.2b, 9.2.2b, 1.1.3) --------------------------
 
     def can_name(self, state: GameState, name: str, cards: list[CardDef]) -> Decided[bool]:
         """8.5.21: name a card; 9.1.2b one side of a double-faced card, 9.2.2b one of the two
@@ -659,19 +710,25 @@ class FleshAndBlood(FabLook):
                 return Decided(
                     False,
                     (
-                        *self.one(rule, f"one name of {card.name} may be named, not both"),
-                        *self.one("8.5.21", "a name is declared"),
+                        self.cite(rule, f"one name of {card.name} may be named, not both")
+                        + self.cite("8.5.21", "a name is declared")
                     ),
                 )
             if name in card.face_names:
                 return Decided(
                     True,
                     (
-                        *self.one(rule, f"{name} is one side of {card.name}"),
-                        *self.one("8.5.21", "a name is declared"),
+                        self.cite(rule, f"{name} is one side of {card.name}")
+                        + self.cite("8.5.21", "a name is declared")
                     ),
                 )
-        return Decided(True, self.one("8.5.21", f"{name} is a card's name"))
+        return Decided(True, self.cite("8.5.21", f"{name} is a card's name"))
+
+    def can_be_in_pool(
+        self, state: GameState, hero: GameObject, cards: list[CardDef]
+    ) -> Decided[bool]:
+        """1.1.3, 2.14.1b, 8.3.16, 9.1.3a-9.2.2a: :func:`.pool.can_be_in_pool`."""
+        return pool.can_be_in_pool(self, state, hero, cards)
 
     def base_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         """The base values with the rulings of the branch that picked the face(s): 9.1.3 a
@@ -691,8 +748,8 @@ class FleshAndBlood(FabLook):
         }.get(layout)
         if rule is None:
             return chars
-        why = self.ruling(rule, f"a {layout}-card in the {obj.zone}: {side} count")
-        return msgspec.structs.replace(chars, why=(why, *chars.why))
+        why = self.cite(rule, f"a {layout}-card in the {obj.zone}: {side} count")
+        return msgspec.structs.replace(chars, why=why + chars.why)
 
     def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """What a search sees where: 9.2.2 / 9.1.4a both sides off the stack and arena, 9.2.3
@@ -702,163 +759,48 @@ class FleshAndBlood(FabLook):
             return Decided(
                 sight,
                 (
-                    *self.one("9.2.3", "on the stack a split-card has only its chosen side"),
-                    *self.one("9.1.4b", "on the stack a twin-card has one active face"),
+                    self.cite("9.2.3", "on the stack a split-card has only its chosen side")
+                    + self.cite("9.1.4b", "on the stack a twin-card has one active face")
                 ),
             )
         if zone in ARENA_ZONES:
             return Decided(
                 sight,
                 (
-                    *self.one("9.1.3", "a flip-card's active face alone defines its properties"),
-                    *self.one("9.1.4b", "in the arena a twin-card has one active face"),
+                    self.cite("9.1.3", "a flip-card's active face alone defines its properties")
+                    + self.cite("9.1.4b", "in the arena a twin-card has one active face")
                 ),
             )
         return Decided(
             sight,
             (
-                *self.one("9.2.2", "off the stack a split-card has both sides' properties"),
-                *self.one("9.1.4a", "outside the arena and the stack a twin-card has both faces"),
-                *self.one("9.1.3b", "a flip-card there has its front face active"),
+                self.cite("9.2.2", "off the stack a split-card has both sides' properties")
+                + self.cite("9.1.4a", "outside the arena and the stack a twin-card has both faces")
+                + self.cite("9.1.3b", "a flip-card there has its front face active")
             ),
         )
-
-    def pool_supertypes(self, card: CardDef) -> tuple[tuple[str, ...], Rulings]:
-        """The supertypes a card brings to a card-pool, outside the game: a flip- or
-        transcend-card's front face (9.1.3a, 9.1.5a), both sides of a split-card (9.2.2a),
-        both faces of a twin-card (9.1.4a)."""
-        faces = card.faces
-        rulings: Rulings = ()
-        if card.layout in ("flip", "transcend") and len(faces) > 1:
-            rule = "9.1.3a" if card.layout == "flip" else "9.1.5a"
-            kind = "flip" if card.layout == "flip" else "transcend"
-            rulings = self.one(
-                rule,
-                f"outside the game a {kind}-card has its front face "
-                f"active: {card.faces[0].name}'s supertypes count",
-            )
-            faces = faces[:1]
-        elif card.layout == "split" and len(faces) > 1:
-            rulings = self.one("9.2.2a", "a split-card needs both sides' supertypes")
-        elif card.layout == "twin" and len(faces) > 1:
-            rulings = self.one("9.1.4a", "outside the game both faces of a twin-card are active")
-        supertypes: list[str] = []
-        for face in faces:
-            supertypes.extend(s for s in face.supertypes if s not in supertypes)
-        return tuple(supertypes), rulings
-
-    def hybrid_choice(self, card: CardDef, allowed: set[str]) -> Decided[bool] | None:
-        """2.14.1b, 1.1.3b: a hybrid card may be in the card-pool as though it had only one of
-        its supertype sets, either one; ``None``: the card is not hybrid. The sets of a
-        flip- or transcend-card's front face count (9.1.3a, 9.1.5a)."""
-        faces = card.faces[:1] if card.layout in ("flip", "transcend") else card.faces
-        if not any(f.hybrid for f in faces):
-            return None
-        options: list[list[str]] = [[]]
-        for face in faces:
-            sets = [h.split() for h in face.hybrid] if face.hybrid else [list(face.supertypes)]
-            options = [o + s for o in options for s in sets]
-        fits = next((o for o in options if set(o) <= allowed), None)
-        written = " / ".join(h for f in faces for h in f.hybrid)
-        rule = self.one("2.14.1b", f"{card.name} is a hybrid card ({written})")
-        if fits is None:
-            why = f"neither of {card.name}'s supertype sets is a subset of the hero's supertypes"
-            return Decided(False, (*rule, *self.one("1.1.3b", why)))
-        why = f"as though it had only {' '.join(fits) or 'no supertypes'}, it may be in the pool"
-        return Decided(True, (*rule, *self.one("1.1.3b", why)))
-
-    def can_be_in_pool(
-        self, state: GameState, hero: GameObject, cards: list[CardDef]
-    ) -> Decided[bool]:
-        """1.1.3: every card's supertypes must be a subset of the hero's (as the hero is now,
-        effects included), widened by its "Essence of" abilities (8.3.16)."""
-        chars = characteristics(state, hero, self)
-        allowed = set(chars.props.supertypes)
-        rulings: Rulings = ()
-        for ability in chars.props.abilities:
-            found = ESSENCE.match(ability)
-            if found:
-                extra = [w for w in re.split(r",\s*|\s+and\s+|\s+", found.group(1)) if w]
-                allowed.update(extra)
-                rulings += self.one(
-                    "8.3.16",
-                    f"{ability}: the card-pool may hold "
-                    f"{', '.join(extra)} cards as though the hero had those "
-                    "supertypes",
-                )
-        legal = True
-        hero_name = chars.props.name or "the hero"
-        for card in cards:
-            kind = layout_category(card.layout, card.faces)
-            if kind in ("hero", "token"):
-                legal = False
-                rulings += self.one(
-                    "1.3.2b" if kind == "token" else "1.1.3",
-                    f"{card.name} is {article(kind)}-card: a card-pool holds "
-                    "only deck- and arena-cards",
-                )
-                continue
-            supertypes, why = self.pool_supertypes(card)
-            rulings += why
-            missing = [s for s in supertypes if s not in allowed]
-            hybrid = self.hybrid_choice(card, allowed)
-            if hybrid is not None:
-                legal = legal and bool(hybrid[0])
-                rulings += hybrid[1]
-            elif missing:
-                legal = False
-                rulings += self.one(
-                    "1.1.3",
-                    f"{card.name} has {', '.join(missing)}, not among "
-                    f"{hero_name}'s supertypes: it can't be in the card-pool",
-                )
-            elif not supertypes:
-                rulings += self.one(
-                    "1.1.3", f"{card.name} is generic (no supertypes): any card-pool may hold it"
-                )
-            else:
-                rulings += self.one(
-                    "1.1.3", f"{card.name}'s supertypes are a subset of {hero_name}'s"
-                )
-        return Decided(legal, rulings)
 
 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 
-#: The last state's zones and what :meth:`FaB.offer_inputs` reads of them: the owners whose
-#: arsenal holds a card, the sub-cards under each top-card (found once a state, not per object).
-_ARENA_INDEX: LastOf[tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]] = LastOf()
-
-
-#: Every player's equipment zones of the last zones map (:func:`_equipment`).
-_EQUIPMENT: LastOf[tuple[object, ...]] = LastOf()
-
-
+@memo.last(lambda state: (state.zones,))
 def _equipment(state: GameState) -> tuple[object, ...]:
-    """Every player's equipment zones (what equipping reads of them), found once a state."""
-    found = _EQUIPMENT.get(state.zones)
-    if found is None:
-        zones = tuple(
-            state.zones.get(state.zone_key(z, p))
-            for p in state.players
-            for z in sorted(EQUIPMENT_ZONES)
-        )
-        found = _EQUIPMENT.put(zones, state.zones)
-    return found
+    """Every player's equipment zones (what equipping reads of them)."""
+    return tuple(
+        state.zones.get(state.zone_key(z, p))
+        for p in state.players
+        for z in sorted(EQUIPMENT_ZONES)
+    )
 
 
-#: The heroes of the last objects map, effects and designations (:meth:`FaB._heroes`).
-_HEROES: LastOf[tuple[GameObject, ...]] = LastOf()
-
-
+@memo.last(lambda state: (state.zones, state.objects))
 def _arena_index(
     state: GameState,
 ) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]:
+    """What :meth:`FleshAndBlood.offer_inputs` reads of the zones: the owners whose arsenal
+    holds a card, the sub-cards under each top-card."""
     zones = state.zones
-    kept = _ARENA_INDEX.get(zones, state.objects)
-    if kept is not None:
-        return kept
     arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
     subs: dict[int, tuple[GameObject, ...]] = {}
     for who in state.players:
@@ -866,4 +808,4 @@ def _arena_index(
             x = state.objects[i]
             if x.under is not None:
                 subs[x.under] = (*subs.get(x.under, ()), x)
-    return _ARENA_INDEX.put((arsenals, subs), zones, state.objects)
+    return arsenals, subs

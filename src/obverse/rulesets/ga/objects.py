@@ -10,7 +10,7 @@ Checks" of the state-based checks page ``State-based Checks``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
@@ -22,6 +22,11 @@ from obverse.errors import InputError, RulesError
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only (at run time a flat mixin)
+    _Base = Ruleset
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -76,21 +81,9 @@ class LevelUp(v.Action, frozen=True, tag="level_up"):
 RemoveCounters = v.RemoveCounters
 
 
-class FieldObjects(Ruleset):
-    """The GA rules of objects on the field, shared by :class:`~obverse.rulesets.ga.
-    GrandArchive` (its procedures and the state-based checks they run)."""
-
-    listed: ClassVar[int] = 2
-    layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
-    stats: ClassVar[tuple[str, ...]] = (
-        "reserve_cost",
-        "memory_cost",
-        "power",
-        "life",
-        "durability",
-        "element",
-        "level",
-    )
+class FieldObjects(_Base):
+    """The GA rules of objects on the field (their procedures and the state-based checks they
+    run): a flat mixin of :class:`~obverse.rulesets.ga.GrandArchive`."""
 
     setup_keys: ClassVar[Mapping[str, str]] = {
         "rested": "bool",
@@ -155,14 +148,14 @@ class FieldObjects(Ruleset):
         verb, word, turn, rule, already = _TURNS[rested]
         if obj.zone != FIELD:
             why = f"only an object on the field can {verb}; nothing happens"
-            return Outcome(state, NOTHING, (self.ruling(rule, why),))
+            return Outcome(state, NOTHING, self.cite(rule, why))
         if obj.rested == rested:
             why = f"it is already {word}: it can't {verb}, nothing happens"
-            return Outcome(state, NOTHING, (self.ruling(already, why),))
+            return Outcome(state, NOTHING, self.cite(already, why))
         state = core.update(state, replace(obj, rested=rested))
         why = f"turned from {turn}, it is {word}"
         event = Event(verb.replace(" ", "_"), obj.id, obj.card, obj.controller)
-        return Outcome(state, DONE, (self.ruling(rule, why),), (event,))
+        return Outcome(state, DONE, self.cite(rule, why), (event,))
 
     def end_turn(self, state: GameState, a: v.EndTurn) -> Outcome:
         """State-based Checks 6: the turn's clean-up removes the allies' damage counters;
@@ -176,7 +169,7 @@ class FieldObjects(Ruleset):
             if damage and _typed(self._chars(state, o), "ALLY"):
                 state = core.update(state, replace(o, counters=_set(o.counters, DAMAGE, 0)))
                 why = f"the clean-up removes the {damage} damage counters of an ally"
-                rulings += (self.ruling("State-based Checks 6", why),)
+                rulings += self.cite("State-based Checks 6", why)
         player = state.active_player
         woken = [state.objects[i] for i in state.zone_contents(FIELD)]
         woken = [o for o in woken if o.rested and o.controller == player]
@@ -186,7 +179,7 @@ class FieldObjects(Ruleset):
             why = (
                 f"the wake up phase wakes up each rested object {player}, the turn player, controls"
             )
-            rulings += (self.ruling("Wake Up Phase 1", why),)
+            rulings += self.cite("Wake Up Phase 1", why)
         return replace(out, state=state, rulings=rulings)
 
     # --- entering the field (Field 5, Hindered 1, Durability 2, Ephemerate 3.3) --------------
@@ -213,20 +206,20 @@ class FieldObjects(Ruleset):
         """The status ``new`` enters the field with (``before``: the object it was)."""
         chars = self._chars(state, new)
         if "Hindered" in chars.props.abilities:
-            rulings: Rulings = (self.ruling("Hindered 1", "Hindered: it enters the field rested"),)
+            rulings: Rulings = self.cite("Hindered 1", "Hindered: it enters the field rested")
             new = replace(new, rested=True)
         else:
-            rulings = (self.ruling("Field 5", "objects enter the field awake"),)
+            rulings = self.cite("Field 5", "objects enter the field awake")
         n = chars.props.durability
         if isinstance(n, int) and not isinstance(n, bool):
             new = replace(new, counters=_set(new.counters, DURABILITY, n))
             why = f"it enters the field with {n} durability counters, its durability stat"
-            rulings += (self.ruling("Durability 2", why),)
+            rulings += self.cite("Durability 2", why)
         state = core.update(state, new)
         if ephemeral and before.zone == STACK:
             state = replace(state, designations=(*state.designations, (EPHEMERAL, new.id)))
             why = "activated ephemeral, it becomes an ephemeral object as it enters the field"
-            rulings += (self.ruling("Ephemerate 3.3", why),)
+            rulings += self.cite("Ephemerate 3.3", why)
         return state, rulings
 
     # --- Ephemeral --------------------------------------------------------------------------
@@ -247,13 +240,13 @@ class FieldObjects(Ruleset):
             why = (
                 f"an ephemeral object that would leave the field for the {_words(zone)} is banished"
             )
-            return Decided(BANISHMENT, (self.ruling("Ephemeral 1.1", why),))
+            return Decided(BANISHMENT, self.cite("Ephemeral 1.1", why))
         if obj.zone == STACK and zone != FIELD:
             why = (
                 "an ephemeral activation leaving the effects stack is banished, not put in "
                 f"the {_words(zone)}"
             )
-            return Decided(BANISHMENT, (self.ruling("Ephemeral 1.2", why),))
+            return Decided(BANISHMENT, self.cite("Ephemeral 1.2", why))
         return None
 
     # --- counters and the state-based checks ------------------------------------------------
@@ -340,10 +333,10 @@ class FieldObjects(Ruleset):
             ):
                 why = f"the damage marked on it reaches its life {life}: it dies"
                 return o.id, (
-                    self.ruling("State-based Checks 2", why),
-                    self.ruling(
+                    self.cite("State-based Checks 2", why)
+                    + self.cite(
                         "Destruction 5", "a unit with damage at least its life is destroyed"
-                    ),
+                    )
                 )
             if (
                 _typed(chars, "WEAPON")
@@ -353,11 +346,11 @@ class FieldObjects(Ruleset):
             ):
                 why = "a weapon with no durability counters is destroyed"
                 return o.id, (
-                    self.ruling("State-based Checks 3", why),
-                    self.ruling(
+                    self.cite("State-based Checks 3", why)
+                    + self.cite(
                         "Destruction 4",
                         "a non-regalia weapon with 0 durability counters is destroyed",
-                    ),
+                    )
                 )
         return self._unique_check(state, field)
 
@@ -380,7 +373,7 @@ class FieldObjects(Ruleset):
                     f"{player} controls {len(objs)} unique objects named {name}: all but one "
                     "are sacrificed (the player's choice; the newest is kept)"
                 )
-                return oldest.id, (self.ruling("Unique 1", why),)
+                return oldest.id, self.cite("Unique 1", why)
         return None
 
     # --- levelling up (Leveling Up 1, 2, 4, 7.2, 8; Champion 7) -----------------------------
@@ -399,15 +392,15 @@ class FieldObjects(Ruleset):
         name = self._chars(state, up).names[0] if self._chars(state, up).names else "it"
         orientation = "rested" if up.rested else "awake"
         rulings: Rulings = (
-            self.ruling(
+            self.cite(
                 "Leveling Up 1", f"{name} is placed on top of the lineage: the champion levels up"
-            ),
-            self.ruling(
+            )
+            + self.cite(
                 "Leveling Up 7.2",
                 "the champion is not a new object (its counters and damage stay); "
                 "the card entering the lineage triggers its On Enter abilities",
-            ),
-            self.ruling("Leveling Up 4", f"it keeps its orientation: still {orientation}"),
+            )
+            + self.cite("Leveling Up 4", f"it keeps its orientation: still {orientation}")
         )
         event = Event("level_up", up.id, card.card, up.controller)
         return self._checked(Outcome(state, DONE, rulings, (event,)))
@@ -416,13 +409,13 @@ class FieldObjects(Ruleset):
         """Why ``card`` can't level ``champ`` up; empty: it can."""
         have, new = self._chars(state, champ), self._chars(state, card)
         if champ.zone != FIELD or not _typed(have, "CHAMPION"):
-            return (self.ruling("Leveling Up 1", "only a champion on the field levels up"),)
+            return self.cite("Leveling Up 1", "only a champion on the field levels up")
         if card.zone != MATERIAL_DECK or not _typed(new, "CHAMPION"):
             why = "the next level champion card is selected from the material deck"
-            return (self.ruling("Leveling Up 2", why),)
+            return self.cite("Leveling Up 2", why)
         if card.owner != champ.controller:
             why = f"{card.owner} can level up only a champion they control"
-            return (self.ruling("Leveling Up 8", why),)
+            return self.cite("Leveling Up 8", why)
         level = state.card_def(champ).front.level  # the printed (base) level, not modified
         next_level = state.card_def(card).front.level
         if not (isinstance(level, int) and isinstance(next_level, int) and next_level == level + 1):
@@ -430,9 +423,8 @@ class FieldObjects(Ruleset):
                 f"a level {next_level} champion card can't level up a level {level} "
                 f"champion: it must be level {level}+1"
             )
-            return (
-                self.ruling("Leveling Up 2", why),
-                self.ruling("Champion 7", "only level N+1 champions level up a level N champion"),
+            return self.cite("Leveling Up 2", why) + self.cite(
+                "Champion 7", "only level N+1 champions level up a level N champion"
             )
         return ()
 

@@ -9,17 +9,22 @@ page ("Boons 5").
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
-from obverse.rulesets.ga_objects import FIELD, _typed
-from obverse.rulesets.ga_status import Statuses
+from obverse.rulesets.ga.objects import FIELD, _typed
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Event, Outcome
-from obverse.state import GameObject, GameState, LastOf
+from obverse.state import GameObject, GameState
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.ga.lineage import Lineages as _Base
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -51,7 +56,7 @@ class Bestow(v.Action, frozen=True, tag="bestow"):
     object: int
 
 
-class Pantheon(Statuses):
+class Pantheon(_Base):
     """The Intent and the Pantheon zones, and bestowing a boon."""
 
     target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("load", "_targets_load"),)
@@ -83,7 +88,7 @@ class Pantheon(Statuses):
             obj = state.objects[action.object]
             if obj.owner != actor:
                 why = f"{actor} may bestow only boons from their own Pantheon"
-                return Outcome(state, ILLEGAL, (self.ruling("Pantheon 3", why),))
+                return Outcome(state, ILLEGAL, self.cite("Pantheon 3", why))
         return super().refuse_actor(state, action, actor)
 
     def bestow(self, state: GameState, a: Bestow) -> Outcome:
@@ -92,20 +97,19 @@ class Pantheon(Statuses):
         obj = state.objects[a.object]
         if obj.zone != PANTHEON:
             why = "a boon is bestowed from its owner's Pantheon"
-            return Outcome(state, ILLEGAL, (self.ruling("Pantheon 3", why),))
+            return Outcome(state, ILLEGAL, self.cite("Pantheon 3", why))
         up = replace(obj, face_down=False, set_face_down=False, face="front")
         if not _typed(self._chars(state, up), *BOON_TYPES):
             why = "only a Lesser Boon or a Greater Boon is bestowed"
-            return Outcome(state, ILLEGAL, (self.ruling("Boons 4", why),))
+            return Outcome(state, ILLEGAL, self.cite("Boons 4", why))
         if (BESTOWED, obj.id) in state.designations:
             why = "it has already been bestowed: it stays in the Pantheon"
-            return Outcome(state, NOTHING, (self.ruling("Boons 5", why),))
+            return Outcome(state, NOTHING, self.cite("Boons 5", why))
         state = core.update(state, up)
         state = replace(state, designations=core.adding(state.designations, (BESTOWED, obj.id)))
-        rulings = (
-            self.ruling("Pantheon 3", "the boon is played from the Pantheon by bestowing it"),
-            self.ruling("Boons 5", "bestowed, it stays in the Pantheon, not an object"),
-        )
+        rulings = self.cite(
+            "Pantheon 3", "the boon is played from the Pantheon by bestowing it"
+        ) + self.cite("Boons 5", "bestowed, it stays in the Pantheon, not an object")
         events = (Event("turn_face_up", obj.id, obj.card, obj.controller),)
         return Outcome(state, DONE, rulings, events)
 
@@ -128,7 +132,7 @@ class Pantheon(Statuses):
         card, top = state.objects[a.object], state.objects[a.into]
         if top.zone != FIELD or card.zone in (FIELD, LOADED) or card.id == top.id:
             why = "a card from a zone other than the field is loaded underneath an object"
-            return Outcome(state, ILLEGAL, (self.ruling("Load 1", why),))
+            return Outcome(state, ILLEGAL, self.cite("Load 1", why))
         out = super().move_object(state, card.id, LOADED)
         new = out.state.object_of_card(card.card)
         if out.result != DONE or new is None or new.zone != LOADED:
@@ -138,9 +142,9 @@ class Pantheon(Statuses):
             mark = (LOADED_MARK, top.id)
             state = replace(state, designations=core.adding(state.designations, mark))
         rulings = (
-            self.ruling("Load 1", "the card is moved underneath the object: it is loaded"),
-            self.ruling("Loaded Cards 2", "a loaded card is no object, only a card"),
-            self.ruling("Loaded 3", "the object has loaded cards: it is loaded"),
+            self.cite("Load 1", "the card is moved underneath the object: it is loaded")
+            + self.cite("Loaded Cards 2", "a loaded card is no object, only a card")
+            + self.cite("Loaded 3", "the object has loaded cards: it is loaded")
         )
         return Outcome(state, DONE, (*rulings, *out.rulings), out.events)
 
@@ -164,7 +168,7 @@ class Pantheon(Statuses):
             state = self._unload(gone.state, sub)
             rulings, events = (*rulings, *gone.rulings), (*events, *gone.events)
         why = "the object left the field: its loaded cards go to the graveyard"
-        rulings = (*rulings, self.ruling("Object-Specific Zones 1", why))
+        rulings = (*rulings, *self.cite("Object-Specific Zones 1", why))
         return replace(out, state=state, rulings=rulings, events=events)
 
     def _unload(self, state: GameState, before: GameObject) -> GameState:
@@ -183,19 +187,13 @@ class Pantheon(Statuses):
 ACTIONS: Final[tuple[type[v.Action], ...]] = (Bestow, Load)
 
 
-#: The loaded cards under each object of the last objects map (found once a state).
-_LOADED: LastOf[dict[int, tuple[GameObject, ...]]] = LastOf()
-
-
+@memo.last(lambda state: (state.zones, state.objects))
 def _loaded(state: GameState) -> dict[int, tuple[GameObject, ...]]:
     """The loaded cards under each object, by its id."""
-    kept = _LOADED.get(state.objects)
-    if kept is not None:
-        return kept
     found: dict[int, tuple[GameObject, ...]] = {}
     for who in state.players:
         for i in state.zones.get(state.zone_key(LOADED, who)) or ():
             x = state.objects[i]
             if x.under is not None:
                 found[x.under] = (*found.get(x.under, ()), x)
-    return _LOADED.put(found, state.objects)
+    return found

@@ -4,13 +4,13 @@ siegeable domains, deleveling and recollection.
 Rule ids are the GA glossary's entry headings and item numbers ("Immortality 1.1", "Buff
 Counters 1"), a page's section heading and item ("Deleveling 1" of the champion page,
 "Siegeable 2.3" of the functional subtypes page, "Recollection Phase 3"), as
-:mod:`obverse.rulesets.ga_objects` cites its headings.
+:mod:`obverse.rulesets.ga.objects` cites its headings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -18,7 +18,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.ga_objects import (
+from obverse.rulesets.ga.objects import (
     BANISHMENT,
     DAMAGE,
     DURABILITY,
@@ -26,12 +26,16 @@ from obverse.rulesets.ga_objects import (
     GRAVEYARD,
     IMMORTALITY,
     MATERIAL_DECK,
-    FieldObjects,
     _set,
     _typed,
 )
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
+
+if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
+    from obverse.rulesets.ga.objects import FieldObjects as _Base
+else:
+    _Base = object
 
 replace = msgspec.structs.replace
 
@@ -61,7 +65,7 @@ class Recollect(v.Action, frozen=True, tag="recollect"):
     player: str
 
 
-class Keywords(FieldObjects):
+class Keywords(_Base):
     """Immortality (an immortal object is never sent from the field to the graveyard, save
     by the Unique rule) and buff counters (static +1 power, +1 life each)."""
 
@@ -97,7 +101,7 @@ class Keywords(FieldObjects):
             dest = self.destination(state, obj, a.to).value
             if dest == GRAVEYARD:
                 why = "an immortal object can't be sent from the field to the graveyard"
-                return Outcome(state, NOTHING, (self.ruling("Immortality 1", why),))
+                return Outcome(state, NOTHING, self.cite("Immortality 1", why))
         return super().move(state, a)
 
     def add_counters(self, state: GameState, a: v.AddCounters) -> Outcome:
@@ -110,7 +114,7 @@ class Keywords(FieldObjects):
         if a.counter != BUFF or out.result != DONE:
             return out
         why = f"{a.count} buff counter(s): +{a.count} power and +{a.count} life, statically"
-        return replace(out, rulings=(self.ruling("Buff Counters 1", why), *out.rulings))
+        return replace(out, rulings=(*self.cite("Buff Counters 1", why), *out.rulings))
 
     # --- Renewable ---------------------------------------------------------------------------
 
@@ -127,7 +131,7 @@ class Keywords(FieldObjects):
         if RENEWABLE not in chars.props.abilities or not _typed(chars, "REGALIA"):
             return decided
         why = "a Renewable regalia that would be banished from the field goes to the material deck"
-        return Decided(MATERIAL_DECK, (*decided.rulings, self.ruling("Renewable 1", why)))
+        return Decided(MATERIAL_DECK, (*decided.rulings, *self.cite("Renewable 1", why)))
 
     # --- siegeable domains --------------------------------------------------------------------
 
@@ -139,7 +143,7 @@ class Keywords(FieldObjects):
         state = core.update(state, replace(obj, counters=left))
         why = f"{n} damage to a siegeable domain removes {min(n, have)} durability counter(s)"
         event = Event("counters", obj.id, obj.card, detail=f"{DURABILITY}-{min(n, have)}")
-        return self._checked(Outcome(state, DONE, (self.ruling("Siegeable 2.1", why),), (event,)))
+        return self._checked(Outcome(state, DONE, self.cite("Siegeable 2.1", why), (event,)))
 
     def _failing_check(self, state: GameState) -> tuple[int, Rulings] | None:
         """The checks of :class:`FieldObjects`, then Siegeable 2.3, Destruction 6: a
@@ -155,8 +159,8 @@ class Keywords(FieldObjects):
             if chars.props.durability is not None and not dict(o.counters).get(DURABILITY, 0):
                 why = "a siegeable domain with no durability counters is destroyed"
                 return o.id, (
-                    self.ruling("Siegeable 2.3", why),
-                    self.ruling("Destruction 6", "it is destroyed; not a unit, it does not die"),
+                    self.cite("Siegeable 2.3", why)
+                    + self.cite("Destruction 6", "it is destroyed; not a unit, it does not die")
                 )
         return None
 
@@ -169,10 +173,10 @@ class Keywords(FieldObjects):
         champ = state.objects[a.object]
         if champ.zone != FIELD or not _typed(self._chars(state, champ), "CHAMPION"):
             why = "only a champion on the field is deleveled"
-            return Outcome(state, ILLEGAL, (self.ruling("Deleveling 1", why),))
+            return Outcome(state, ILLEGAL, self.cite("Deleveling 1", why))
         if len(champ.cards) < 2:
             why = "its lineage has no champion card below the top one: nothing to return"
-            return Outcome(state, NOTHING, (self.ruling("Deleveling 1", why),))
+            return Outcome(state, NOTHING, self.cite("Deleveling 1", why))
         top, owner = champ.cards[0], state.cards[champ.cards[0]].owner
         state = core.replace_object(state, champ, replace(champ, cards=champ.cards[1:]))
         oid, ts = state.next_id, state.clock + 1
@@ -185,9 +189,8 @@ class Keywords(FieldObjects):
         seen = tuple(Knowledge(player=p, card=top, obj=oid, lasting=True) for p in state.players)
         state = replace(state, knowledge=core.adding(state.knowledge, *seen))
         why = "the top-most champion card of the lineage returns to the material deck"
-        rulings = (
-            self.ruling("Deleveling 1", why),
-            self.ruling("Leveling Up 7.2", "the champion below is the same object, counters stay"),
+        rulings = self.cite("Deleveling 1", why) + self.cite(
+            "Leveling Up 7.2", "the champion below is the same object, counters stay"
         )
         event = Event("delevel", champ.id, top, champ.controller)
         return self._checked(Outcome(state, DONE, rulings, (event,)))
@@ -199,17 +202,17 @@ class Keywords(FieldObjects):
         (a turn-based action of the turn player, not a draw)."""
         if a.player != state.active_player:
             why = f"recollection is the turn player's; it is {state.active_player}'s turn"
-            return Outcome(state, ILLEGAL, (self.ruling("Recollection Phase 3", why),))
+            return Outcome(state, ILLEGAL, self.cite("Recollection Phase 3", why))
         ids = state.zone_contents(self.zone_key(MEMORY, a.player))
         if not ids:
             why = f"{a.player}'s memory is empty: nothing returns"
-            return Outcome(state, NOTHING, (self.ruling("Recollection Phase 3", why),))
+            return Outcome(state, NOTHING, self.cite("Recollection Phase 3", why))
         events: tuple[Event, ...] = ()
         for oid in tuple(ids):
             out = self.move_object(state, oid, HAND)
             state, events = out.state, (*events, *out.events)
         why = f"{a.player} returns all {len(ids)} card(s) in their memory to their hand"
-        return Outcome(state, DONE, (self.ruling("Recollection Phase 3", why),), events)
+        return Outcome(state, DONE, self.cite("Recollection Phase 3", why), events)
 
 
 def _siegeable(chars: Characteristics) -> bool:
