@@ -13,7 +13,7 @@ from obverse.engine import apply
 from obverse.errors import InputError
 from obverse.play import deal
 from obverse.registry import get_ruleset
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import DONE, NOTHING
 from obverse.state import GameObject, GameState
 

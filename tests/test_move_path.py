@@ -11,8 +11,8 @@ import pytest
 from obverse import state as core
 from obverse.bench_node import table
 from obverse.rulesets.mtg import Magic
-from obverse.rulesets.mtg_craft import CRAFTED
-from obverse.rulesets.mtg_permanents import PROTECTOR
+from obverse.rulesets.mtg.craft import CRAFTED
+from obverse.rulesets.mtg.permanents import PROTECTOR
 from obverse.state import GameObject, GameState
 
 

@@ -13,8 +13,8 @@ import msgspec
 from obverse import mana
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics, combine_faces
-from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Ruleset, Rulings
+from obverse.rulesets.mtg import rules_ids as mtg_rules
 from obverse.rulings import Decided
 from obverse.state import CopyValues, GameObject, GameState
 

@@ -13,7 +13,7 @@ import msgspec
 from obverse import state as core
 from obverse.mana import COLORS
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.state import Effect, GameState
 
 PLUS: Final = "+1/+1"

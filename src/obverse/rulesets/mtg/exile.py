@@ -26,7 +26,7 @@ from obverse.cards import Face
 from obverse.characteristics import Characteristics
 from obverse.errors import InputError, quote, suggest
 from obverse.rulesets.hooks import Rulings
-from obverse.rulesets.mtg_facedown import MagicFaceDown
+from obverse.rulesets.mtg.facedown import MagicFaceDown
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 

@@ -27,7 +27,7 @@ from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, RulesError, quote, suggest
 from obverse.rulesets.hooks import Rulings, Sight
-from obverse.rulesets.mtg_faces import FACE_DOWN, SPELL_ONLY, MagicFaces
+from obverse.rulesets.mtg.faces import FACE_DOWN, SPELL_ONLY, MagicFaces
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Outcome
 from obverse.state import CopyValues, GameObject, GameState, Knowledge
 

@@ -23,7 +23,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.hooks import Rulings
-from obverse.rulesets.mtg_exile import MagicExile
+from obverse.rulesets.mtg.exile import MagicExile
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState

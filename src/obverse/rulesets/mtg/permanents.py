@@ -3,8 +3,8 @@
 one enters) and day and night (730, 702.145: the game's designation and daybound / nightbound
 permanents).
 
-:class:`MagicPermanents` sits between :class:`~obverse.rulesets.mtg_effects.MagicEffects` and
-:class:`~obverse.rulesets.mtg_rooms.MagicLayouts` in :class:`~obverse.rulesets.mtg.Magic`. It
+:class:`MagicPermanents` sits between :class:`~obverse.rulesets.mtg.effects.MagicEffects` and
+:class:`~obverse.rulesets.mtg.layouts.room.MagicLayouts` in :class:`~obverse.rulesets.mtg.Magic`. It
 adds what a permanent gets as it enters (:meth:`entering`), the verbs
 :class:`RemoveCounters`, :class:`Damage`, :class:`ChooseProtector`, :class:`BecomeDay`,
 :class:`BecomeNight` and the queries :class:`Protector` and :class:`DayNight`. The game's
@@ -26,8 +26,8 @@ from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import RulesError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import SPELL_ONLY
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.faces import SPELL_ONLY
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 

@@ -21,7 +21,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, Event, Outcome
 from obverse.state import GameObject, GameState
 

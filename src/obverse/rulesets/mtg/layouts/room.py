@@ -1,7 +1,7 @@
 """Magic: The Gathering layouts beyond the double-faced ones: Rooms (709.5), fused split
 spells (702.102, 709.4d), prototype cards (718) and Omen cards (720).
 
-:class:`MagicLayouts` sits between :class:`~obverse.rulesets.mtg_faces.MagicFaces` and
+:class:`MagicLayouts` sits between :class:`~obverse.rulesets.mtg.faces.MagicFaces` and
 :class:`~obverse.rulesets.mtg.Magic`: it computes these cards' characteristics, their copies,
 casting them (fuse, a prototyped or Omen face), resolving them (a Room's cast door unlocks, an
 Omen is shuffled away) and the ``unlock`` verb (:class:`Unlock`). A rules version without a
@@ -21,7 +21,7 @@ from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, combine_faces
 from obverse.errors import InputError, RulesError, quote
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces, is_permanent_face
+from obverse.rulesets.mtg.faces import MagicFaces, is_permanent_face
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 

@@ -2,7 +2,7 @@
 face-down (708) and copies (707), in the newest rules and the 2025-06, 2020 and 2008 versions.
 
 The face rules (characteristics, transform, face down, copies) are
-:class:`~obverse.rulesets.mtg_faces.MagicFaces`'; this module adds moving, casting,
+:class:`~obverse.rulesets.mtg.faces.MagicFaces`'; this module adds moving, casting,
 resolving, naming, meld, flip and visibility.
 """
 
@@ -17,15 +17,15 @@ import msgspec
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.rulesets import mtg_rules
 from obverse.rulesets.base import Catalog, Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
-from obverse.rulesets.mtg_copies import CopySpell, MagicCopies
-from obverse.rulesets.mtg_craft import Craft, CraftedWith, MagicCraft
-from obverse.rulesets.mtg_effects import MagicEffects
-from obverse.rulesets.mtg_exile import ChooseExiled, EndGame, LeaveGame
-from obverse.rulesets.mtg_facedown import OLD_KINDS
-from obverse.rulesets.mtg_faces import (
+from obverse.rulesets.mtg import rules_ids as mtg_rules
+from obverse.rulesets.mtg.copies import CopySpell, MagicCopies
+from obverse.rulesets.mtg.craft import Craft, CraftedWith, MagicCraft
+from obverse.rulesets.mtg.effects import MagicEffects
+from obverse.rulesets.mtg.exile import ChooseExiled, EndGame, LeaveGame
+from obverse.rulesets.mtg.facedown import OLD_KINDS
+from obverse.rulesets.mtg.faces import (
     FACE_DOWN,
     MTG_SUPERTYPES,
     MTG_TYPES,
@@ -35,9 +35,11 @@ from obverse.rulesets.mtg_faces import (
     WHOLE_NAME,
     is_permanent_face,
 )
-from obverse.rulesets.mtg_faceup import MagicFaceUp
-from obverse.rulesets.mtg_merge import Mutate
-from obverse.rulesets.mtg_permanents import (
+from obverse.rulesets.mtg.faceup import MagicFaceUp
+from obverse.rulesets.mtg.layouts.room import Lock, MagicLayouts, Unlock
+from obverse.rulesets.mtg.layouts.split import MagicSplit
+from obverse.rulesets.mtg.merge import Mutate
+from obverse.rulesets.mtg.permanents import (
     BecomeDay,
     BecomeNight,
     ChooseProtector,
@@ -47,8 +49,6 @@ from obverse.rulesets.mtg_permanents import (
     Protector,
     RemoveCounters,
 )
-from obverse.rulesets.mtg_rooms import Lock, MagicLayouts, Unlock
-from obverse.rulesets.mtg_split import MagicSplit
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NO, NOTHING, PLAIN, YES, Decided, Outcome
 from obverse.state import GameObject, GameState

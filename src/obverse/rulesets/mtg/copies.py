@@ -21,8 +21,8 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import FACE_DOWN
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.faces import FACE_DOWN
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, NOTHING, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 

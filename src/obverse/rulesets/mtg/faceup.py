@@ -17,7 +17,7 @@ import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
-from obverse.rulesets.mtg_merge import MagicMerge
+from obverse.rulesets.mtg.merge import MagicMerge
 from obverse.rulings import DONE, Outcome
 from obverse.state import GameState
 

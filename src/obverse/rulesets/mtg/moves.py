@@ -1,7 +1,7 @@
 """Magic: The Gathering moves with something to say about leaving the stack or battlefield and
 entering the battlefield: one :meth:`MagicMoves.move_object` override for the mechanics of
-:mod:`~obverse.rulesets.mtg_permanents`, :mod:`~obverse.rulesets.mtg_copies`,
-:mod:`~obverse.rulesets.mtg_craft` and :mod:`~obverse.rulesets.mtg_split`, each a hook
+:mod:`~obverse.rulesets.mtg.permanents`, :mod:`~obverse.rulesets.mtg.copies`,
+:mod:`~obverse.rulesets.mtg.craft` and :mod:`~obverse.rulesets.mtg.layouts.split`, each a hook
 (:meth:`MagicMoves.leaving`, :meth:`MagicMoves.moved`) in its own module.
 
 Most moves have nothing of theirs to say (a card from the hand to the graveyard, a
@@ -15,7 +15,7 @@ import msgspec
 
 from obverse import state as core
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import DONE, Outcome
 from obverse.state import GameObject, GameState
 

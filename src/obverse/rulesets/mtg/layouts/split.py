@@ -3,7 +3,7 @@ cards with more than two halves (Who // What // When // Where // Why; 709.3 appl
 half).
 
 :class:`MagicSplit` sits in :class:`~obverse.rulesets.mtg.Magic`'s bases before
-:class:`~obverse.rulesets.mtg_rooms.MagicLayouts`. A half is chosen by ``face: left`` /
+:class:`~obverse.rulesets.mtg.layouts.room.MagicLayouts`. A half is chosen by ``face: left`` /
 ``right`` (the first and second halves, as before) or by ``half:`` (a half's name, or its
 position from 1); on the stack the third and later halves are the faces ``half3`` ... A spell
 cast from a graveyard with aftermath carries the ``cast_from_graveyard`` designation while it
@@ -21,7 +21,7 @@ from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.errors import InputError, quote
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, Outcome
 from obverse.state import GameObject, GameState
 
