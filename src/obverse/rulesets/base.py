@@ -27,7 +27,7 @@ from obverse.characteristics import (
     status_matches,
 )
 from obverse.errors import InputError, RulesError, quote, suggest
-from obverse.rulesets.hooks import Rulings
+from obverse.rulesets.hooks import Hooks, Rulings
 from obverse.rulesets.offers import Offers
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
@@ -48,7 +48,7 @@ class Catalog(Protocol):
         """Every card known."""
 
 
-class Ruleset(Offers):
+class Ruleset(Offers, Hooks):
     """A game's rules: switches, hooks and the procedures built on them."""
 
     #: The game's own verbs beyond :data:`obverse.vocab.SHARED` (data: the typed actions).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import msgspec
 
@@ -99,7 +99,13 @@ class OfferContext:
         )
 
 
-class Offers(Hooks):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = Hooks
+else:
+    _Base = object
+
+
+class Offers(_Base):
     """The candidate generators of a :class:`~obverse.rulesets.Ruleset` (its base class)."""
 
     def may_act(self, state: GameState, seat: str | None, obj: GameObject) -> bool:

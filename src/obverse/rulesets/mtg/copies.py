@@ -13,7 +13,7 @@ half, a Room's door or a double-faced face: the face up is the decision copied, 
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -56,7 +56,13 @@ _LAYOUT_COPY: Final = {
 }
 
 
-class MagicCopies(MagicMoves):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
+
+
+class MagicCopies(_Base):
     """Copies of spells on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("copy_spell", "_offer_copy_spell"),)

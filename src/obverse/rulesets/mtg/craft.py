@@ -11,7 +11,7 @@ new object (400.7) the link no longer names.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -65,7 +65,13 @@ def _has(card: CardDef, keyword: str) -> bool:
     return any(x.casefold() == keyword for x in card.faces[0].abilities) if card.faces else False
 
 
-class MagicCraft(MagicMoves):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
+
+
+class MagicCraft(_Base):
     """Craft and disturb on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("craft", "_offer_craft"),)

@@ -6,7 +6,7 @@ a state-based action (704.5q, 122.3). :class:`obverse.rulesets.mtg.Magic` builds
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -20,7 +20,13 @@ PLUS: Final = "+1/+1"
 MINUS: Final = "-1/-1"
 
 
-class MagicEffects(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicEffects(_Base):
     """MTG's continuous effects beyond faces: switches and the hooks of the procedures."""
 
     #: 122.1a: a +1/+1 counter adds 1 to power and toughness, a -1/-1 counter subtracts 1.

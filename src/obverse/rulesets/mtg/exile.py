@@ -16,7 +16,7 @@ Who may look at a face-down exiled card is public (players must keep such cards 
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -77,7 +77,13 @@ class EndGame(v.Action, frozen=True, tag="end_game"):
     subject = None
 
 
-class MagicExile(MagicFaceDown):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaceDown
+else:
+    _Base = object
+
+
+class MagicExile(_Base):
     """Face-down exile (406.3-406.4), its look permissions and the reveals of 708.9."""
 
     #: Also: looking at a face-down exiled card, choosing one.

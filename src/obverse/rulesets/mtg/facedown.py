@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
@@ -122,7 +122,13 @@ def is_creature_card(card: CardDef) -> bool:
     return "Creature" in front.types and bool(front.cost)
 
 
-class MagicFaceDown(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicFaceDown(_Base):
     """MTG's face-down kinds on top of the face rules (newest numbering; versions override
     :attr:`face_down_kinds`)."""
 

@@ -6,7 +6,7 @@ cards. :class:`obverse.rulesets.mtg.Magic` builds moving, casting, meld and flip
 from __future__ import annotations
 
 import functools
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -90,7 +90,13 @@ OFF_THE_STACK: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-class MagicFaces(Ruleset):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = Ruleset
+else:
+    _Base = object
+
+
+class MagicFaces(_Base):
     """MTG's zones, switches and face rules (newest numbering; versions override)."""
 
     game: ClassVar[str] = "mtg"

@@ -11,7 +11,7 @@ ability's own duration).
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -28,7 +28,13 @@ replace = msgspec.structs.replace
 FACE_UP_COPY: Final = "face_up_copy"
 
 
-class MagicFaceUp(MagicMerge):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMerge
+else:
+    _Base = object
+
+
+class MagicFaceUp(_Base):
     """708.11 on top of MTG's face-down and merge rules."""
 
     face_up_copies: ClassVar[bool] = True

@@ -23,8 +23,8 @@ from obverse.rulesets.mtg import rules_ids as mtg_rules
 from obverse.rulesets.mtg.copies import CopySpell, MagicCopies
 from obverse.rulesets.mtg.craft import Craft, CraftedWith, MagicCraft
 from obverse.rulesets.mtg.effects import MagicEffects
-from obverse.rulesets.mtg.exile import ChooseExiled, EndGame, LeaveGame
-from obverse.rulesets.mtg.facedown import OLD_KINDS
+from obverse.rulesets.mtg.exile import ChooseExiled, EndGame, LeaveGame, MagicExile
+from obverse.rulesets.mtg.facedown import OLD_KINDS, MagicFaceDown
 from obverse.rulesets.mtg.faces import (
     FACE_DOWN,
     MTG_SUPERTYPES,
@@ -33,12 +33,14 @@ from obverse.rulesets.mtg.faces import (
     PERMANENT_TYPES,
     SPELL_ONLY,
     WHOLE_NAME,
+    MagicFaces,
     is_permanent_face,
 )
 from obverse.rulesets.mtg.faceup import MagicFaceUp
 from obverse.rulesets.mtg.layouts.room import Lock, MagicLayouts, Unlock
 from obverse.rulesets.mtg.layouts.split import MagicSplit
-from obverse.rulesets.mtg.merge import Mutate
+from obverse.rulesets.mtg.merge import MagicMerge, Mutate
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulesets.mtg.permanents import (
     BecomeDay,
     BecomeNight,
@@ -119,12 +121,18 @@ def _decide_new_object(
 
 class Magic(
     MagicFaceUp,
+    MagicMerge,
+    MagicExile,
+    MagicFaceDown,
     MagicEffects,
     MagicPermanents,
     MagicCopies,
     MagicCraft,
     MagicSplit,
+    MagicMoves,
     MagicLayouts,
+    MagicFaces,
+    Ruleset,
 ):
     """Magic: The Gathering, newest Comprehensive Rules (2026): modal DFCs can transform."""
 
@@ -150,7 +158,7 @@ class Magic(
     )
     #: Setup keys: 708.2's listed values (face-down kinds) and counters (battles, Sagas).
     setup_keys: ClassVar[Mapping[str, str]] = {
-        **MagicFaceUp.setup_keys,
+        **MagicFaceDown.setup_keys,
         **MagicPermanents.setup_keys,
     }
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
@@ -840,6 +848,12 @@ class Magic(
         return bool(objs) and all(self.may_look(state, viewer, o) for o in objs)
 
 
+#: Each older version subclasses :class:`Magic` directly (no chain of versions): its
+#: switches are spelled out, the shared values named once here.
+#: No mutate before 2020-04 (702.140 came after the 2020 text).
+_ACTIONS_2020: Final = tuple(a for a in Magic.actions if a is not Mutate)
+
+
 class Magic2025(Magic):
     """MTG rules of June 2025: DFCs at 712, before modal DFCs could transform."""
 
@@ -851,7 +865,7 @@ class Magic2025(Magic):
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2025_06
 
 
-class Magic2020(Magic2025):
+class Magic2020(Magic):
     """MTG rules of 2020 (seed 004): DFCs at 711, transform 701.28; modal DFCs can't
     transform."""
 
@@ -859,23 +873,30 @@ class Magic2020(Magic2025):
     version: ClassVar[str] = "2020"
     title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
-    #: No mutate (702.140 came in 2020-04, after this text).
-    actions: ClassVar[tuple[type[v.Action], ...]] = tuple(
-        a for a in Magic.actions if a is not Mutate
-    )
+    actions: ClassVar[tuple[type[v.Action], ...]] = _ACTIONS_2020
     face_down_kinds: ClassVar[frozenset[str]] = OLD_KINDS
+    modal_can_transform: ClassVar[bool] = False
+    modal_is_transformed: ClassVar[bool] = False
     meld_is_double_faced: ClassVar[bool] = False
     double_faced_token_copies: ClassVar[bool] = False
     can_cast_transformed: ClassVar[bool] = False
 
 
-class Magic2008(Magic2020):
-    """MTG rulings of March 2008 (seed 002): flip cards at 508."""
+class Magic2008(Magic):
+    """MTG rulings of March 2008 (seed 002): flip cards at 508; otherwise the 2020
+    switches."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg@2008",)
     version: ClassVar[str] = "2008"
     title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
+    actions: ClassVar[tuple[type[v.Action], ...]] = _ACTIONS_2020
+    face_down_kinds: ClassVar[frozenset[str]] = OLD_KINDS
+    modal_can_transform: ClassVar[bool] = False
+    modal_is_transformed: ClassVar[bool] = False
+    meld_is_double_faced: ClassVar[bool] = False
+    double_faced_token_copies: ClassVar[bool] = False
+    can_cast_transformed: ClassVar[bool] = False
 
 
 def _refuse(obj: GameObject, rulings: Rulings) -> tuple[str, str, str, Rulings]:

@@ -15,7 +15,7 @@ face-down one is revealed (708.9).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
@@ -46,7 +46,13 @@ class Mutate(v.Action, frozen=True, tag="mutate"):
     position: v.Position = "top"
 
 
-class MagicMerge(MagicExile):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicExile
+else:
+    _Base = object
+
+
+class MagicMerge(_Base):
     """Merged permanents (729) and mutate (702.140) on top of MTG's face-down rules."""
 
     #: Also: a spell on the stack mutating onto each permanent its owner owns.

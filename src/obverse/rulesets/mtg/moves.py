@@ -11,6 +11,8 @@ comparisons, without asking the hooks (the move is the kernel's hottest procedur
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from obverse import state as core
@@ -24,7 +26,13 @@ replace = msgspec.structs.replace
 __all__ = ["MagicMoves"]
 
 
-class MagicMoves(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicMoves(_Base):
     """The one move override of MTG's round-three mechanics, and its two hooks."""
 
     def move_object(

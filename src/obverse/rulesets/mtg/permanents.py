@@ -16,7 +16,7 @@ day and night) leaves these cards as plain permanents.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
@@ -129,7 +129,13 @@ def day_or_night(state: GameState) -> str:
     return "day" if DAY in marks else "night" if NIGHT in marks else "neither"
 
 
-class MagicPermanents(MagicMoves):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
+
+
+class MagicPermanents(_Base):
     """Battles, Sagas and day/night on top of MTG's face rules."""
 
     #: 122: a permanent set up with counters (a battle's defense, a Saga's lore).

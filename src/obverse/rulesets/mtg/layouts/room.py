@@ -10,7 +10,7 @@ topic's rule ids (``mtg@2020``, ``mtg@2008``) treats these cards as their plain 
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -60,7 +60,13 @@ def _cost(face: Face) -> str | None:
     return face.cost if isinstance(face.cost, str) and face.cost else None
 
 
-class MagicLayouts(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicLayouts(_Base):
     """Rooms, fuse, prototype and Omen cards on top of MTG's face rules."""
 
     def has(self, topic: str) -> bool:

@@ -12,7 +12,7 @@ is on the stack, and is exiled whenever it would leave it.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -55,7 +55,13 @@ def _has(face: Face, keyword: str) -> bool:
     return any(x.casefold() == keyword for x in face.abilities)
 
 
-class MagicSplit(MagicMoves):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
+
+
+class MagicSplit(_Base):
     """Aftermath halves and split cards of any number of halves."""
 
     def allowed_faces(self, card: CardDef, zone: str) -> frozenset[str]:
