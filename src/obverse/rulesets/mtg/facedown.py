@@ -28,7 +28,7 @@ from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, RulesError, quote, suggest
 from obverse.rulesets.hooks import Rulings, Sight
 from obverse.rulesets.mtg.faces import FACE_DOWN, SPELL_ONLY, MagicFaces
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Outcome
+from obverse.rulings import DONE, ILLEGAL, Decided, Outcome
 from obverse.state import CopyValues, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
@@ -185,13 +185,13 @@ class MagicFaceDown(_Base):
             face = listed_face(obj.face_down_values)
             what = f"face down, it is {_describe(face)}: the values the effect listed"
             names = (face.name,) if face.name else ()
-            why = self.rule("face_down_values", what)
+            why = self.cite("face_down_values", what)
             return replace(chars, names=names, props=face, why=why)
         kind = obj.face_down_as
         if kind is None:
             return chars
         what = "a nameless 2/2 with ward {2}" if kind in WARD_KINDS else "a nameless 2/2"
-        why = self.rule(KIND_TOPIC[kind], f"face down by {kind.replace('_', ' ')}: {what}")
+        why = self.cite(KIND_TOPIC[kind], f"face down by {kind.replace('_', ' ')}: {what}")
         return replace(chars, props=self.face_down_face(obj), why=chars.why + why)
 
     def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
@@ -205,39 +205,16 @@ class MagicFaceDown(_Base):
 
     # --- verbs reading a name: a face-down object has none (708.2) -------------------------
 
-    def nameless_meld(self, state: GameState, *objs: GameObject) -> Outcome | None:
-        """708.2, 701.42c: a face-down object has no name, so it is no card of a meld pair
-        whatever card it is: nothing happens (the same for every hidden card); ``None``
-        when none is face down."""
-        if any(o.components for o in objs):  # 729.2: a merged permanent is no meld card
-            why = "a merged permanent isn't a card of a meld pair"
-            return Outcome(
-                state,
-                NOTHING,
-                (*self.rule("meld_pair", why), *self.rule("meld_stay", "they stay where they are")),
-            )
-        if not any(o.face_down for o in objs):
-            return None
-        why = "a face-down object has no name: it isn't a card of a meld pair"
-        return Outcome(
-            state,
-            NOTHING,
-            (
-                *self.rule("face_down_values", why),
-                *self.rule("meld_stay", "objects that can't be melded stay in their current zone"),
-            ),
-        )
-
     def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """A search (701.23a) sees a face-down object as the face-down object it is."""
         sight, why = super().query_sight(verb, zone)
         if verb == "search":
             why = (
-                *self.rule("face_down_values", "a face-down object has only its face-down values"),
+                *self.cite("face_down_values", "a face-down object has only its face-down values"),
                 *why,
             )
             if "search" in self.rule_ids:  # (its 2020 number isn't confirmed)
-                why = (*self.rule("search", "a search finds the cards matching it"), *why)
+                why = (*self.cite("search", "a search finds the cards matching it"), *why)
         return Decided(sight, why)
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
@@ -283,7 +260,7 @@ class MagicFaceDown(_Base):
         why: Rulings = ()
         state = out.state
         if kind is not None:
-            why = self.rule(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
+            why = self.cite(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
             state = self._with_kind(state, card, kind)
         if values is not None:
             state, listed = self._with_values(state, card, values)
@@ -346,7 +323,7 @@ class MagicFaceDown(_Base):
         values = self.check_face_down_values(given)
         state = core.update(state, replace(obj, face_down_values=values))
         what = _describe(listed_face(values))
-        return state, self.rule("face_down_values", f"face down, it is {what}, as the effect says")
+        return state, self.cite("face_down_values", f"face down, it is {what}, as the effect says")
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
         """Turning face down with ``as`` records the kind, with ``values`` the
@@ -379,7 +356,7 @@ class MagicFaceDown(_Base):
             state = self._with_kind(out.state, obj.card, a.as_)
             out = replace(out, state=state)
         if a.controller is not None and a.controller != obj.owner:
-            rulings += self.rule(
+            rulings += self.cite(
                 "spell_controller", f"{a.controller} cast it: {a.controller} controls the spell"
             )
         return replace(out, rulings=rulings)
@@ -393,12 +370,12 @@ class MagicFaceDown(_Base):
             raise RulesError("as: needs face_down: true")
         if kind not in CAST_KINDS:
             why = f"{kind.replace('_', ' ')} puts a card onto the battlefield; it isn't cast"
-            return Outcome(state, ILLEGAL, self.rule(KIND_TOPIC[kind], why))
+            return Outcome(state, ILLEGAL, self.cite(KIND_TOPIC[kind], why))
         has = keyword_cost(state.card_def(obj))
         if has is None or has[0].lower() != kind:
             topic = "disguise" if kind == "disguise" else "morph_cast"
             why = f"a card without {kind} can't be cast face down that way"
-            return Outcome(state, ILLEGAL, self.rule(topic, why))
+            return Outcome(state, ILLEGAL, self.cite(topic, why))
         return None
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
@@ -418,7 +395,7 @@ class MagicFaceDown(_Base):
             obj = state.objects[action.object]
             if obj.controller != actor:
                 why = "only its controller may turn a face-down permanent face up this way"
-                return Outcome(state, ILLEGAL, self.rule("face_up_special", why))
+                return Outcome(state, ILLEGAL, self.cite("face_up_special", why))
         return None
 
     def turn_face_up(self, state: GameState, a: v.TurnFaceUp) -> Outcome:
@@ -475,11 +452,11 @@ class MagicFaceDown(_Base):
         kind = obj.face_down_as
         why = f"{card.name} is an instant or sorcery: it is revealed and stays face down"
         if kind in MANIFESTED:
-            rulings = self.rule("cloak_instant" if kind == "cloak" else "manifest_instant", why)
+            rulings = self.cite("cloak_instant" if kind == "cloak" else "manifest_instant", why)
         elif len(obj.cards) > 1 and "merged_instant" in self.rule_ids:
-            rulings = self.rule("merged_instant", why)
+            rulings = self.cite("merged_instant", why)
         else:
-            rulings = self.rule("instant_no_permanent", why)
+            rulings = self.cite("instant_no_permanent", why)
         known = {(k.player, k.obj) for k in state.knowledge}
         seen = tuple(
             Knowledge(player=p, card=obj.card, obj=obj.id, since=state.clock)
@@ -505,22 +482,22 @@ class MagicFaceDown(_Base):
             if is_creature_card(card):
                 cost = card.faces[0].cost
                 why = f"it shows it is a creature card and pays its mana cost {cost}"
-                special = self.rule("face_up_special", "a special action")
-                return "mana", (*special, *self.rule(topic, why))
+                special = self.cite("face_up_special", "a special action")
+                return "mana", (*special, *self.cite(topic, why))
             why = "it isn't a creature card with a mana cost: it can't be turned face up this way"
-            return None, self.rule(topic, why)
+            return None, self.cite(topic, why)
         if keyword is None:
             topic = "disguise_face_up" if kind == "disguise" else "morph_face_up"
             why = "it has no morph or disguise cost: it can't be turned face up this way"
-            return None, self.rule(topic, why)
+            return None, self.cite(topic, why)
         word, cost = keyword
-        rulings = self.rule("face_up_special", "a special action")
+        rulings = self.cite("face_up_special", "a special action")
         if kind in MANIFESTED:
             pre = "cloak" if kind == "cloak" else "manifest"
             both = f"{pre}_disguise" if word == "Disguise" else f"{pre}_morph"
-            rulings += self.rule(both, f"it may also be turned face up for its {word.lower()} cost")
+            rulings += self.cite(both, f"it may also be turned face up for its {word.lower()} cost")
         topic = "disguise_face_up" if word == "Disguise" else "morph_face_up"
-        rulings += self.rule(topic, f"it pays its {word.lower()} cost {cost}")
+        rulings += self.cite(topic, f"it pays its {word.lower()} cost {cost}")
         return word, rulings
 
     def _megamorph_counter(self, out: Outcome, obj: GameObject) -> Outcome:
@@ -531,7 +508,7 @@ class MagicFaceDown(_Base):
         counters = dict(up.counters)
         counters["+1/+1"] = counters.get("+1/+1", 0) + 1
         state = core.update(out.state, replace(up, counters=tuple(sorted(counters.items()))))
-        why = self.rule("megamorph", "turned face up for its megamorph cost: a +1/+1 counter")
+        why = self.cite("megamorph", "turned face up for its megamorph cost: a +1/+1 counter")
         return replace(out, state=state, rulings=(*out.rulings, *why))
 
 

@@ -50,14 +50,14 @@ class MagicFaceUp(_Base):
         text = (state.card_def(obj).faces[0].text or "").lower()
         if "turned face up" not in text or "copy" not in text:
             why = "it has no 'as this is turned face up' copy ability: it copies nothing"
-            return replace(out, rulings=(*out.rulings, *self.rule("face_up_as", why)))
+            return replace(out, rulings=(*out.rulings, *self.cite("face_up_as", why)))
         of = out.state.objects[a.copy]
         values, rulings = self.copy_effect(out.state, obj, of)
         state = core.update(out.state, replace(obj, copies=(*obj.copies, values)))
         state = replace(state, designations=(*state.designations, (FACE_UP_COPY, obj.id)))
         why = "its 'as this is turned face up' ability applies as it turns face up: a copy"
         return replace(
-            out, state=state, rulings=(*out.rulings, *self.rule("face_up_as", why), *rulings)
+            out, state=state, rulings=(*out.rulings, *self.cite("face_up_as", why), *rulings)
         )
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:

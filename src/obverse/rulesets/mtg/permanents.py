@@ -197,7 +197,7 @@ class MagicPermanents(_Base):
             return chars
         n = _count(obj, DEFENSE)
         props = replace(chars.props, defense=n)
-        why = self.rule("battle_defense", f"on the battlefield its defense is its {n} counters")
+        why = self.cite("battle_defense", f"on the battlefield its defense is its {n} counters")
         return replace(chars, props=props, why=chars.why + why)
 
     # --- entering the battlefield (310.4b, 310.8a, 310.11a, 714.3a, 702.145) -----------------
@@ -280,7 +280,7 @@ class MagicPermanents(_Base):
                 lore = "read ahead: its controller chooses 1, and it enters with 1 lore counter"
             else:
                 lore = "as a Saga enters, its controller puts a lore counter on it"
-            rulings += self.rule("saga_lore", lore)
+            rulings += self.cite("saga_lore", lore)
         if "day_night" in self.rule_ids:
             state, why = self._bound_starts_day_night(state, chars)
             rulings += why
@@ -295,7 +295,7 @@ class MagicPermanents(_Base):
         obj = state.objects[obj.id]
         printed = _number(super().base_characteristics(state, obj).props.defense)
         state = core.update(state, _with_count(obj, DEFENSE, printed))
-        rulings = self.rule(
+        rulings = self.cite(
             "battle_enters", f"it enters with {printed} defense counters, its printed defense"
         )
         if "Siege" in chars.props.subtypes:
@@ -304,10 +304,10 @@ class MagicPermanents(_Base):
                 return state, rulings
             who = rivals[0]
             why = f"its controller chooses an opponent, {who}, as its protector"
-            rulings += self.rule("siege_protector", why)
+            rulings += self.cite("siege_protector", why)
         else:
             who = obj.controller
-            rulings += self.rule("protector_enters", "with no battle type, its controller")
+            rulings += self.cite("protector_enters", "with no battle type, its controller")
         return _set_protector(state, obj.id, who), rulings
 
     # --- counters and damage (310.6, 310.7, 310.11b, 704.5v, 120.3h) -------------------------
@@ -338,10 +338,9 @@ class MagicPermanents(_Base):
         obj = state.objects[a.object]
         if not self._is_battle(state, obj) or "battle_damage" not in self.rule_ids:
             raise RulesError("damage is modelled for battles only (120.3h)")
-        rulings = self.ruling_list(
-            ("damage_battle", f"{a.amount} damage removes that many defense counters"),
-            ("battle_damage", "damage dealt to a battle removes defense counters"),
-        )
+        rulings = self.cite(
+            "damage_battle", f"{a.amount} damage removes that many defense counters"
+        ) + self.cite("battle_damage", "damage dealt to a battle removes defense counters")
         if not _count(obj, DEFENSE):
             return Outcome(state, NOTHING, rulings)
         out = self.remove_counters(
@@ -358,20 +357,18 @@ class MagicPermanents(_Base):
             return out
         chars = self.chars(state, obj)
         if "Siege" in chars.props.subtypes:
-            rulings = self.ruling_list(
-                (
-                    "siege_defeated",
-                    "its last defense counter was removed: it is exiled, and "
-                    "its controller may cast it transformed without paying its mana cost",
-                ),
-                ("sba_battle", "the source of a waiting trigger isn't put into the graveyard"),
+            rulings = self.cite(
+                "siege_defeated",
+                "its last defense counter was removed: it is exiled, and "
+                "its controller may cast it transformed without paying its mana cost",
+            ) + self.cite(
+                "sba_battle", "the source of a waiting trigger isn't put into the graveyard"
             )
             moved = super().move_object(state, obj.id, "exile")
         else:
-            rulings = self.ruling_list(
-                ("sba_battle", "a battle with defense 0 is put into its owner's graveyard"),
-                ("battle_zero", "its defense is 0"),
-            )
+            rulings = self.cite(
+                "sba_battle", "a battle with defense 0 is put into its owner's graveyard"
+            ) + self.cite("battle_zero", "its defense is 0")
             moved = super().move_object(state, obj.id, "graveyard")
         after = _drop_marks(moved.state, obj.id, PROTECTOR)
         return Outcome(
@@ -387,23 +384,23 @@ class MagicPermanents(_Base):
         if not self._is_battle(state, obj) or "protector" not in self.rule_ids:
             why = "only a battle on the battlefield has a protector; nothing happens"
             return Outcome(
-                state, NOTHING, self.rule("protector", why) if "protector" in self.rule_ids else ()
+                state, NOTHING, self.cite("protector", why) if "protector" in self.rule_ids else ()
             )
         if "Siege" in self.chars(state, obj).props.subtypes and a.player == obj.controller:
             why = f"only an opponent of the Siege's controller can protect it, not {a.player}"
-            return Outcome(state, ILLEGAL, self.rule("siege_protector", why))
+            return Outcome(state, ILLEGAL, self.cite("siege_protector", why))
         if protector_of(state, obj.id) == a.player:
-            return Outcome(state, NOTHING, self.rule("protector_one", f"{a.player} already is"))
+            return Outcome(state, NOTHING, self.cite("protector_one", f"{a.player} already is"))
         state = _set_protector(state, obj.id, a.player)
         why = f"{a.player} becomes its protector; the one before stops being it"
         event = Event("protector", obj.id, obj.card, detail=a.player)
-        return Outcome(state, DONE, self.rule("protector_one", why), (event,))
+        return Outcome(state, DONE, self.cite("protector_one", why), (event,))
 
     def protector(self, state: GameState, a: Protector) -> Outcome:
         """310.8: the battle's protector (``None``: not a battle with one)."""
         who = protector_of(state, a.object)
         rulings = (
-            self.rule("protector", f"its protector is {who}")
+            self.cite("protector", f"its protector is {who}")
             if "protector" in self.rule_ids
             else ()
         )
@@ -426,7 +423,7 @@ class MagicPermanents(_Base):
         why = f"its controller is its protector: {a.to} chooses an opponent, {rivals[0]}"
         state = _set_protector(out.state, obj.id, rivals[0])
         return replace(
-            out, state=state, rulings=out.rulings + self.rule("sba_siege_protector", why)
+            out, state=state, rulings=out.rulings + self.cite("sba_siege_protector", why)
         )
 
     # --- day and night (730, 702.145) -------------------------------------------------------
@@ -446,7 +443,7 @@ class MagicPermanents(_Base):
         if "day_night" not in self.rule_ids:
             raise RulesError(f"day and night aren't modelled under {self.name}")
         now = day_or_night(state)
-        return Outcome(state, DONE, self.rule("day_night", f"it is {now}"), answer=now)
+        return Outcome(state, DONE, self.cite("day_night", f"it is {now}"), answer=now)
 
     # --- the untap step's day/night check (730.2, 502.2) -------------------------------------
 
@@ -479,14 +476,14 @@ class MagicPermanents(_Base):
         if now == "day" and cast == 0:
             why = f"it is day and {was} cast no spells last turn: it becomes night"
             change = self._become(after, "night")
-            rulings = self.rule("day_to_night", why)
+            rulings = self.cite("day_to_night", why)
         elif now == "night" and cast >= 2:
             why = f"it is night and {was} cast {cast} spells last turn: it becomes day"
             change = self._become(after, "day")
-            rulings = self.rule("night_to_day", why)
+            rulings = self.cite("night_to_day", why)
         else:
             return replace(out, state=after)
-        rulings = self.rule("untap_day_night", "the untap step checks day and night") + rulings
+        rulings = self.cite("untap_day_night", "the untap step checks day and night") + rulings
         return Outcome(change.state, DONE, rulings + change.rulings, out.events + change.events)
 
     def _become(self, state: GameState, now: str) -> Outcome:
@@ -494,13 +491,13 @@ class MagicPermanents(_Base):
             raise RulesError(f"day and night aren't modelled under {self.name}")
         was = day_or_night(state)
         if was == now:
-            return Outcome(state, NOTHING, self.rule("day_night", f"it is {now} already"))
+            return Outcome(state, NOTHING, self.cite("day_night", f"it is {now} already"))
         kept = tuple(d for d in state.designations if d not in (DAY, NIGHT))
         state = replace(state, designations=(*kept, DAY if now == "day" else NIGHT))
         if was == "neither":
-            rulings = self.rule("day_night", f"the game gets the {now} designation")
+            rulings = self.cite("day_night", f"the game gets the {now} designation")
         else:
-            rulings = self.rule("day_night_change", f"{was} becomes {now}")
+            rulings = self.cite("day_night_change", f"{was} becomes {now}")
         state, why, events = self._turn_bound(state, now)
         return Outcome(state, DONE, rulings + why, (Event("day_night", detail=now), *events))
 
@@ -524,13 +521,13 @@ class MagicPermanents(_Base):
             name = self.chars(state, o).names
             if not self._dfc_turns(state, o):
                 why = f"{' '.join(name)} isn't represented by a double-faced card: it stays"
-                rulings += self.rule("who_transforms", why)
+                rulings += self.cite("who_transforms", why)
                 continue
             state, ts = core.tick(state)
             flipped = "back" if face == "front" else "front"
             state = core.update(state, replace(o, face=flipped, timestamp=ts))
             why = f"as it becomes {now}, {' '.join(name)} transforms"
-            rulings += self.rule(topic, why)
+            rulings += self.cite(topic, why)
             events += (Event("transform", o.id, o.card, o.controller),)
         return state, rulings, events
 
@@ -560,10 +557,10 @@ class MagicPermanents(_Base):
             return state, obj, ()
         if not self._dfc_turns(state, obj):
             why = "it isn't represented by a double-faced card: it enters as it is"
-            return state, obj, self.rule("who_transforms", why)
+            return state, obj, self.cite("who_transforms", why)
         obj = replace(obj, face=face)
         state = core.update(state, obj)
-        return state, obj, self.rule(topic, f"it is {now}: {why}")
+        return state, obj, self.cite(topic, f"it is {now}: {why}")
 
     def _bound_starts_day_night(
         self, state: GameState, chars: Characteristics
@@ -579,7 +576,7 @@ class MagicPermanents(_Base):
             mark, topic, why = NIGHT, "nightbound_night", "a nightbound permanent: it becomes night"
         else:
             return state, ()
-        return replace(state, designations=(*state.designations, mark)), self.rule(topic, why)
+        return replace(state, designations=(*state.designations, mark)), self.cite(topic, why)
 
     def _any_daybound(self, state: GameState) -> bool:
         return any(
@@ -603,13 +600,12 @@ class MagicPermanents(_Base):
         back = card.faces[1]
         if not SPELL_ONLY.intersection(back.types) or not self.is_permanent(state, obj):
             return super().resolve(state, a)
-        rulings = self.ruling_list(
-            ("daybound", "it is night: the daybound permanent would enter transformed"),
-            (
-                "resolve_transformed_instant",
-                f"its card's back face, {back.name}, is an instant or sorcery: it doesn't "
-                "enter the battlefield and is put into its owner's graveyard instead",
-            ),
+        rulings = self.cite(
+            "daybound", "it is night: the daybound permanent would enter transformed"
+        ) + self.cite(
+            "resolve_transformed_instant",
+            f"its card's back face, {back.name}, is an instant or sorcery: it doesn't "
+            "enter the battlefield and is put into its owner's graveyard instead",
         )
         return self._put(state, obj, "graveyard", "front", False, rulings)
 
@@ -643,11 +639,11 @@ class MagicPermanents(_Base):
             return out
         if not self._dfc_turns(out.state, obj):
             why = "daybound at night, but no double-faced card represents it: it can't transform"
-            return replace(out, rulings=out.rulings + self.rule("who_transforms", why))
+            return replace(out, rulings=out.rulings + self.cite("who_transforms", why))
         state, ts = core.tick(out.state)
         state = core.update(state, replace(obj, face="back", timestamp=ts))
         why = "a daybound permanent front face up at night transforms"
-        return replace(out, state=state, rulings=out.rulings + self.rule("daybound_now", why))
+        return replace(out, state=state, rulings=out.rulings + self.cite("daybound_now", why))
 
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """702.145b, 702.145e: daybound and nightbound permanents transform only as day and
@@ -664,9 +660,9 @@ class MagicPermanents(_Base):
             return ()
         abilities = self.chars(state, obj).props.abilities
         if "Daybound" in abilities:
-            return self.rule("daybound", "it can't transform except due to its daybound ability")
+            return self.cite("daybound", "it can't transform except due to its daybound ability")
         if "Nightbound" in abilities:
-            return self.rule(
+            return self.cite(
                 "nightbound", "it can't transform except due to its nightbound ability"
             )
         return ()
