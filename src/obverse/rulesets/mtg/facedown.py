@@ -6,7 +6,7 @@ disguise and cloak add ward {2}, 702.168a / 701.58a) and the ways it may be turn
 the special action (116.2b) paying its morph or disguise cost (702.37e, 702.168d) or, for a
 manifested or cloaked creature card, its mana cost (701.40b, 701.58b); or an effect (708.8),
 which only reveals a manifested or cloaked instant or sorcery: it stays face down (701.40g,
-701.58g).
+701.58g). Each kind is a handler in :mod:`obverse.rulesets.mtg.kinds`.
 The kind is public (players must keep track of what made each face-down object face down);
 which ways are open depends on the hidden card, so only its controller may try the special
 action, and every other player's attempt is refused the same way whatever the card is.
@@ -14,13 +14,13 @@ action, and every other player's attempt is refused the same way whatever the ca
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
@@ -28,33 +28,12 @@ from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, RulesError, quote, suggest
 from obverse.rulesets.hooks import Rulings, Sight
 from obverse.rulesets.mtg.faces import FACE_DOWN, SPELL_ONLY, MagicFaces
+from obverse.rulesets.mtg.kinds import KIND_RULES, KINDS
 from obverse.rulings import DONE, ILLEGAL, Decided, Outcome
 from obverse.state import CopyValues, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
 
-#: Every kind, newest rules (the order the scenario contract lists them in).
-KINDS: Final = ("morph", "megamorph", "manifest", "manifest_dread", "disguise", "cloak")
-#: 702.168a / 701.58a: face down, a 2/2 with ward {2}.
-WARD_KINDS: Final = frozenset({"disguise", "cloak"})
-#: Put onto the battlefield face down; turned up by the special action for the mana cost of
-#: a creature card (701.40b, 701.58b; manifest dread manifests, 701.62a).
-MANIFESTED: Final = frozenset({"manifest", "manifest_dread", "cloak"})
-#: Cast face down with the card's own keyword (702.37c, 702.168a).
-CAST_KINDS: Final = frozenset({"morph", "megamorph", "disguise"})
-#: The rule topic of each kind (how it makes a card face down).
-KIND_TOPIC: Final = {
-    "morph": "morph",
-    "megamorph": "megamorph",
-    "manifest": "manifest",
-    "manifest_dread": "manifest_dread",
-    "disguise": "disguise",
-    "cloak": "cloak",
-}
-#: 702.168a, 701.58a: the face-down values of a disguised or cloaked permanent.
-FACE_DOWN_WARD: Final = Face(
-    types=("Creature",), power=2, toughness=2, abilities=("Ward",), text="Ward {2}"
-)
 #: Keyword abilities that let a face-down permanent be turned face up for their cost.
 KEYWORDS: Final = ("Megamorph", "Morph", "Disguise")
 _KEYWORD_COST: Final = re.compile(r"\b(Megamorph|Morph|Disguise)\s*((?:\{[^}]+\})+)")
@@ -73,7 +52,7 @@ LISTED_KEYS: Final = (
 )
 
 
-@functools.lru_cache(maxsize=256)
+@memo.per_value
 def listed_face(values: tuple[tuple[str, object], ...]) -> Face:
     """The face-down values an effect listed (708.2), as a face: nothing else."""
     return Face(**dict(values))  # type: ignore[arg-type]
@@ -87,25 +66,11 @@ def _describe(face: Face) -> str:
     return f"a {words}" if words != "an object" else words
 
 
+@memo.per_identity(lambda card: (card,))
 def keyword_cost(card: CardDef) -> tuple[str, str] | None:
     """The morph, megamorph or disguise ability of a card's front face and its cost
-    (``"?"`` when the text doesn't print one), or ``None``."""
-    # Read once per card definition (offers ask for every card each time they are made);
-    # the entry holds the card, so its id is not reused while it is kept.
-    hit = _KEYWORD_COSTS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_KEYWORD_COSTS) > 4096:
-        _KEYWORD_COSTS.clear()
-    found = _keyword_cost(card)
-    _KEYWORD_COSTS[id(card)] = (card, found)
-    return found
-
-
-_KEYWORD_COSTS: dict[int, tuple[CardDef, tuple[str, str] | None]] = {}
-
-
-def _keyword_cost(card: CardDef) -> tuple[str, str] | None:
+    (``"?"`` when the text doesn't print one), or ``None``. (Offers ask it of every card
+    each time they are made: read once per printed card.)"""
     front = card.faces[0] if card.faces else Face()
     have = {a.split()[0].capitalize() for a in front.abilities if a.strip()}
     for m in _KEYWORD_COST.finditer(front.text or ""):
@@ -177,7 +142,8 @@ class MagicFaceDown(_Base):
         """The face-down values the effect listed (708.2) or its kind gives it."""
         if obj.face_down_values:
             return listed_face(obj.face_down_values)
-        return FACE_DOWN_WARD if obj.face_down_as in WARD_KINDS else FACE_DOWN
+        kind = KIND_RULES.get(obj.face_down_as or "")
+        return kind.values if kind is not None else FACE_DOWN
 
     def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         chars = super().face_down_characteristics(state, obj)
@@ -187,18 +153,19 @@ class MagicFaceDown(_Base):
             names = (face.name,) if face.name else ()
             why = self.cite("face_down_values", what)
             return replace(chars, names=names, props=face, why=why)
-        kind = obj.face_down_as
+        kind = KIND_RULES.get(obj.face_down_as or "")
         if kind is None:
             return chars
-        what = "a nameless 2/2 with ward {2}" if kind in WARD_KINDS else "a nameless 2/2"
-        why = self.cite(KIND_TOPIC[kind], f"face down by {kind.replace('_', ' ')}: {what}")
+        said = kind.name.replace("_", " ")
+        why = self.cite(kind.topic, f"face down by {said}: {kind.what}")
         return replace(chars, props=self.face_down_face(obj), why=chars.why + why)
 
     def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
         """708.2: a disguised or cloaked permanent's face-down values, ward {2} too, are
         what a copy gets."""
         values, rulings = super().copiable_values(state, of)
-        if of.face_down and (of.face_down_as in WARD_KINDS or of.face_down_values):
+        kind = KIND_RULES.get(of.face_down_as or "")
+        if of.face_down and ((kind is not None and kind.ward) or of.face_down_values):
             face = self.face_down_face(of)
             values = replace(values, faces=(face,), name=face.name or "")
         return Decided(values, rulings)
@@ -260,7 +227,7 @@ class MagicFaceDown(_Base):
         why: Rulings = ()
         state = out.state
         if kind is not None:
-            why = self.cite(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
+            why = self.cite(KIND_RULES[kind].topic, f"put onto the battlefield face down by {kind}")
             state = self._with_kind(state, card, kind)
         if values is not None:
             state, listed = self._with_values(state, card, values)
@@ -368,9 +335,9 @@ class MagicFaceDown(_Base):
         self.check_kind(kind)
         if not a.face_down:
             raise RulesError("as: needs face_down: true")
-        if kind not in CAST_KINDS:
+        if not KIND_RULES[kind].cast:
             why = f"{kind.replace('_', ' ')} puts a card onto the battlefield; it isn't cast"
-            return Outcome(state, ILLEGAL, self.cite(KIND_TOPIC[kind], why))
+            return Outcome(state, ILLEGAL, self.cite(KIND_RULES[kind].topic, why))
         has = keyword_cost(state.card_def(obj))
         if has is None or has[0].lower() != kind:
             topic = "disguise" if kind == "disguise" else "morph_cast"
@@ -449,10 +416,10 @@ class MagicFaceDown(_Base):
         (manifested), 701.58g (cloaked), 729.2g (merged); otherwise 110.4 (instant and
         sorcery cards can't be permanents)."""
         card = state.card_def(obj)
-        kind = obj.face_down_as
+        kind = KIND_RULES.get(obj.face_down_as or "")
         why = f"{card.name} is an instant or sorcery: it is revealed and stays face down"
-        if kind in MANIFESTED:
-            rulings = self.cite("cloak_instant" if kind == "cloak" else "manifest_instant", why)
+        if kind is not None and kind.manifested:
+            rulings = self.cite(kind.instant_topic, why)
         elif len(obj.cards) > 1 and "merged_instant" in self.rule_ids:
             rulings = self.cite("merged_instant", why)
         else:
@@ -475,10 +442,11 @@ class MagicFaceDown(_Base):
         for a manifested or cloaked creature card) and the rules behind it; ``None`` and
         the rule that refuses it when there is none."""
         card = state.card_def(obj)
-        kind = obj.face_down_as
+        kind = KIND_RULES.get(obj.face_down_as or "")
+        manifested = kind is not None and kind.manifested
         keyword = keyword_cost(card)
-        if kind in MANIFESTED and not keyword_only:
-            topic = "cloak_face_up" if kind == "cloak" else "manifest_face_up"
+        if kind is not None and manifested and not keyword_only:
+            topic = kind.face_up_topic
             if is_creature_card(card):
                 cost = card.faces[0].cost
                 why = f"it shows it is a creature card and pays its mana cost {cost}"
@@ -487,15 +455,17 @@ class MagicFaceDown(_Base):
             why = "it isn't a creature card with a mana cost: it can't be turned face up this way"
             return None, self.cite(topic, why)
         if keyword is None:
-            topic = "disguise_face_up" if kind == "disguise" else "morph_face_up"
+            disguised = kind is not None and kind.name == "disguise"
+            topic = "disguise_face_up" if disguised else "morph_face_up"
             why = "it has no morph or disguise cost: it can't be turned face up this way"
             return None, self.cite(topic, why)
         word, cost = keyword
         rulings = self.cite("face_up_special", "a special action")
-        if kind in MANIFESTED:
-            pre = "cloak" if kind == "cloak" else "manifest"
-            both = f"{pre}_disguise" if word == "Disguise" else f"{pre}_morph"
-            rulings += self.cite(both, f"it may also be turned face up for its {word.lower()} cost")
+        if kind is not None and manifested:
+            rulings += self.cite(
+                kind.keyword_topic(word),
+                f"it may also be turned face up for its {word.lower()} cost",
+            )
         topic = "disguise_face_up" if word == "Disguise" else "morph_face_up"
         rulings += self.cite(topic, f"it pays its {word.lower()} cost {cost}")
         return word, rulings
@@ -510,7 +480,3 @@ class MagicFaceDown(_Base):
         state = core.update(out.state, replace(up, counters=tuple(sorted(counters.items()))))
         why = self.cite("megamorph", "turned face up for its megamorph cost: a +1/+1 counter")
         return replace(out, state=state, rulings=(*out.rulings, *why))
-
-
-#: 2020 (and the 2008 rulings, which use its numbers): no disguise, cloak or manifest dread.
-OLD_KINDS: Final = frozenset({"morph", "megamorph", "manifest"})

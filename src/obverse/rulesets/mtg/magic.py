@@ -23,9 +23,10 @@ from obverse.rulesets.mtg.copies import CopySpell, MagicCopies
 from obverse.rulesets.mtg.craft import Craft, CraftedWith, MagicCraft
 from obverse.rulesets.mtg.effects import MagicEffects
 from obverse.rulesets.mtg.exile import ChooseExiled, EndGame, LeaveGame, MagicExile
-from obverse.rulesets.mtg.facedown import OLD_KINDS, MagicFaceDown
+from obverse.rulesets.mtg.facedown import MagicFaceDown
 from obverse.rulesets.mtg.faces import MTG_SUPERTYPES, MTG_TYPES, MagicFaces
 from obverse.rulesets.mtg.faceup import MagicFaceUp
+from obverse.rulesets.mtg.kinds import OLD_KINDS
 from obverse.rulesets.mtg.layouts.base import Layout, refuse
 from obverse.rulesets.mtg.layouts.flip import Flip
 from obverse.rulesets.mtg.layouts.meld import Meld

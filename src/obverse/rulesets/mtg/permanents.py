@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
@@ -686,13 +687,14 @@ def _set_protector(state: GameState, oid: int, player: str) -> GameState:
 
 def _drop_marks(state: GameState, oid: int, prefix: str) -> GameState:
     """``state`` without ``oid``'s designations named ``prefix``... (the protector's)."""
-    keep = _KEEP_UNLESS.get(prefix)
-    if keep is None:
-        keep = _KEEP_UNLESS[prefix] = lambda d: not d[0].startswith(prefix)
+    keep = _keep_unless(prefix)
     # Only the entries naming oid looked at in Python (core.dropping).
     kept = core.dropping(state.designations, core.DESIGNATED, oid, keep)
     return state if kept is state.designations else replace(state, designations=kept)
 
 
-#: Per name prefix, whether a designation (naming the object) is kept: not that prefix's.
-_KEEP_UNLESS: dict[str, Callable[[tuple[str, int]], bool]] = {}
+@memo.per_value
+def _keep_unless(prefix: str) -> Callable[[tuple[str, int]], bool]:
+    """Whether a designation (naming the object) is kept: not ``prefix``'s (one function per
+    prefix)."""
+    return lambda d: not d[0].startswith(prefix)
