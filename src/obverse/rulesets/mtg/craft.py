@@ -113,7 +113,7 @@ class MagicCraft(_Base):
         exiled: list[int] = []
         for oid in (obj.id, *a.materials):
             card = state.objects[oid].card
-            out = self.move_object(state, oid, "exile")
+            out = self.move_object(state, v.Move(object=oid, to="exile"))
             state, rulings, events = out.state, rulings + out.rulings, events + out.events
             now = state.object_of_card(card)
             if now is not None and oid != obj.id:
@@ -121,7 +121,7 @@ class MagicCraft(_Base):
         back = state.object_of_card(obj.card)
         if back is None or back.zone != "exile":  # a token ceased to exist in exile (111.7)
             return Outcome(state, DONE, rulings, events)
-        out = self.move_object(state, back.id, "battlefield", transformed=True)
+        out = self.move_object(state, v.Move(object=back.id, to="battlefield", transformed=True))
         state, rulings, events = out.state, rulings + out.rulings, events + out.events
         new = state.object_of_card(obj.card)
         if new is None or new.zone != "battlefield":

@@ -176,9 +176,7 @@ class Magic(
                 return Outcome(state, NOTHING, stays)
         if a.as_ is not None or a.values is not None:
             self.check_move_as(a)  # the kind and values are checked there (708.2)
-        out = self.move_object(
-            state, a.object, a.to, a.face, a.face_down, a.transformed, a.position
-        )
+        out = self.move_object(state, a)
         if out.result != DONE:
             return out
         if obj.unlocked or obj.zone != "battlefield":  # a Room has a say only then (709.5d)

@@ -365,12 +365,12 @@ class MagicPermanents(_Base):
             ) + self.cite(
                 "sba_battle", "the source of a waiting trigger isn't put into the graveyard"
             )
-            moved = super().move_object(state, obj.id, "exile")
+            moved = super().move_object(state, v.Move(object=obj.id, to="exile"))
         else:
             rulings = self.cite(
                 "sba_battle", "a battle with defense 0 is put into its owner's graveyard"
             ) + self.cite("battle_zero", "its defense is 0")
-            moved = super().move_object(state, obj.id, "graveyard")
+            moved = super().move_object(state, v.Move(object=obj.id, to="graveyard"))
         after = _drop_marks(moved.state, obj.id, PROTECTOR)
         return Outcome(
             after, DONE, out.rulings + rulings + moved.rulings, out.events + moved.events
