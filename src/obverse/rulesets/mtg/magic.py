@@ -251,7 +251,7 @@ class Magic(
         if zone == "stack" and face is not None:
             return PLAIN[face]
         if zone != "battlefield":
-            # half3 ...: a split card's third or later half (mtg_split)
+            # half3 ...: a split card's third or later half (layouts/split.py)
             chosen = obj.face in ("back", "left", "right") or obj.face[:4] == "half"
             if chosen and len(card.faces) > 1:
                 topic, what = self.layout_rule(card.layout, card.faces).off_the_stack
@@ -455,7 +455,7 @@ class Magic(
         """A search sees cards as they are in their zone: outside the battlefield and stack
         a DFC has only its front face (712.8a), a flip card its normal characteristics (710.2),
         a split card both halves (709.4)."""
-        sight, why = super().query_sight(verb, zone)  # 701.23a, 708.2 (mtg_facedown)
+        sight, why = super().query_sight(verb, zone)  # 701.23a, 708.2 (facedown.py)
         if verb == "search" and zone not in ("battlefield", "stack"):
             return Decided(
                 sight,

@@ -7,7 +7,7 @@ It has the characteristics of its topmost component (729.2a) and the abilities o
 face-up one (702.140e); its status, face down or not, is the topmost component's (729.2e).
 Turning it face down turns every component face down (729.2f), unless a face-up merged
 permanent has a double-faced component (729.2j); turning it face up turns every component
-up (729.2f), unless one is an instant or sorcery card (729.2g, in mtg_facedown). A merged
+up (729.2f), unless one is an instant or sorcery card (729.2g, in facedown.py). A merged
 permanent isn't double-faced: transforming it turns each component that can transform
 (729.2i). Leaving the battlefield, each component goes to the zone on its own (729.3) and a
 face-down one is revealed (708.9).
