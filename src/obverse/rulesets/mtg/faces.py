@@ -286,17 +286,7 @@ class MagicFaces(_Base):
                 "face_down_no_transform", "a face-down permanent can't transform; nothing happens"
             )
         if obj.meld is not None or card.layout == "meld":
-            return (
-                *self.cite(
-                    "meld_no_transform",
-                    "meld cards and melded permanents can't transform; nothing happens",
-                ),
-                *(
-                    self.cite("transform_not_dfc", "not a transforming permanent")
-                    if not self.meld_is_double_faced
-                    else ()
-                ),
-            )
+            return MELD.transform_blocked(self)
         return ()
 
     def can_turn_face_down(self, state: GameState, obj: GameObject) -> Decided[bool]:
@@ -306,15 +296,7 @@ class MagicFaces(_Base):
             )
         card = state.cards[obj.card].card
         if obj.meld is not None or (card.layout == "meld" and obj.zone == "battlefield"):
-            return Decided(
-                False,
-                self.cite(
-                    "meld_no_face_down",
-                    "meld cards on the battlefield and "
-                    "melded permanents can't be turned face down; nothing "
-                    "happens",
-                ),
-            )
+            return Decided(False, MELD.face_down_blocked(self))
         if self.is_double_faced(card):
             return Decided(
                 False,
@@ -380,7 +362,7 @@ class MagicFaces(_Base):
         """708.8 / 712.15a: front face up; a flipped permanent stays flipped (710.4)."""
         if obj.flipped:
             return "back"
-        return "both" if state.card_def(obj).layout == "split" else "front"
+        return self.default_face(state.card_def(obj), "battlefield")
 
     # --- copies (707.2, 707.3, 707.8, 707.8a, 709.3c) ---------------------------------------
 

@@ -170,7 +170,8 @@ NEWEST: Final[dict[str, str]] = {
     "counter_pairs": "122.3",
     **{
         # Rooms (709.5, since September 2024), fuse (702.102), prototype (718) and Omen
-        # (720, since April 2025): only the versions that have them (their handlers check, layouts/).
+        # (720, since April 2025): only the versions that have them (their handlers in
+        # layouts/ check).
         "room": "709.5",
         "room_types": "709.5a",
         "room_spell": "709.5b",

@@ -1,6 +1,6 @@
 """Adventurer cards (715, layout ``adventure``): cast as an Adventure, on the stack only the
-alternative characteristics (715.3b), exiled as it resolves (715.4); the normal
-characteristics everywhere else (715.2a); the Adventure's name may be chosen (715.2c)."""
+alternative characteristics (715.3b), exiled as it resolves (715.3d); the normal
+characteristics everywhere else (715.4); the Adventure's name may be chosen (201.4f, 715.2)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class Adventure(Layout):
     off_the_stack: ClassVar[tuple[str, str]] = ("adventure_normal", "normal characteristics")
 
     def face_rulings(self, rs: MagicFaces, obj: GameObject, front_mv: bool) -> Rulings:
-        """715.3b: on the stack as an Adventure its alternative values; 715.2a: else its
+        """715.3b: on the stack as an Adventure its alternative values; 715.4: else its
         normal ones."""
         if obj.zone == "stack" and obj.face == "back":
             return rs.cite(
@@ -49,14 +49,14 @@ class Adventure(Layout):
         return Decided(True, rs.cite("adventure_cast", "it is cast normally"))
 
     def resolve_plan(self, rs: MagicFaces, obj: GameObject) -> tuple[str, str, Rulings] | None:
-        """715.4: an Adventure spell resolves into exile."""
+        """715.3d: an Adventure spell resolves into exile."""
         if obj.face != "back":
             return None
         why = "an adventure spell resolves into exile"
         return "exile", "front", rs.cite("adventure_exile", why)
 
     def face_naming(self, rs: MagicFaces, name: str, card: CardDef) -> Decided[bool] | None:
-        """715.2c: the Adventure's name names its alternative characteristics."""
+        """201.4f, 715.2: the Adventure's name names its alternative characteristics."""
         if name not in card.face_names[1:]:
             return super().face_naming(rs, name, card)
         return Decided(

@@ -2,7 +2,7 @@
 permanent represented by both, back faces up (712.14c), with only the combined back face and
 the sum of the front faces' mana values (712.8g); an unmelded meld card has only its front
 face (712.8a-c); a meld card is double-faced since 2022 (712.1); meld cards don't transform
-or turn face down (712.9, 712.10)."""
+or turn face down (712.9, 712.16)."""
 
 from __future__ import annotations
 
@@ -79,6 +79,24 @@ class MeldCard(Layout):
             CopyValues(layout="normal", faces=(face,), name=face.name or "", source_face="back"),
             rs.cite("copy_dfc", "copying a melded permanent copies the face that is up")
             + rs.cite("mv_meld", "a copy of a melded permanent has mana value 0"),
+        )
+
+    def transform_blocked(self, rs: MagicFaces) -> Rulings:
+        """712.9 (701.27): meld cards and melded permanents can't transform (before 2022 not
+        double-faced at all)."""
+        why = "meld cards and melded permanents can't transform; nothing happens"
+        out = rs.cite("meld_no_transform", why)
+        if not rs.meld_is_double_faced:
+            out += rs.cite("transform_not_dfc", "not a transforming permanent")
+        return out
+
+    def face_down_blocked(self, rs: MagicFaces) -> Rulings:
+        """712.16: meld cards on the battlefield and melded permanents can't be turned face
+        down."""
+        return rs.cite(
+            "meld_no_face_down",
+            "meld cards on the battlefield and melded permanents can't be turned face down; "
+            "nothing happens",
         )
 
     def plan_cast(

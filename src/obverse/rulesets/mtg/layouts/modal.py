@@ -1,6 +1,6 @@
 """Modal double-faced cards (712, layout ``modal_dfc``) and reversible cards: the face up
 counts, mana value included (712.8d); cast with either face (712.11b); a front face that
-isn't a permanent can't enter the battlefield (712.14); since September 2025 they can
+isn't a permanent can't enter the battlefield (712.14b); since September 2025 they can
 transform (712.9, 701.27g)."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Modal(Reversible):
         )
 
     def enter_face(self, rs: MagicFaces, card: CardDef, zone: str) -> Decided[str | None]:
-        """712.14: a front face that isn't a permanent card can't enter the battlefield."""
+        """712.14b: a front face that isn't a permanent card can't enter the battlefield."""
         if not is_permanent_face(card.faces[0]):
             return Decided(
                 None,
