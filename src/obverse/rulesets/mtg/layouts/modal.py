@@ -1,5 +1,5 @@
 """Modal double-faced cards (712, layout ``modal_dfc``) and reversible cards: the face up
-counts, mana value included (712.8d); cast with either face (712.11b); a front face that
+counts, mana value included (712.8f); cast with either face (712.11b); a front face that
 isn't a permanent can't enter the battlefield (712.14b); since September 2025 they can
 transform (712.9, 701.27g)."""
 
@@ -44,7 +44,7 @@ class Modal(Reversible):
         return rs.modal_is_transformed
 
     def face_rulings(self, rs: MagicFaces, obj: GameObject, front_mv: bool) -> Rulings:
-        """712.8d: the face that is up counts, mana value included."""
+        """712.8f: the face that is up counts, mana value included."""
         if obj.zone not in ("battlefield", "stack"):
             return super().face_rulings(rs, obj, front_mv)
         return rs.cite(

@@ -41,7 +41,7 @@ class Transform(Layout):
         return face == "back" and not obj.copies and len(faces) > 1
 
     def face_rulings(self, rs: MagicFaces, obj: GameObject, front_mv: bool) -> Rulings:
-        """712.8e, 202.3c: back face up on the battlefield, the front face's mana value."""
+        """712.8e, 202.3b: back face up on the battlefield, the front face's mana value."""
         if front_mv and obj.zone == "battlefield":
             return rs.cite(
                 "dfc_back_up",
