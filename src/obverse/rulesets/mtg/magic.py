@@ -10,7 +10,7 @@ casting (601.2, 712.11, 305), resolving and visibility (708.5, 712.6).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar, Final
 
 from obverse import memo
@@ -503,10 +503,33 @@ class Magic(
         return bool(objs) and all(self.may_look(state, viewer, o) for o in objs)
 
 
-#: Each older version subclasses :class:`Magic` directly (no chain of versions): its
-#: switches are spelled out, the shared values named once here.
-#: No mutate before 2020-04 (702.140 came after the 2020 text).
-_ACTIONS_2020: Final = tuple(a for a in Magic.actions if a is not Mutate)
+#: The switches of the 2020 rules, which the 2008 rulings share (each version subclasses
+#: :class:`Magic` directly and takes its switches from a table, not from another version):
+#: no mutate (702.140 came in 2020-04, after that text), morph, megamorph and manifest only,
+#: meld cards not double-faced (712.1 came in 2022), no double-faced token copies (707.8a),
+#: transforming DFCs cast front face up only (711.7), modal DFCs never transform (712.9).
+SWITCHES_2020: Final[Mapping[str, object]] = {
+    "actions": tuple(a for a in Magic.actions if a is not Mutate),
+    "face_down_kinds": OLD_KINDS,
+    "meld_is_double_faced": False,
+    "double_faced_token_copies": False,
+    "can_cast_transformed": False,
+    "modal_can_transform": False,
+    "modal_is_transformed": False,
+}
+
+
+def _switches(table: Mapping[str, object]) -> Callable[[type[Magic]], type[Magic]]:
+    """A class decorator setting a version's switches from ``table`` (each a ClassVar
+    :class:`Magic` declares)."""
+
+    def apply(cls: type[Magic]) -> type[Magic]:
+        for name, value in table.items():
+            assert hasattr(Magic, name), name
+            setattr(cls, name, value)
+        return cls
+
+    return apply
 
 
 class Magic2025(Magic):
@@ -520,38 +543,26 @@ class Magic2025(Magic):
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2025_06
 
 
+@_switches(SWITCHES_2020)
 class Magic2020(Magic):
     """MTG rules of 2020 (seed 004): DFCs at 711, transform 701.28; modal DFCs can't
-    transform."""
+    transform (:data:`SWITCHES_2020`)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg@2020",)
     version: ClassVar[str] = "2020"
     title: ClassVar[str] = "Magic: The Gathering (Comprehensive Rules, 2020)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2020
-    actions: ClassVar[tuple[type[v.Action], ...]] = _ACTIONS_2020
-    face_down_kinds: ClassVar[frozenset[str]] = OLD_KINDS
-    modal_can_transform: ClassVar[bool] = False
-    modal_is_transformed: ClassVar[bool] = False
-    meld_is_double_faced: ClassVar[bool] = False
-    double_faced_token_copies: ClassVar[bool] = False
-    can_cast_transformed: ClassVar[bool] = False
 
 
+@_switches(SWITCHES_2020)
 class Magic2008(Magic):
-    """MTG rulings of March 2008 (seed 002): flip cards at 508; otherwise the 2020
-    switches."""
+    """MTG rulings of March 2008 (seed 002): flip cards at 508; the 2020 switches
+    (:data:`SWITCHES_2020`)."""
 
     aliases: ClassVar[tuple[str, ...]] = ("mtg@2008",)
     version: ClassVar[str] = "2008"
     title: ClassVar[str] = "Magic: The Gathering (rulings of March 2008)"
     rule_ids: ClassVar[dict[str, str]] = mtg_rules.V2008
-    actions: ClassVar[tuple[type[v.Action], ...]] = _ACTIONS_2020
-    face_down_kinds: ClassVar[frozenset[str]] = OLD_KINDS
-    modal_can_transform: ClassVar[bool] = False
-    modal_is_transformed: ClassVar[bool] = False
-    meld_is_double_faced: ClassVar[bool] = False
-    double_faced_token_copies: ClassVar[bool] = False
-    can_cast_transformed: ClassVar[bool] = False
 
 
 RULESETS: list[type[Ruleset]] = [Magic, Magic2025, Magic2020, Magic2008]
