@@ -99,14 +99,15 @@ class OfferContext:
         )
 
 
-if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+if TYPE_CHECKING:  # a sibling base of Ruleset beside Hooks: typed as Hooks, based on object
     _Base = Hooks
 else:
     _Base = object
 
 
 class Offers(_Base):
-    """The candidate generators of a :class:`~obverse.rulesets.Ruleset` (its base class)."""
+    """The candidate generators of a :class:`~obverse.rulesets.Ruleset` (one of its two bases,
+    ``Ruleset(Offers, Hooks)``: the generators read the hooks)."""
 
     def may_act(self, state: GameState, seat: str | None, obj: GameObject) -> bool:
         """The seat policy: whether ``seat`` may take an action whose main object (its
