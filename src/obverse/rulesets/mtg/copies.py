@@ -48,14 +48,6 @@ class CopySpell(v.Action, frozen=True, tag="copy_spell"):
     controller: str | None = None
 
 
-#: The layouts whose face up on the stack is a decision a copy keeps, and the rule saying so.
-_LAYOUT_COPY: Final = {
-    "adventure": ("adventure_copy", "a copy of an Adventure spell is an Adventure too"),
-    "omen": ("omen_copy", "a copy of an Omen spell is an Omen too"),
-    "prototype": ("prototype_spell_copy", "a copy of a prototyped spell is prototyped too"),
-}
-
-
 if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
     _Base = MagicMoves
 else:
@@ -102,8 +94,9 @@ class MagicCopies(_Base):
     def _copy_rulings(self, state: GameState, of: GameObject, card: CardDef) -> Rulings:
         """The layout's rule for what the copy is (707.10g, 715.3c, 720.3c, 718.3c,
         709.5b)."""
-        if card.layout in _LAYOUT_COPY and of.face == "back" and len(card.faces) > 1:
-            topic, why = _LAYOUT_COPY[card.layout]
+        said = self.layout_rule(card.layout, card.faces).spell_copy  # Adventure, Omen ...
+        if said is not None and of.face == "back" and len(card.faces) > 1:
+            topic, why = said
             if topic in self.rule_ids:
                 return self.cite(topic, why)
         if self.is_double_faced(card) and "copy_dfc_spell" in self.rule_ids:

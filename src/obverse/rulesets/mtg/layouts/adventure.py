@@ -24,6 +24,11 @@ class Adventure(Layout):
     name: ClassVar[str] = "adventure"
     whole_name: ClassVar[str] = "naming_adventure"
     off_the_stack: ClassVar[tuple[str, str]] = ("adventure_normal", "normal characteristics")
+    #: 715.3c: a copy of an Adventure spell is an Adventure too.
+    spell_copy: ClassVar[tuple[str, str] | None] = (
+        "adventure_copy",
+        "a copy of an Adventure spell is an Adventure too",
+    )
 
     def face_rulings(self, rs: MagicFaces, obj: GameObject, front_mv: bool) -> Rulings:
         """715.3b: on the stack as an Adventure its alternative values; 715.4: else its

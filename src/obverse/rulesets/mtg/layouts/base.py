@@ -47,6 +47,9 @@ class Layout:
     whole_name: ClassVar[str] = "dfc_naming"
     #: Leaving the stack or battlefield: the rule giving it its values there, and what they are.
     off_the_stack: ClassVar[tuple[str, str]] = ("dfc_front_outside", "front face")
+    #: 707.10: a copy of a spell cast with the layout's alternative face keeps it (the rule
+    #: and why); ``None``: the layout has no such face.
+    spell_copy: ClassVar[tuple[str, str] | None] = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} layout {self.name!r}>"

@@ -31,6 +31,11 @@ class Omen(Alternative):
     name: ClassVar[str] = "omen"
     how: ClassVar[str] = "as an Omen"
     off_the_stack: ClassVar[tuple[str, str]] = ("omen_normal", "normal characteristics")
+    #: 720.3c: a copy of an Omen spell is an Omen too.
+    spell_copy: ClassVar[tuple[str, str] | None] = (
+        "omen_copy",
+        "a copy of an Omen spell is an Omen too",
+    )
 
     def allowed_faces(self, rs: MagicFaces, card: CardDef, zone: str) -> frozenset[str]:
         """720.3b: as an Omen only on the stack (a version before 720: the front only)."""

@@ -30,6 +30,11 @@ class Prototype(Alternative):
     name: ClassVar[str] = "prototype"
     how: ClassVar[str] = "prototyped"
     off_the_stack: ClassVar[tuple[str, str]] = ("prototype_normal", "normal characteristics")
+    #: 718.3c: a copy of a prototyped spell is prototyped too.
+    spell_copy: ClassVar[tuple[str, str] | None] = (
+        "prototype_spell_copy",
+        "a copy of a prototyped spell is prototyped too",
+    )
 
     def allowed_faces(self, rs: MagicFaces, card: CardDef, zone: str) -> frozenset[str]:
         """718.3b: prototyped only on the stack and battlefield (a version before 718: one)."""
