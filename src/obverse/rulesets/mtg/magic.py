@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 
-#: Battles, day and night (mtg_permanents).
+#: Battles, day and night (permanents.py).
 PERMANENT_VERBS: Final = (
     RemoveCounters,
     Damage,
@@ -181,7 +181,7 @@ class Magic(
             return out
         if obj.unlocked or obj.zone != "battlefield":  # a Room has a say only then (709.5d)
             out = self.room_moved(state, obj, a.to, out)
-        if obj.face_down or obj.components:  # 708.9 (mtg_exile)
+        if obj.face_down or obj.components:  # 708.9 (exile.py)
             out = self.revealed_leaving(obj, out)
         if a.as_ is None and a.values is None:
             return out
