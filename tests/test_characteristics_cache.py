@@ -13,7 +13,7 @@ from obverse.engine import apply
 from obverse.errors import InputError
 from obverse.play import deal
 from obverse.registry import get_ruleset
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import DONE, NOTHING
 from obverse.state import GameObject, GameState
 
@@ -60,8 +60,8 @@ def test_rulings_cite_each_versions_own_numbers() -> None:
     # The same topic and reason, memoized per ruleset: each version keeps its numbering.
     newest, v2020 = get_ruleset("mtg"), get_ruleset("mtg@2020")
     assert isinstance(newest, MagicFaces) and isinstance(v2020, MagicFaces)
-    new = newest.rule("transform", "it turns over")[0]
-    old = v2020.rule("transform", "it turns over")[0]
+    new = newest.cite("transform", "it turns over")[0]
+    old = v2020.cite("transform", "it turns over")[0]
     assert (new.rule, new.version) != (old.rule, old.version)
     assert old.rule.startswith("701.28")
 

@@ -19,7 +19,7 @@ from obverse.cli import iter_scenarios
 from obverse.engine import apply
 from obverse.mana import mana_value
 from obverse.registry import get_ruleset
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import Decided, Ruling
 from obverse.runner import run_scenario
 from obverse.state import GameObject, GameState, PhysicalCard, new_state

@@ -9,10 +9,11 @@ import random
 import pytest
 
 from obverse import state as core
+from obverse import vocab as v
 from obverse.bench_node import table
 from obverse.rulesets.mtg import Magic
-from obverse.rulesets.mtg_craft import CRAFTED
-from obverse.rulesets.mtg_permanents import PROTECTOR
+from obverse.rulesets.mtg.craft import CRAFTED
+from obverse.rulesets.mtg.permanents import PROTECTOR
 from obverse.state import GameObject, GameState
 
 
@@ -35,8 +36,8 @@ def test_a_move_skipping_the_hooks_decides_as_asking_them(to: str) -> None:
     for card in ids:
         oid = state.card_object[card]
         marked += core.mentions(state.designations, core.DESIGNATED, oid)
-        a = fast.move_object(state, oid, to)
-        b = plain.move_object(state, oid, to)
+        a = fast.move_object(state, v.Move(object=oid, to=to))
+        b = plain.move_object(state, v.Move(object=oid, to=to))
         assert (a.result, a.rulings, a.events) == (b.result, b.rulings, b.events)
         assert a.state == b.state
         assert a.state.designations == b.state.designations

@@ -21,9 +21,9 @@ from obverse.errors import InputError, ObverseError, RulesError
 from obverse.fuzz import twin_history
 from obverse.registry import get_ruleset
 from obverse.rulesets.mtg import Magic
-from obverse.rulesets.mtg_copies import CopySpell
-from obverse.rulesets.mtg_craft import CraftedWith
-from obverse.rulesets.mtg_permanents import BecomeDay, DayNight, Protector
+from obverse.rulesets.mtg.copies import CopySpell
+from obverse.rulesets.mtg.craft import CraftedWith
+from obverse.rulesets.mtg.permanents import BecomeDay, DayNight, Protector
 from obverse.views import view
 
 ROOT = Path(__file__).resolve().parent.parent

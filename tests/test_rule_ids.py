@@ -19,8 +19,8 @@ import obverse.engine
 import obverse.runner
 from obverse.cli import iter_scenarios
 from obverse.registry import get_ruleset
-from obverse.rulesets import mtg_rules
 from obverse.rulesets.mtg import Magic
+from obverse.rulesets.mtg import rules_ids as mtg_rules
 from obverse.runner import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -38,7 +38,7 @@ from obverse.importers import (
     str_or_none,
 )
 from obverse.importers.jsonstream import OBJECT_BOUNDARY, read_records
-from obverse.rulesets.mtg_faces import MTG_SUPERTYPES
+from obverse.rulesets.mtg.faces import MTG_SUPERTYPES
 
 #: Scryfall layouts kept as they are.
 DIRECT: Final = game_layouts("mtg")

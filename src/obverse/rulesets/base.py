@@ -27,7 +27,7 @@ from obverse.characteristics import (
     status_matches,
 )
 from obverse.errors import InputError, RulesError, quote, suggest
-from obverse.rulesets.hooks import Rulings
+from obverse.rulesets.hooks import Hooks, Rulings
 from obverse.rulesets.offers import Offers
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, Effect, GameObject, GameState, Knowledge, PhysicalCard
@@ -48,7 +48,7 @@ class Catalog(Protocol):
         """Every card known."""
 
 
-class Ruleset(Offers):
+class Ruleset(Offers, Hooks):
     """A game's rules: switches, hooks and the procedures built on them."""
 
     #: The game's own verbs beyond :data:`obverse.vocab.SHARED` (data: the typed actions).
@@ -207,34 +207,28 @@ class Ruleset(Offers):
             self.check_kind(a.as_)
         if a.values is not None:
             self.check_face_down_values(a.values)
-        # a.to is canonical: the kernel made it so. Positional: a move is the hottest call.
-        return self.move_object(
-            state, a.object, a.to, a.face, a.face_down, a.transformed, a.position
-        )
+        return self.move_object(state, a)  # a.to is canonical: the kernel made it so
 
     def move_object(
         self,
         state: GameState,
-        obj_id: int,
-        to: str,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
+        a: v.Move,
+        *,
         controller: str | None = None,
         face_fixed: str | None = None,
     ) -> Outcome:
         """:meth:`move` with what procedures add: ``face_fixed``, a face the rules already
         chose (casting, playing, resolving), and the controller in the new zone."""
-        obj = state.objects[obj_id]
-        dest, rulings = self.destination(state, obj, to, transformed)
+        obj = state.objects[a.object]
+        face_down, position, transformed = a.face_down, a.position, a.transformed
+        dest, rulings = self.destination(state, obj, a.to, transformed)
         if dest == obj.zone:  # a ruleset may give same-zone moves their own meaning
             within = self.move_within_zone(state, obj, face_down, position)
             if within is not None:
                 return replace(within, rulings=(*rulings, *within.rulings))
         new_face = face_fixed
         if new_face is None:
-            new_face, why = self.face_on_move(state, obj, dest, face, transformed)
+            new_face, why = self.face_on_move(state, obj, dest, a.face, transformed)
             rulings += why
         if new_face is None:
             return Outcome(state, NOTHING, rulings)
@@ -251,7 +245,7 @@ class Ruleset(Offers):
             gone = Event("cease", obj.id, obj.cards[0])
             return Outcome(state, DONE, (*rulings, *why), (*events, gone))
         new, state = self._moved(
-            state, obj, dest, new_face, fd, is_new, face_down, controller, stamp=False
+            state, obj, a, dest=dest, face=new_face, fd=fd, is_new=is_new, controller=controller
         )
         next_id = new.id + 1 if is_new else None  # the counters advance in the same edit
         state = self.relocate(state, obj, new, position, clock=new.timestamp, next_id=next_id)
@@ -261,25 +255,24 @@ class Ruleset(Offers):
         self,
         state: GameState,
         obj: GameObject,
+        a: v.Move,
+        *,
         dest: str,
         face: str,
         fd: bool,
         is_new: bool,
-        face_down: bool | None,
-        controller: str | None,
-        stamp: bool = True,
+        controller: str | None = None,
     ) -> tuple[GameObject, GameState]:
-        """The object as it arrives in ``dest`` (a new object, or the same one), with the
-        next timestamp (and id); ``stamp=False``: the state's counters are left for the
-        caller's edit to advance."""
+        """The object ``a`` moves as it arrives in ``dest`` (a new object, or the same one)
+        with ``face`` up, face down if ``fd``, and the next timestamp (and id); the state's
+        counters are left for the caller's edit to advance."""
+        face_down = a.face_down
         ts = state.clock + 1
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
             state = core.forget(state, obj.id)
             oid = state.next_id
-            if stamp:
-                state = replace(state, clock=ts, next_id=oid + 1)
             new = GameObject(
                 id=oid,
                 cards=obj.cards,
@@ -293,8 +286,6 @@ class Ruleset(Offers):
                 timestamp=ts,
             )
         else:
-            if stamp:
-                state = replace(state, clock=ts)
             new = replace(
                 obj,
                 zone=dest,
@@ -388,9 +379,8 @@ class Ruleset(Offers):
     ) -> Outcome:
         """``obj`` goes where casting or resolving put it, with the face the rules chose and
         its controller kept; the plan's rulings come first."""
-        out = self.move_object(
-            state, obj.id, zone, face_fixed=face, face_down=face_down, controller=obj.controller
-        )
+        move = v.Move(object=obj.id, to=zone, face_down=face_down)
+        out = self.move_object(state, move, face_fixed=face, controller=obj.controller)
         return Outcome(out.state, DONE, (*rulings, *out.rulings), out.events)
 
     # --- turning over -----------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import msgspec
 
@@ -99,8 +99,15 @@ class OfferContext:
         )
 
 
-class Offers(Hooks):
-    """The candidate generators of a :class:`~obverse.rulesets.Ruleset` (its base class)."""
+if TYPE_CHECKING:  # a sibling base of Ruleset beside Hooks: typed as Hooks, based on object
+    _Base = Hooks
+else:
+    _Base = object
+
+
+class Offers(_Base):
+    """The candidate generators of a :class:`~obverse.rulesets.Ruleset` (one of its two bases,
+    ``Ruleset(Offers, Hooks)``: the generators read the hooks)."""
 
     def may_act(self, state: GameState, seat: str | None, obj: GameObject) -> bool:
         """The seat policy: whether ``seat`` may take an action whose main object (its

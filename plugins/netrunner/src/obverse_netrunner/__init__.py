@@ -291,7 +291,7 @@ class Netrunner(Ruleset):
         if obj.zone == "play_area":
             return Outcome(state, NOTHING, self.cite(INSTALLING, "it is installed already"))
         corp = obj.owner == self.corp(state)
-        out = self.move_object(state, obj.id, "play_area", face_down=corp)
+        out = self.move_object(state, v.Move(object=obj.id, to="play_area", face_down=corp))
         why = (
             self.cite(CORP_INSTALL, "a Corp card is installed facedown and unrezzed")
             if corp

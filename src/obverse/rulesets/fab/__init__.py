@@ -493,7 +493,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         before = state
         physical = replace(state.cards[obj.card], transcended=True)
         state = replace(state, cards=state.cards.set(obj.card, physical))
-        out = self.move_object(state, obj_id, "hand")
+        out = self.move_object(state, v.Move(object=obj_id, to="hand"))
         if out.result != DONE:
             return Outcome(before, out.result, out.rulings)
         moved = out.state.object_of_card(obj.card)

@@ -102,17 +102,15 @@ class FabArena(_Base):
 
     # --- entering the arena: afflictions (8.2.11c) and demi-heroes (8.1.11b) ----------------
 
-    def move_object(
-        self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
-    ) -> Outcome:
+    def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """A move, then what entering the arena as a permanent does to afflictions and
         demi-heroes; a sub-card leaving its top-card stops being one; sub-cards whose
         top-card ceased to exist are cleared (3.0.14e)."""
-        before = state.objects[obj_id]
-        if to == SUB_CARDS and before.zone != SUB_CARDS:
+        before = state.objects[a.object]
+        if a.to == SUB_CARDS and before.zone != SUB_CARDS:
             why = "a card is under a permanent only if a rule or effect puts it there"
             return Outcome(state, NOTHING, self.cite("3.0.14a", why))
-        out = super().move_object(state, obj_id, to, *args, **how)
+        out = super().move_object(state, a, **how)
         if out.result != DONE:
             return out
         state, rulings = out.state, out.rulings
@@ -196,7 +194,7 @@ class FabArena(_Base):
         none; otherwise it is cleared (3.0.12)."""
         player = obj.controller
         if self.controls_hero(state, player, obj.id):
-            out = super().move_object(state, obj.id, self.discard_zone)
+            out = super().move_object(state, v.Move(object=obj.id, to=self.discard_zone))
             return out.state, (
                 *self.cite(
                     "8.1.11b",
@@ -279,7 +277,15 @@ class FabArena(_Base):
         events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, SUB_CARDS),)
         face = self._face_after_move(state, obj, SUB_CARDS, None).value
         # One core edit, as a move's (the counters advance in it).
-        new, state = self._moved(state, obj, SUB_CARDS, face, False, True, False, None, False)
+        new, state = self._moved(
+            state,
+            obj,
+            v.Move(object=obj.id, to=SUB_CARDS, face_down=False),
+            dest=SUB_CARDS,
+            face=face,
+            fd=False,
+            is_new=True,
+        )
         new = replace(new, under=top.id)
         state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
         for sub in sorted(self.sub_cards(state), key=_ID):
@@ -326,7 +332,7 @@ class FabArena(_Base):
         ]
         for oid in sorted(orphans):
             sub = state.objects[oid]
-            out = super().move_object(state, sub.id, self.discard_zone)
+            out = super().move_object(state, v.Move(object=sub.id, to=self.discard_zone))
             state = out.state
             rulings += out.rulings
             left = state.object_of_card(sub.card)

@@ -183,7 +183,7 @@ class FabEquip(_Base):
         if zone is None:
             why += self.cite("8.5.41e", "it can't be equipped, so it doesn't become a permanent")
             return Outcome(state, NOTHING, why)
-        out = self.move_object(state, obj.id, zone)
+        out = self.move_object(state, v.Move(object=obj.id, to=zone))
         if out.result != DONE:
             return out
         rulings = (
@@ -268,7 +268,7 @@ class FabEquip(_Base):
         for mover, into in ((one, two), (two, one)):
             # the other's visibility: face down, public (3.0.4d in a private zone) or private
             seen = None if not (into.face_down or self.is_public_object(into)) else into.face_down
-            out = self.move_object(state, mover.id, into.zone, face_down=seen)
+            out = self.move_object(state, v.Move(object=mover.id, to=into.zone, face_down=seen))
             if out.result != DONE:
                 why = "one of the objects can't complete its move: the exchange fails"
                 return Outcome(before, NOTHING, (*self.cite("8.5.49a", why), *out.rulings))

@@ -142,7 +142,7 @@ class FabStatus(_Base):
         ]
         moved: Rulings = ()
         for oid in others:
-            out = FabArena.move_object(self, state, oid, self.discard_zone)
+            out = FabArena.move_object(self, state, v.Move(object=oid, to=self.discard_zone))
             state = out.state
             moved += out.rulings
         if not others:
@@ -168,7 +168,9 @@ class FabStatus(_Base):
             why = f"at the start of {player}'s turn a suspense counter is removed ({left - 1} left)"
             rulings += self.cite("8.3.42", why)
             if left == 1:
-                moved = FabArena.move_object(self, state, obj.id, self.discard_zone)
+                moved = FabArena.move_object(
+                    self, state, v.Move(object=obj.id, to=self.discard_zone)
+                )
                 state = moved.state
                 gone = "it has no suspense counters: it is destroyed"
                 rulings += (*self.cite("8.3.42", gone), *moved.rulings)

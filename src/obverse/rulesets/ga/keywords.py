@@ -209,7 +209,7 @@ class Keywords(_Base):
             return Outcome(state, NOTHING, self.cite("Recollection Phase 3", why))
         events: tuple[Event, ...] = ()
         for oid in tuple(ids):
-            out = self.move_object(state, oid, HAND)
+            out = self.move_object(state, v.Move(object=oid, to=HAND))
             state, events = out.state, (*events, *out.events)
         why = f"{a.player} returns all {len(ids)} card(s) in their memory to their hand"
         return Outcome(state, DONE, self.cite("Recollection Phase 3", why), events)

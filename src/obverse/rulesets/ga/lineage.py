@@ -151,15 +151,13 @@ class Lineages(_Base):
         why = "a non-object card with Preserve goes to its owner's material deck, Preserved"
         return self._preserve(state, obj, self.cite("Preserve 2", why))
 
-    def move_object(
-        self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
-    ) -> Outcome:
+    def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """Preserve 1: an object with Preserve destroyed (sent from the field to the
         graveyard) is then put into its owner's material deck revealed and Preserved (its
         trigger, resolved at once); 1.1: not if it was banished instead."""
-        before = state.objects[obj_id]
+        before = state.objects[a.object]
         preserve = before.zone == FIELD and PRESERVE in self._chars(state, before).props.abilities
-        out = super().move_object(state, obj_id, to, *args, **how)
+        out = super().move_object(state, a, **how)
         if not preserve or out.result != DONE:
             return out
         now = out.state.object_of_card(before.card)
@@ -173,7 +171,7 @@ class Lineages(_Base):
 
     def _preserve(self, state: GameState, obj: GameObject, why: Rulings) -> Outcome:
         """Put ``obj`` into its owner's material deck face up, Preserved (Preserve 3, 4)."""
-        out = super().move_object(state, obj.id, MATERIAL_DECK)
+        out = super().move_object(state, v.Move(object=obj.id, to=MATERIAL_DECK))
         new = out.state.object_of_card(obj.card)
         if out.result != DONE or new is None:
             return out

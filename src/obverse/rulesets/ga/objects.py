@@ -184,14 +184,12 @@ class FieldObjects(_Base):
 
     # --- entering the field (Field 5, Hindered 1, Durability 2, Ephemerate 3.3) --------------
 
-    def move_object(
-        self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
-    ) -> Outcome:
+    def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """:meth:`Ruleset.move_object`; an object entering the field enters awake (or rested,
         Hindered) with its durability counters, and the state-based checks follow."""
-        before = state.objects[obj_id]
+        before = state.objects[a.object]
         ephemeral = self.is_ephemeral(state, before)
-        out = super().move_object(state, obj_id, to, *args, **how)
+        out = super().move_object(state, a, **how)
         if out.result != DONE or before.zone == FIELD:  # no entering: nothing to look up
             return out
         new = out.state.object_of_card(before.card)
@@ -303,7 +301,7 @@ class FieldObjects(_Base):
             if found is None:
                 break
             oid, why = found
-            out = self.move_object(state, oid, GRAVEYARD)
+            out = self.move_object(state, v.Move(object=oid, to=GRAVEYARD))
             state, rulings, events = (
                 out.state,
                 (*rulings, *why, *out.rulings),

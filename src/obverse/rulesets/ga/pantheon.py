@@ -133,7 +133,7 @@ class Pantheon(_Base):
         if top.zone != FIELD or card.zone in (FIELD, LOADED) or card.id == top.id:
             why = "a card from a zone other than the field is loaded underneath an object"
             return Outcome(state, ILLEGAL, self.cite("Load 1", why))
-        out = super().move_object(state, card.id, LOADED)
+        out = super().move_object(state, v.Move(object=card.id, to=LOADED))
         new = out.state.object_of_card(card.card)
         if out.result != DONE or new is None or new.zone != LOADED:
             return out
@@ -148,14 +148,12 @@ class Pantheon(_Base):
         )
         return Outcome(state, DONE, (*rulings, *out.rulings), out.events)
 
-    def move_object(
-        self, state: GameState, obj_id: int, to: str, *args: Any, **how: Any
-    ) -> Outcome:
+    def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """A move; Object-Specific Zones 1: an object leaving the field puts its loaded
         cards into the graveyard (a regalia: banishment, Regalia 4); a loaded card leaving
         stops being one (Loaded 3: an object with none left is no longer loaded)."""
-        before = state.objects[obj_id]
-        out = super().move_object(state, obj_id, to, *args, **how)
+        before = state.objects[a.object]
+        out = super().move_object(state, a, **how)
         if out.result != DONE:
             return out
         if before.zone == LOADED:
@@ -164,7 +162,7 @@ class Pantheon(_Base):
             return out
         state, rulings, events = out.state, out.rulings, out.events
         for sub in [o for o in state.iter_objects() if o.under == before.id]:
-            gone = super().move_object(state, sub.id, "graveyard")
+            gone = super().move_object(state, v.Move(object=sub.id, to="graveyard"))
             state = self._unload(gone.state, sub)
             rulings, events = (*rulings, *gone.rulings), (*events, *gone.events)
         why = "the object left the field: its loaded cards go to the graveyard"

@@ -171,7 +171,7 @@ class Sandboxes(_Base):
 
     def _breach(self, state: GameState, obj: GameObject, rule: str) -> Outcome:
         """Put ``obj`` onto its owner's site face up, breached (``rule``: 301.2a or c)."""
-        out = self.move_object(state, obj.id, self.site_zone, face_down=False)
+        out = self.move_object(state, v.Move(object=obj.id, to=self.site_zone, face_down=False))
         new = out.state.object_of_card(obj.card)
         if out.result != DONE or new is None or new.zone != self.site_zone:
             return out

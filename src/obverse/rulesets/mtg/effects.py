@@ -6,21 +6,27 @@ a state-based action (704.5q, 122.3). :class:`obverse.rulesets.mtg.Magic` builds
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
 from obverse import state as core
 from obverse.mana import COLORS
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.state import Effect, GameState
 
 PLUS: Final = "+1/+1"
 MINUS: Final = "-1/-1"
 
 
-class MagicEffects(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicEffects(_Base):
     """MTG's continuous effects beyond faces: switches and the hooks of the procedures."""
 
     #: 122.1a: a +1/+1 counter adds 1 to power and toughness, a -1/-1 counter subtracts 1.
@@ -38,15 +44,15 @@ class MagicEffects(MagicFaces):
         out: Rulings = ()
         keys = {k for k, _ in new}
         if keys - {"abilities", "add_abilities"}:
-            out += self.rule(
+            out += self.cite(
                 "copy_exception", "the exception is part of the copy's copiable values"
             )
         if keys & {"abilities", "add_abilities"}:
-            out += self.rule(
+            out += self.cite(
                 "copy_exception_ability", "the ability gained is part of the copiable values"
             )
         if inherited:
-            out += self.rule(
+            out += self.cite(
                 "copiable_values", "the copied object's copy exceptions are copiable values"
             )
         return out
@@ -58,9 +64,8 @@ class MagicEffects(MagicFaces):
         if not keys & {"color", "add_color"}:
             return ()
         how = "adds to its colors" if "color" not in keys else "replaces its colors"
-        return self.ruling_list(
-            ("color_change", f"the new color {how}"),
-            ("layer_color", "color-changing effects apply in layer 5"),
+        return self.cite("color_change", f"the new color {how}") + self.cite(
+            "layer_color", "color-changing effects apply in layer 5"
         )
 
     def after_counters(
@@ -70,10 +75,9 @@ class MagicEffects(MagicFaces):
         122.3: with both on a permanent, N of each are removed (N the smaller count)."""
         if counter not in self.pt_counters:
             return state, ()
-        rulings = self.ruling_list(
-            ("counter_pt", f"each {counter} counter changes its power and toughness"),
-            ("pt_counters", "counters apply in layer 7c, with other modifying effects"),
-        )
+        rulings = self.cite(
+            "counter_pt", f"each {counter} counter changes its power and toughness"
+        ) + self.cite("pt_counters", "counters apply in layer 7c, with other modifying effects")
         obj = state.objects[obj_id]
         counts = dict(obj.counters)
         n = min(counts.get(PLUS, 0), counts.get(MINUS, 0))
@@ -84,7 +88,7 @@ class MagicEffects(MagicFaces):
         kept = tuple(sorted((k, c) for k, c in counts.items() if c))
         state = core.update(state, msgspec.structs.replace(obj, counters=kept))
         why = f"{n} +1/+1 and {n} -1/-1 counters are removed"
-        return state, rulings + self.ruling_list(
-            ("counter_annihilation", f"state-based action: {why}"),
-            ("counter_pairs", "a permanent doesn't keep both kinds of counter"),
+        return state, rulings + (
+            self.cite("counter_annihilation", f"state-based action: {why}")
+            + self.cite("counter_pairs", "a permanent doesn't keep both kinds of counter")
         )

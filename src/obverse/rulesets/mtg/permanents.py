@@ -3,8 +3,8 @@
 one enters) and day and night (730, 702.145: the game's designation and daybound / nightbound
 permanents).
 
-:class:`MagicPermanents` sits between :class:`~obverse.rulesets.mtg_effects.MagicEffects` and
-:class:`~obverse.rulesets.mtg_rooms.MagicLayouts` in :class:`~obverse.rulesets.mtg.Magic`. It
+:class:`MagicPermanents` sits between :class:`~obverse.rulesets.mtg.effects.MagicEffects` and
+:class:`~obverse.rulesets.mtg.layouts.room.MagicLayouts` in :class:`~obverse.rulesets.mtg.Magic`. It
 adds what a permanent gets as it enters (:meth:`entering`), the verbs
 :class:`RemoveCounters`, :class:`Damage`, :class:`ChooseProtector`, :class:`BecomeDay`,
 :class:`BecomeNight` and the queries :class:`Protector` and :class:`DayNight`. The game's
@@ -16,18 +16,19 @@ day and night) leaves these cards as plain permanents.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import RulesError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import SPELL_ONLY
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.faces import SPELL_ONLY
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -129,7 +130,13 @@ def day_or_night(state: GameState) -> str:
     return "day" if DAY in marks else "night" if NIGHT in marks else "neither"
 
 
-class MagicPermanents(MagicMoves):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
+
+
+class MagicPermanents(_Base):
     """Battles, Sagas and day/night on top of MTG's face rules."""
 
     #: 122: a permanent set up with counters (a battle's defense, a Saga's lore).
@@ -191,7 +198,7 @@ class MagicPermanents(MagicMoves):
             return chars
         n = _count(obj, DEFENSE)
         props = replace(chars.props, defense=n)
-        why = self.rule("battle_defense", f"on the battlefield its defense is its {n} counters")
+        why = self.cite("battle_defense", f"on the battlefield its defense is its {n} counters")
         return replace(chars, props=props, why=chars.why + why)
 
     # --- entering the battlefield (310.4b, 310.8a, 310.11a, 714.3a, 702.145) -----------------
@@ -274,7 +281,7 @@ class MagicPermanents(MagicMoves):
                 lore = "read ahead: its controller chooses 1, and it enters with 1 lore counter"
             else:
                 lore = "as a Saga enters, its controller puts a lore counter on it"
-            rulings += self.rule("saga_lore", lore)
+            rulings += self.cite("saga_lore", lore)
         if "day_night" in self.rule_ids:
             state, why = self._bound_starts_day_night(state, chars)
             rulings += why
@@ -289,7 +296,7 @@ class MagicPermanents(MagicMoves):
         obj = state.objects[obj.id]
         printed = _number(super().base_characteristics(state, obj).props.defense)
         state = core.update(state, _with_count(obj, DEFENSE, printed))
-        rulings = self.rule(
+        rulings = self.cite(
             "battle_enters", f"it enters with {printed} defense counters, its printed defense"
         )
         if "Siege" in chars.props.subtypes:
@@ -298,10 +305,10 @@ class MagicPermanents(MagicMoves):
                 return state, rulings
             who = rivals[0]
             why = f"its controller chooses an opponent, {who}, as its protector"
-            rulings += self.rule("siege_protector", why)
+            rulings += self.cite("siege_protector", why)
         else:
             who = obj.controller
-            rulings += self.rule("protector_enters", "with no battle type, its controller")
+            rulings += self.cite("protector_enters", "with no battle type, its controller")
         return _set_protector(state, obj.id, who), rulings
 
     # --- counters and damage (310.6, 310.7, 310.11b, 704.5v, 120.3h) -------------------------
@@ -332,10 +339,9 @@ class MagicPermanents(MagicMoves):
         obj = state.objects[a.object]
         if not self._is_battle(state, obj) or "battle_damage" not in self.rule_ids:
             raise RulesError("damage is modelled for battles only (120.3h)")
-        rulings = self.ruling_list(
-            ("damage_battle", f"{a.amount} damage removes that many defense counters"),
-            ("battle_damage", "damage dealt to a battle removes defense counters"),
-        )
+        rulings = self.cite(
+            "damage_battle", f"{a.amount} damage removes that many defense counters"
+        ) + self.cite("battle_damage", "damage dealt to a battle removes defense counters")
         if not _count(obj, DEFENSE):
             return Outcome(state, NOTHING, rulings)
         out = self.remove_counters(
@@ -352,21 +358,19 @@ class MagicPermanents(MagicMoves):
             return out
         chars = self.chars(state, obj)
         if "Siege" in chars.props.subtypes:
-            rulings = self.ruling_list(
-                (
-                    "siege_defeated",
-                    "its last defense counter was removed: it is exiled, and "
-                    "its controller may cast it transformed without paying its mana cost",
-                ),
-                ("sba_battle", "the source of a waiting trigger isn't put into the graveyard"),
+            rulings = self.cite(
+                "siege_defeated",
+                "its last defense counter was removed: it is exiled, and "
+                "its controller may cast it transformed without paying its mana cost",
+            ) + self.cite(
+                "sba_battle", "the source of a waiting trigger isn't put into the graveyard"
             )
-            moved = super().move_object(state, obj.id, "exile")
+            moved = super().move_object(state, v.Move(object=obj.id, to="exile"))
         else:
-            rulings = self.ruling_list(
-                ("sba_battle", "a battle with defense 0 is put into its owner's graveyard"),
-                ("battle_zero", "its defense is 0"),
-            )
-            moved = super().move_object(state, obj.id, "graveyard")
+            rulings = self.cite(
+                "sba_battle", "a battle with defense 0 is put into its owner's graveyard"
+            ) + self.cite("battle_zero", "its defense is 0")
+            moved = super().move_object(state, v.Move(object=obj.id, to="graveyard"))
         after = _drop_marks(moved.state, obj.id, PROTECTOR)
         return Outcome(
             after, DONE, out.rulings + rulings + moved.rulings, out.events + moved.events
@@ -381,23 +385,23 @@ class MagicPermanents(MagicMoves):
         if not self._is_battle(state, obj) or "protector" not in self.rule_ids:
             why = "only a battle on the battlefield has a protector; nothing happens"
             return Outcome(
-                state, NOTHING, self.rule("protector", why) if "protector" in self.rule_ids else ()
+                state, NOTHING, self.cite("protector", why) if "protector" in self.rule_ids else ()
             )
         if "Siege" in self.chars(state, obj).props.subtypes and a.player == obj.controller:
             why = f"only an opponent of the Siege's controller can protect it, not {a.player}"
-            return Outcome(state, ILLEGAL, self.rule("siege_protector", why))
+            return Outcome(state, ILLEGAL, self.cite("siege_protector", why))
         if protector_of(state, obj.id) == a.player:
-            return Outcome(state, NOTHING, self.rule("protector_one", f"{a.player} already is"))
+            return Outcome(state, NOTHING, self.cite("protector_one", f"{a.player} already is"))
         state = _set_protector(state, obj.id, a.player)
         why = f"{a.player} becomes its protector; the one before stops being it"
         event = Event("protector", obj.id, obj.card, detail=a.player)
-        return Outcome(state, DONE, self.rule("protector_one", why), (event,))
+        return Outcome(state, DONE, self.cite("protector_one", why), (event,))
 
     def protector(self, state: GameState, a: Protector) -> Outcome:
         """310.8: the battle's protector (``None``: not a battle with one)."""
         who = protector_of(state, a.object)
         rulings = (
-            self.rule("protector", f"its protector is {who}")
+            self.cite("protector", f"its protector is {who}")
             if "protector" in self.rule_ids
             else ()
         )
@@ -420,7 +424,7 @@ class MagicPermanents(MagicMoves):
         why = f"its controller is its protector: {a.to} chooses an opponent, {rivals[0]}"
         state = _set_protector(out.state, obj.id, rivals[0])
         return replace(
-            out, state=state, rulings=out.rulings + self.rule("sba_siege_protector", why)
+            out, state=state, rulings=out.rulings + self.cite("sba_siege_protector", why)
         )
 
     # --- day and night (730, 702.145) -------------------------------------------------------
@@ -440,7 +444,7 @@ class MagicPermanents(MagicMoves):
         if "day_night" not in self.rule_ids:
             raise RulesError(f"day and night aren't modelled under {self.name}")
         now = day_or_night(state)
-        return Outcome(state, DONE, self.rule("day_night", f"it is {now}"), answer=now)
+        return Outcome(state, DONE, self.cite("day_night", f"it is {now}"), answer=now)
 
     # --- the untap step's day/night check (730.2, 502.2) -------------------------------------
 
@@ -473,14 +477,14 @@ class MagicPermanents(MagicMoves):
         if now == "day" and cast == 0:
             why = f"it is day and {was} cast no spells last turn: it becomes night"
             change = self._become(after, "night")
-            rulings = self.rule("day_to_night", why)
+            rulings = self.cite("day_to_night", why)
         elif now == "night" and cast >= 2:
             why = f"it is night and {was} cast {cast} spells last turn: it becomes day"
             change = self._become(after, "day")
-            rulings = self.rule("night_to_day", why)
+            rulings = self.cite("night_to_day", why)
         else:
             return replace(out, state=after)
-        rulings = self.rule("untap_day_night", "the untap step checks day and night") + rulings
+        rulings = self.cite("untap_day_night", "the untap step checks day and night") + rulings
         return Outcome(change.state, DONE, rulings + change.rulings, out.events + change.events)
 
     def _become(self, state: GameState, now: str) -> Outcome:
@@ -488,13 +492,13 @@ class MagicPermanents(MagicMoves):
             raise RulesError(f"day and night aren't modelled under {self.name}")
         was = day_or_night(state)
         if was == now:
-            return Outcome(state, NOTHING, self.rule("day_night", f"it is {now} already"))
+            return Outcome(state, NOTHING, self.cite("day_night", f"it is {now} already"))
         kept = tuple(d for d in state.designations if d not in (DAY, NIGHT))
         state = replace(state, designations=(*kept, DAY if now == "day" else NIGHT))
         if was == "neither":
-            rulings = self.rule("day_night", f"the game gets the {now} designation")
+            rulings = self.cite("day_night", f"the game gets the {now} designation")
         else:
-            rulings = self.rule("day_night_change", f"{was} becomes {now}")
+            rulings = self.cite("day_night_change", f"{was} becomes {now}")
         state, why, events = self._turn_bound(state, now)
         return Outcome(state, DONE, rulings + why, (Event("day_night", detail=now), *events))
 
@@ -518,13 +522,13 @@ class MagicPermanents(MagicMoves):
             name = self.chars(state, o).names
             if not self._dfc_turns(state, o):
                 why = f"{' '.join(name)} isn't represented by a double-faced card: it stays"
-                rulings += self.rule("who_transforms", why)
+                rulings += self.cite("who_transforms", why)
                 continue
             state, ts = core.tick(state)
             flipped = "back" if face == "front" else "front"
             state = core.update(state, replace(o, face=flipped, timestamp=ts))
             why = f"as it becomes {now}, {' '.join(name)} transforms"
-            rulings += self.rule(topic, why)
+            rulings += self.cite(topic, why)
             events += (Event("transform", o.id, o.card, o.controller),)
         return state, rulings, events
 
@@ -554,10 +558,10 @@ class MagicPermanents(MagicMoves):
             return state, obj, ()
         if not self._dfc_turns(state, obj):
             why = "it isn't represented by a double-faced card: it enters as it is"
-            return state, obj, self.rule("who_transforms", why)
+            return state, obj, self.cite("who_transforms", why)
         obj = replace(obj, face=face)
         state = core.update(state, obj)
-        return state, obj, self.rule(topic, f"it is {now}: {why}")
+        return state, obj, self.cite(topic, f"it is {now}: {why}")
 
     def _bound_starts_day_night(
         self, state: GameState, chars: Characteristics
@@ -573,7 +577,7 @@ class MagicPermanents(MagicMoves):
             mark, topic, why = NIGHT, "nightbound_night", "a nightbound permanent: it becomes night"
         else:
             return state, ()
-        return replace(state, designations=(*state.designations, mark)), self.rule(topic, why)
+        return replace(state, designations=(*state.designations, mark)), self.cite(topic, why)
 
     def _any_daybound(self, state: GameState) -> bool:
         return any(
@@ -597,13 +601,12 @@ class MagicPermanents(MagicMoves):
         back = card.faces[1]
         if not SPELL_ONLY.intersection(back.types) or not self.is_permanent(state, obj):
             return super().resolve(state, a)
-        rulings = self.ruling_list(
-            ("daybound", "it is night: the daybound permanent would enter transformed"),
-            (
-                "resolve_transformed_instant",
-                f"its card's back face, {back.name}, is an instant or sorcery: it doesn't "
-                "enter the battlefield and is put into its owner's graveyard instead",
-            ),
+        rulings = self.cite(
+            "daybound", "it is night: the daybound permanent would enter transformed"
+        ) + self.cite(
+            "resolve_transformed_instant",
+            f"its card's back face, {back.name}, is an instant or sorcery: it doesn't "
+            "enter the battlefield and is put into its owner's graveyard instead",
         )
         return self._put(state, obj, "graveyard", "front", False, rulings)
 
@@ -637,11 +640,11 @@ class MagicPermanents(MagicMoves):
             return out
         if not self._dfc_turns(out.state, obj):
             why = "daybound at night, but no double-faced card represents it: it can't transform"
-            return replace(out, rulings=out.rulings + self.rule("who_transforms", why))
+            return replace(out, rulings=out.rulings + self.cite("who_transforms", why))
         state, ts = core.tick(out.state)
         state = core.update(state, replace(obj, face="back", timestamp=ts))
         why = "a daybound permanent front face up at night transforms"
-        return replace(out, state=state, rulings=out.rulings + self.rule("daybound_now", why))
+        return replace(out, state=state, rulings=out.rulings + self.cite("daybound_now", why))
 
     def can_transform(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """702.145b, 702.145e: daybound and nightbound permanents transform only as day and
@@ -658,9 +661,9 @@ class MagicPermanents(MagicMoves):
             return ()
         abilities = self.chars(state, obj).props.abilities
         if "Daybound" in abilities:
-            return self.rule("daybound", "it can't transform except due to its daybound ability")
+            return self.cite("daybound", "it can't transform except due to its daybound ability")
         if "Nightbound" in abilities:
-            return self.rule(
+            return self.cite(
                 "nightbound", "it can't transform except due to its nightbound ability"
             )
         return ()
@@ -684,13 +687,14 @@ def _set_protector(state: GameState, oid: int, player: str) -> GameState:
 
 def _drop_marks(state: GameState, oid: int, prefix: str) -> GameState:
     """``state`` without ``oid``'s designations named ``prefix``... (the protector's)."""
-    keep = _KEEP_UNLESS.get(prefix)
-    if keep is None:
-        keep = _KEEP_UNLESS[prefix] = lambda d: not d[0].startswith(prefix)
+    keep = _keep_unless(prefix)
     # Only the entries naming oid looked at in Python (core.dropping).
     kept = core.dropping(state.designations, core.DESIGNATED, oid, keep)
     return state if kept is state.designations else replace(state, designations=kept)
 
 
-#: Per name prefix, whether a designation (naming the object) is kept: not that prefix's.
-_KEEP_UNLESS: dict[str, Callable[[tuple[str, int]], bool]] = {}
+@memo.per_value
+def _keep_unless(prefix: str) -> Callable[[tuple[str, int]], bool]:
+    """Whether a designation (naming the object) is kept: not ``prefix``'s (one function per
+    prefix)."""
+    return lambda d: not d[0].startswith(prefix)

@@ -105,7 +105,7 @@ NEWEST: Final[dict[str, str]] = {
     "adventure_stack": "715.3b",
     "adventure_exile": "715.3d",
     "adventure_normal": "715.4",
-    # Face-down kinds and turning face up (mtg_facedown): 116.2b special action, 112.2
+    # Face-down kinds and turning face up (facedown.py, kinds.py): 116.2b special action, 112.2
     # a spell's controller, 110.2 a permanent's, 608.3a resolving, 400.3 owner's zones.
     "face_up_special": "116.2b",
     "spell_controller": "112.2",
@@ -129,7 +129,7 @@ NEWEST: Final[dict[str, str]] = {
     "cloak_disguise": "701.58d",
     "cloak_instant": "701.58g",
     "manifest_dread": "701.62a",
-    # Face-down objects, round three (mtg_facedown, mtg_exile): listed values 708.2,
+    # Face-down objects, round three (facedown.py, exile.py): listed values 708.2,
     # "as this is turned face up" 708.11, an instant or sorcery card can't be a permanent
     # 110.4 (a merged one 729.2g), face-down exile 406.3-406.4, foretell 702.143, hideaway
     # 702.75, searching 701.23a.
@@ -170,7 +170,8 @@ NEWEST: Final[dict[str, str]] = {
     "counter_pairs": "122.3",
     **{
         # Rooms (709.5, since September 2024), fuse (702.102), prototype (718) and Omen
-        # (720, since April 2025): only the versions that have them (mtg_rooms.py checks).
+        # (720, since April 2025): only the versions that have them (their handlers in
+        # layouts/ check).
         "room": "709.5",
         "room_types": "709.5a",
         "room_spell": "709.5b",
@@ -198,7 +199,7 @@ NEWEST: Final[dict[str, str]] = {
         "omen_normal": "720.4",
     },
     **{
-        # Round three (mtg_permanents, mtg_copies, mtg_rooms): battles (310, 2023), Sagas'
+        # Round three (permanents.py, copies.py, layouts/room.py): battles (310, 2023), Sagas'
         # lore counter (714.3a), day and night (730 and 702.145, 2021), aftermath (702.127),
         # craft (702.167), disturb (702.146), copies of spells (707.10), locking a door
         # (709.5g), a resolving instant or sorcery (608.2n).

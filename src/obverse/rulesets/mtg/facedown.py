@@ -6,7 +6,7 @@ disguise and cloak add ward {2}, 702.168a / 701.58a) and the ways it may be turn
 the special action (116.2b) paying its morph or disguise cost (702.37e, 702.168d) or, for a
 manifested or cloaked creature card, its mana cost (701.40b, 701.58b); or an effect (708.8),
 which only reveals a manifested or cloaked instant or sorcery: it stays face down (701.40g,
-701.58g).
+701.58g). Each kind is a handler in :mod:`obverse.rulesets.mtg.kinds`.
 The kind is public (players must keep track of what made each face-down object face down);
 which ways are open depends on the hidden card, so only its controller may try the special
 action, and every other player's attempt is refused the same way whatever the card is.
@@ -14,47 +14,26 @@ action, and every other player's attempt is refused the same way whatever the ca
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError, RulesError, quote, suggest
 from obverse.rulesets.hooks import Rulings, Sight
-from obverse.rulesets.mtg_faces import FACE_DOWN, SPELL_ONLY, MagicFaces
-from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Outcome
+from obverse.rulesets.mtg.faces import FACE_DOWN, SPELL_ONLY, MagicFaces
+from obverse.rulesets.mtg.kinds import KIND_RULES, KINDS
+from obverse.rulings import DONE, ILLEGAL, Decided, Outcome
 from obverse.state import CopyValues, GameObject, GameState, Knowledge
 
 replace = msgspec.structs.replace
 
-#: Every kind, newest rules (the order the scenario contract lists them in).
-KINDS: Final = ("morph", "megamorph", "manifest", "manifest_dread", "disguise", "cloak")
-#: 702.168a / 701.58a: face down, a 2/2 with ward {2}.
-WARD_KINDS: Final = frozenset({"disguise", "cloak"})
-#: Put onto the battlefield face down; turned up by the special action for the mana cost of
-#: a creature card (701.40b, 701.58b; manifest dread manifests, 701.62a).
-MANIFESTED: Final = frozenset({"manifest", "manifest_dread", "cloak"})
-#: Cast face down with the card's own keyword (702.37c, 702.168a).
-CAST_KINDS: Final = frozenset({"morph", "megamorph", "disguise"})
-#: The rule topic of each kind (how it makes a card face down).
-KIND_TOPIC: Final = {
-    "morph": "morph",
-    "megamorph": "megamorph",
-    "manifest": "manifest",
-    "manifest_dread": "manifest_dread",
-    "disguise": "disguise",
-    "cloak": "cloak",
-}
-#: 702.168a, 701.58a: the face-down values of a disguised or cloaked permanent.
-FACE_DOWN_WARD: Final = Face(
-    types=("Creature",), power=2, toughness=2, abilities=("Ward",), text="Ward {2}"
-)
 #: Keyword abilities that let a face-down permanent be turned face up for their cost.
 KEYWORDS: Final = ("Megamorph", "Morph", "Disguise")
 _KEYWORD_COST: Final = re.compile(r"\b(Megamorph|Morph|Disguise)\s*((?:\{[^}]+\})+)")
@@ -73,7 +52,7 @@ LISTED_KEYS: Final = (
 )
 
 
-@functools.lru_cache(maxsize=256)
+@memo.per_value
 def listed_face(values: tuple[tuple[str, object], ...]) -> Face:
     """The face-down values an effect listed (708.2), as a face: nothing else."""
     return Face(**dict(values))  # type: ignore[arg-type]
@@ -87,25 +66,11 @@ def _describe(face: Face) -> str:
     return f"a {words}" if words != "an object" else words
 
 
+@memo.per_identity(lambda card: (card,))
 def keyword_cost(card: CardDef) -> tuple[str, str] | None:
     """The morph, megamorph or disguise ability of a card's front face and its cost
-    (``"?"`` when the text doesn't print one), or ``None``."""
-    # Read once per card definition (offers ask for every card each time they are made);
-    # the entry holds the card, so its id is not reused while it is kept.
-    hit = _KEYWORD_COSTS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_KEYWORD_COSTS) > 4096:
-        _KEYWORD_COSTS.clear()
-    found = _keyword_cost(card)
-    _KEYWORD_COSTS[id(card)] = (card, found)
-    return found
-
-
-_KEYWORD_COSTS: dict[int, tuple[CardDef, tuple[str, str] | None]] = {}
-
-
-def _keyword_cost(card: CardDef) -> tuple[str, str] | None:
+    (``"?"`` when the text doesn't print one), or ``None``. (Offers ask it of every card
+    each time they are made: read once per printed card.)"""
     front = card.faces[0] if card.faces else Face()
     have = {a.split()[0].capitalize() for a in front.abilities if a.strip()}
     for m in _KEYWORD_COST.finditer(front.text or ""):
@@ -122,7 +87,13 @@ def is_creature_card(card: CardDef) -> bool:
     return "Creature" in front.types and bool(front.cost)
 
 
-class MagicFaceDown(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicFaceDown(_Base):
     """MTG's face-down kinds on top of the face rules (newest numbering; versions override
     :attr:`face_down_kinds`)."""
 
@@ -171,7 +142,8 @@ class MagicFaceDown(MagicFaces):
         """The face-down values the effect listed (708.2) or its kind gives it."""
         if obj.face_down_values:
             return listed_face(obj.face_down_values)
-        return FACE_DOWN_WARD if obj.face_down_as in WARD_KINDS else FACE_DOWN
+        kind = KIND_RULES.get(obj.face_down_as or "")
+        return kind.values if kind is not None else FACE_DOWN
 
     def face_down_characteristics(self, state: GameState, obj: GameObject) -> Characteristics:
         chars = super().face_down_characteristics(state, obj)
@@ -179,59 +151,37 @@ class MagicFaceDown(MagicFaces):
             face = listed_face(obj.face_down_values)
             what = f"face down, it is {_describe(face)}: the values the effect listed"
             names = (face.name,) if face.name else ()
-            why = self.rule("face_down_values", what)
+            why = self.cite("face_down_values", what)
             return replace(chars, names=names, props=face, why=why)
-        kind = obj.face_down_as
+        kind = KIND_RULES.get(obj.face_down_as or "")
         if kind is None:
             return chars
-        what = "a nameless 2/2 with ward {2}" if kind in WARD_KINDS else "a nameless 2/2"
-        why = self.rule(KIND_TOPIC[kind], f"face down by {kind.replace('_', ' ')}: {what}")
+        said = kind.name.replace("_", " ")
+        why = self.cite(kind.topic, f"face down by {said}: {kind.what}")
         return replace(chars, props=self.face_down_face(obj), why=chars.why + why)
 
     def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
         """708.2: a disguised or cloaked permanent's face-down values, ward {2} too, are
         what a copy gets."""
         values, rulings = super().copiable_values(state, of)
-        if of.face_down and (of.face_down_as in WARD_KINDS or of.face_down_values):
+        kind = KIND_RULES.get(of.face_down_as or "")
+        if of.face_down and ((kind is not None and kind.ward) or of.face_down_values):
             face = self.face_down_face(of)
             values = replace(values, faces=(face,), name=face.name or "")
         return Decided(values, rulings)
 
     # --- verbs reading a name: a face-down object has none (708.2) -------------------------
 
-    def nameless_meld(self, state: GameState, *objs: GameObject) -> Outcome | None:
-        """708.2, 701.42c: a face-down object has no name, so it is no card of a meld pair
-        whatever card it is: nothing happens (the same for every hidden card); ``None``
-        when none is face down."""
-        if any(o.components for o in objs):  # 729.2: a merged permanent is no meld card
-            why = "a merged permanent isn't a card of a meld pair"
-            return Outcome(
-                state,
-                NOTHING,
-                (*self.rule("meld_pair", why), *self.rule("meld_stay", "they stay where they are")),
-            )
-        if not any(o.face_down for o in objs):
-            return None
-        why = "a face-down object has no name: it isn't a card of a meld pair"
-        return Outcome(
-            state,
-            NOTHING,
-            (
-                *self.rule("face_down_values", why),
-                *self.rule("meld_stay", "objects that can't be melded stay in their current zone"),
-            ),
-        )
-
     def query_sight(self, verb: str, zone: str) -> Decided[Sight]:
         """A search (701.23a) sees a face-down object as the face-down object it is."""
         sight, why = super().query_sight(verb, zone)
         if verb == "search":
             why = (
-                *self.rule("face_down_values", "a face-down object has only its face-down values"),
+                *self.cite("face_down_values", "a face-down object has only its face-down values"),
                 *why,
             )
             if "search" in self.rule_ids:  # (its 2020 number isn't confirmed)
-                why = (*self.rule("search", "a search finds the cards matching it"), *why)
+                why = (*self.cite("search", "a search finds the cards matching it"), *why)
         return Decided(sight, why)
 
     def searchable(self, state: GameState, obj: GameObject) -> Characteristics:
@@ -277,7 +227,7 @@ class MagicFaceDown(MagicFaces):
         why: Rulings = ()
         state = out.state
         if kind is not None:
-            why = self.rule(KIND_TOPIC[kind], f"put onto the battlefield face down by {kind}")
+            why = self.cite(KIND_RULES[kind].topic, f"put onto the battlefield face down by {kind}")
             state = self._with_kind(state, card, kind)
         if values is not None:
             state, listed = self._with_values(state, card, values)
@@ -340,7 +290,7 @@ class MagicFaceDown(MagicFaces):
         values = self.check_face_down_values(given)
         state = core.update(state, replace(obj, face_down_values=values))
         what = _describe(listed_face(values))
-        return state, self.rule("face_down_values", f"face down, it is {what}, as the effect says")
+        return state, self.cite("face_down_values", f"face down, it is {what}, as the effect says")
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
         """Turning face down with ``as`` records the kind, with ``values`` the
@@ -373,7 +323,7 @@ class MagicFaceDown(MagicFaces):
             state = self._with_kind(out.state, obj.card, a.as_)
             out = replace(out, state=state)
         if a.controller is not None and a.controller != obj.owner:
-            rulings += self.rule(
+            rulings += self.cite(
                 "spell_controller", f"{a.controller} cast it: {a.controller} controls the spell"
             )
         return replace(out, rulings=rulings)
@@ -385,14 +335,14 @@ class MagicFaceDown(MagicFaces):
         self.check_kind(kind)
         if not a.face_down:
             raise RulesError("as: needs face_down: true")
-        if kind not in CAST_KINDS:
+        if not KIND_RULES[kind].cast:
             why = f"{kind.replace('_', ' ')} puts a card onto the battlefield; it isn't cast"
-            return Outcome(state, ILLEGAL, self.rule(KIND_TOPIC[kind], why))
+            return Outcome(state, ILLEGAL, self.cite(KIND_RULES[kind].topic, why))
         has = keyword_cost(state.card_def(obj))
         if has is None or has[0].lower() != kind:
             topic = "disguise" if kind == "disguise" else "morph_cast"
             why = f"a card without {kind} can't be cast face down that way"
-            return Outcome(state, ILLEGAL, self.rule(topic, why))
+            return Outcome(state, ILLEGAL, self.cite(topic, why))
         return None
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
@@ -412,7 +362,7 @@ class MagicFaceDown(MagicFaces):
             obj = state.objects[action.object]
             if obj.controller != actor:
                 why = "only its controller may turn a face-down permanent face up this way"
-                return Outcome(state, ILLEGAL, self.rule("face_up_special", why))
+                return Outcome(state, ILLEGAL, self.cite("face_up_special", why))
         return None
 
     def turn_face_up(self, state: GameState, a: v.TurnFaceUp) -> Outcome:
@@ -466,14 +416,14 @@ class MagicFaceDown(MagicFaces):
         (manifested), 701.58g (cloaked), 729.2g (merged); otherwise 110.4 (instant and
         sorcery cards can't be permanents)."""
         card = state.card_def(obj)
-        kind = obj.face_down_as
+        kind = KIND_RULES.get(obj.face_down_as or "")
         why = f"{card.name} is an instant or sorcery: it is revealed and stays face down"
-        if kind in MANIFESTED:
-            rulings = self.rule("cloak_instant" if kind == "cloak" else "manifest_instant", why)
+        if kind is not None and kind.manifested:
+            rulings = self.cite(kind.instant_topic, why)
         elif len(obj.cards) > 1 and "merged_instant" in self.rule_ids:
-            rulings = self.rule("merged_instant", why)
+            rulings = self.cite("merged_instant", why)
         else:
-            rulings = self.rule("instant_no_permanent", why)
+            rulings = self.cite("instant_no_permanent", why)
         known = {(k.player, k.obj) for k in state.knowledge}
         seen = tuple(
             Knowledge(player=p, card=obj.card, obj=obj.id, since=state.clock)
@@ -492,29 +442,32 @@ class MagicFaceDown(MagicFaces):
         for a manifested or cloaked creature card) and the rules behind it; ``None`` and
         the rule that refuses it when there is none."""
         card = state.card_def(obj)
-        kind = obj.face_down_as
+        kind = KIND_RULES.get(obj.face_down_as or "")
+        manifested = kind is not None and kind.manifested
         keyword = keyword_cost(card)
-        if kind in MANIFESTED and not keyword_only:
-            topic = "cloak_face_up" if kind == "cloak" else "manifest_face_up"
+        if kind is not None and manifested and not keyword_only:
+            topic = kind.face_up_topic
             if is_creature_card(card):
                 cost = card.faces[0].cost
                 why = f"it shows it is a creature card and pays its mana cost {cost}"
-                special = self.rule("face_up_special", "a special action")
-                return "mana", (*special, *self.rule(topic, why))
+                special = self.cite("face_up_special", "a special action")
+                return "mana", (*special, *self.cite(topic, why))
             why = "it isn't a creature card with a mana cost: it can't be turned face up this way"
-            return None, self.rule(topic, why)
+            return None, self.cite(topic, why)
         if keyword is None:
-            topic = "disguise_face_up" if kind == "disguise" else "morph_face_up"
+            disguised = kind is not None and kind.name == "disguise"
+            topic = "disguise_face_up" if disguised else "morph_face_up"
             why = "it has no morph or disguise cost: it can't be turned face up this way"
-            return None, self.rule(topic, why)
+            return None, self.cite(topic, why)
         word, cost = keyword
-        rulings = self.rule("face_up_special", "a special action")
-        if kind in MANIFESTED:
-            pre = "cloak" if kind == "cloak" else "manifest"
-            both = f"{pre}_disguise" if word == "Disguise" else f"{pre}_morph"
-            rulings += self.rule(both, f"it may also be turned face up for its {word.lower()} cost")
+        rulings = self.cite("face_up_special", "a special action")
+        if kind is not None and manifested:
+            rulings += self.cite(
+                kind.keyword_topic(word),
+                f"it may also be turned face up for its {word.lower()} cost",
+            )
         topic = "disguise_face_up" if word == "Disguise" else "morph_face_up"
-        rulings += self.rule(topic, f"it pays its {word.lower()} cost {cost}")
+        rulings += self.cite(topic, f"it pays its {word.lower()} cost {cost}")
         return word, rulings
 
     def _megamorph_counter(self, out: Outcome, obj: GameObject) -> Outcome:
@@ -525,9 +478,5 @@ class MagicFaceDown(MagicFaces):
         counters = dict(up.counters)
         counters["+1/+1"] = counters.get("+1/+1", 0) + 1
         state = core.update(out.state, replace(up, counters=tuple(sorted(counters.items()))))
-        why = self.rule("megamorph", "turned face up for its megamorph cost: a +1/+1 counter")
+        why = self.cite("megamorph", "turned face up for its megamorph cost: a +1/+1 counter")
         return replace(out, state=state, rulings=(*out.rulings, *why))
-
-
-#: 2020 (and the 2008 rulings, which use its numbers): no disguise, cloak or manifest dread.
-OLD_KINDS: Final = frozenset({"morph", "megamorph", "manifest"})

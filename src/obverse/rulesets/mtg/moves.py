@@ -1,7 +1,7 @@
 """Magic: The Gathering moves with something to say about leaving the stack or battlefield and
 entering the battlefield: one :meth:`MagicMoves.move_object` override for the mechanics of
-:mod:`~obverse.rulesets.mtg_permanents`, :mod:`~obverse.rulesets.mtg_copies`,
-:mod:`~obverse.rulesets.mtg_craft` and :mod:`~obverse.rulesets.mtg_split`, each a hook
+:mod:`~obverse.rulesets.mtg.permanents`, :mod:`~obverse.rulesets.mtg.copies`,
+:mod:`~obverse.rulesets.mtg.craft` and :mod:`~obverse.rulesets.mtg.layouts.split`, each a hook
 (:meth:`MagicMoves.leaving`, :meth:`MagicMoves.moved`) in its own module.
 
 Most moves have nothing of theirs to say (a card from the hand to the graveyard, a
@@ -11,11 +11,14 @@ comparisons, without asking the hooks (the move is the kernel's hottest procedur
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from obverse import state as core
+from obverse import vocab as v
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import MagicFaces
+from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import DONE, Outcome
 from obverse.state import GameObject, GameState
 
@@ -24,18 +27,20 @@ replace = msgspec.structs.replace
 __all__ = ["MagicMoves"]
 
 
-class MagicMoves(MagicFaces):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaces
+else:
+    _Base = object
+
+
+class MagicMoves(_Base):
     """The one move override of MTG's round-three mechanics, and its two hooks."""
 
     def move_object(
         self,
         state: GameState,
-        obj_id: int,
-        to: str,
-        face: str | None = None,
-        face_down: bool | None = None,
-        transformed: bool | None = None,
-        position: str | None = None,
+        a: v.Move,
+        *,
         controller: str | None = None,
         face_fixed: str | None = None,
     ) -> Outcome:
@@ -45,25 +50,23 @@ class MagicMoves(MagicFaces):
 
         An unmarked object leaving has nothing for the hooks but a replacement of where it
         goes (:meth:`replaces_leaving`): asked first, so a plain death skips the hooks."""
-        obj = state.objects[obj_id]
-        here = obj.zone
+        obj = state.objects[a.object]
+        here, to = obj.zone, a.to
         # Asked of this object only (a legal-action trial notes the read as of it alone).
         marks = state.designations
-        marked = bool(marks) and core.mentions(marks, core.DESIGNATED, obj_id)
+        marked = bool(marks) and core.mentions(marks, core.DESIGNATED, obj.id)
         leaves = here in ("battlefield", "stack") and to != here
         enters = to == "battlefield" and here != to
         if not (enters or (leaves and (marked or self.replaces_leaving(state, obj, to)))):
-            return super().move_object(
-                state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
-            )
+            return super().move_object(state, a, controller=controller, face_fixed=face_fixed)
         first: Rulings = ()
         if leaves:
             state, to, first, done = self.leaving(state, obj, to)
             if done is not None:
                 return replace(done, rulings=first + done.rulings)
-        out = super().move_object(
-            state, obj_id, to, face, face_down, transformed, position, controller, face_fixed
-        )
+            if to != a.to:  # a replacement effect's zone (aftermath, craft ...)
+                a = replace(a, to=to)
+        out = super().move_object(state, a, controller=controller, face_fixed=face_fixed)
         if out.result != DONE:
             return replace(out, rulings=first + out.rulings) if first else out
         after, more = self.moved(out.state, obj, to)

@@ -11,7 +11,7 @@ new object (400.7) the link no longer names.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -21,7 +21,7 @@ from obverse.cards import CardDef
 from obverse.characteristics import characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, ILLEGAL, Event, Outcome
 from obverse.state import GameObject, GameState
 
@@ -65,7 +65,13 @@ def _has(card: CardDef, keyword: str) -> bool:
     return any(x.casefold() == keyword for x in card.faces[0].abilities) if card.faces else False
 
 
-class MagicCraft(MagicMoves):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
+
+
+class MagicCraft(_Base):
     """Craft and disturb on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("craft", "_offer_craft"),)
@@ -102,12 +108,12 @@ class MagicCraft(MagicMoves):
         refused = self._craft_refused(state, obj, a)
         if refused:
             return Outcome(state, ILLEGAL, refused)
-        rulings = self.rule("craft", "it and its materials are exiled as the cost")
+        rulings = self.cite("craft", "it and its materials are exiled as the cost")
         events: tuple[Event, ...] = ()
         exiled: list[int] = []
         for oid in (obj.id, *a.materials):
             card = state.objects[oid].card
-            out = self.move_object(state, oid, "exile")
+            out = self.move_object(state, v.Move(object=oid, to="exile"))
             state, rulings, events = out.state, rulings + out.rulings, events + out.events
             now = state.object_of_card(card)
             if now is not None and oid != obj.id:
@@ -115,7 +121,7 @@ class MagicCraft(MagicMoves):
         back = state.object_of_card(obj.card)
         if back is None or back.zone != "exile":  # a token ceased to exist in exile (111.7)
             return Outcome(state, DONE, rulings, events)
-        out = self.move_object(state, back.id, "battlefield", transformed=True)
+        out = self.move_object(state, v.Move(object=back.id, to="battlefield", transformed=True))
         state, rulings, events = out.state, rulings + out.rulings, events + out.events
         new = state.object_of_card(obj.card)
         if new is None or new.zone != "battlefield":
@@ -123,24 +129,24 @@ class MagicCraft(MagicMoves):
         links = tuple((CRAFTED + str(x), new.id) for x in exiled)
         state = replace(state, designations=(*state.designations, *links))
         why = "it returns transformed; it may refer to the cards exiled to craft it"
-        return Outcome(state, DONE, rulings + self.rule("craft_exiled", why), events)
+        return Outcome(state, DONE, rulings + self.cite("craft_exiled", why), events)
 
     def _craft_refused(self, state: GameState, obj: GameObject, a: Craft) -> Rulings:
         """Why ``a`` can't be activated (not a front-face-up permanent with craft, or a
         material that isn't the controller's permanent or graveyard card); ``()`` if it can."""
         if obj.zone != "battlefield" or obj.face_down or obj.face != "front":
-            return self.rule("craft", "only a permanent with craft, front face up, crafts")
+            return self.cite("craft", "only a permanent with craft, front face up, crafts")
         if not _has(state.card_def(obj), "craft"):
-            return self.rule("craft", f"{state.card_def(obj).name} has no craft ability")
+            return self.cite("craft", f"{state.card_def(obj).name} has no craft ability")
         if not a.materials or len(set(a.materials)) != len(a.materials):
-            return self.rule("craft", "craft exiles one or more distinct materials")
+            return self.cite("craft", "craft exiles one or more distinct materials")
         for m in a.materials:
             mat = state.objects[m]
             mine_here = mat.zone == "battlefield" and mat.controller == obj.controller
             mine_there = mat.zone == "graveyard" and mat.owner == obj.controller
             if m == obj.id or mat.face_down or not (mine_here or mine_there):
                 why = "materials are its controller's other permanents or graveyard cards"
-                return self.rule("craft", why)
+                return self.cite("craft", why)
         return ()
 
     def crafted_with(self, state: GameState, a: CraftedWith) -> Outcome:
@@ -152,7 +158,7 @@ class MagicCraft(MagicMoves):
         )
         found = tuple(x for x in found if x in state.objects and state.objects[x].zone == "exile")
         rulings = (
-            self.rule("craft_exiled", "the cards in exile exiled to craft it")
+            self.cite("craft_exiled", "the cards in exile exiled to craft it")
             if "craft_exiled" in self.rule_ids
             else ()
         )
@@ -173,7 +179,7 @@ class MagicCraft(MagicMoves):
         assert spell is not None
         state = replace(out.state, designations=(*out.state.designations, (DISTURBED, spell.id)))
         why = "cast transformed from a graveyard using its disturb ability"
-        return replace(out, state=state, rulings=out.rulings + self.rule("disturb", why))
+        return replace(out, state=state, rulings=out.rulings + self.cite("disturb", why))
 
     def leaving(
         self, state: GameState, obj: GameObject, to: str
@@ -190,13 +196,13 @@ class MagicCraft(MagicMoves):
             state = replace(state, designations=tuple(d for d in state.designations if d != mark))
             if to == "battlefield" and "disturb_back" in self.rule_ids:
                 why = "cast using disturb, it enters back face up"
-                rulings += self.rule("disturb_back", why)
+                rulings += self.cite("disturb_back", why)
         if self._exiled_instead(state, obj, to):
             why = "its own replacement effect: exiled instead of put into a graveyard"
-            rulings += self.rule("replacement", why)
+            rulings += self.cite("replacement", why)
             # A rules version before disturb (2008) has the replacement but no disturb rule.
             if "disturb" in self.rule_ids and _has(state.card_def(obj), "disturb"):
-                rulings += self.rule("disturb", "the back face of a disturb card")
+                rulings += self.cite("disturb", "the back face of a disturb card")
             to = "exile"
         if obj.zone == "battlefield":  # only the entries naming obj looked at in Python
             kept = core.dropping(state.designations, core.DESIGNATED, obj.id, _not_crafted)

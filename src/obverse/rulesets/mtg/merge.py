@@ -7,7 +7,7 @@ It has the characteristics of its topmost component (729.2a) and the abilities o
 face-up one (702.140e); its status, face down or not, is the topmost component's (729.2e).
 Turning it face down turns every component face down (729.2f), unless a face-up merged
 permanent has a double-faced component (729.2j); turning it face up turns every component
-up (729.2f), unless one is an instant or sorcery card (729.2g, in mtg_facedown). A merged
+up (729.2f), unless one is an instant or sorcery card (729.2g, in facedown.py). A merged
 permanent isn't double-faced: transforming it turns each component that can transform
 (729.2i). Leaving the battlefield, each component goes to the zone on its own (729.3) and a
 face-down one is revealed (708.9).
@@ -15,7 +15,7 @@ face-down one is revealed (708.9).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
@@ -23,7 +23,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.hooks import Rulings
-from obverse.rulesets.mtg_exile import MagicExile
+from obverse.rulesets.mtg.exile import MagicExile
 from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
@@ -46,7 +46,13 @@ class Mutate(v.Action, frozen=True, tag="mutate"):
     position: v.Position = "top"
 
 
-class MagicMerge(MagicExile):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicExile
+else:
+    _Base = object
+
+
+class MagicMerge(_Base):
     """Merged permanents (729) and mutate (702.140) on top of MTG's face-down rules."""
 
     #: Also: a spell on the stack mutating onto each permanent its owner owns.
@@ -73,11 +79,11 @@ class MagicMerge(MagicExile):
         chars = characteristics(state, spell, self)
         if spell.zone != "stack" or "Creature" not in chars.props.types:
             why = "only a mutating creature spell on the stack merges as it resolves"
-            return Outcome(state, NOTHING, self.rule("mutate", why))
+            return Outcome(state, NOTHING, self.cite("mutate", why))
         why = self._illegal_target(state, spell, target)
         if why:
             out = self.resolve(state, v.Resolve(object=spell.id))
-            return replace(out, rulings=(*self.rule("mutate_illegal", why), *out.rulings))
+            return replace(out, rulings=(*self.cite("mutate_illegal", why), *out.rulings))
         top = a.position != "bottom"
         mine: Component = (spell.card, spell.face, False)
         comps = (mine, *self.components_of(target)) if top else (*self.components_of(target), mine)
@@ -91,13 +97,13 @@ class MagicMerge(MagicExile):
         state = replace(state, card_object=state.card_object.set(spell.card, target.id))
         where = "on top of" if top else "under"
         rulings = (
-            *self.rule("mutate_merge", f"it merges with the creature, {where} it"),
-            *self.rule("merge", "one permanent, represented by every component"),
-            *self.rule("merged_same", "the merged permanent is the same object it was"),
+            *self.cite("mutate_merge", f"it merges with the creature, {where} it"),
+            *self.cite("merge", "one permanent, represented by every component"),
+            *self.cite("merged_same", "the merged permanent is the same object it was"),
         )
         if target.face_down and top:
             why = "its status is its topmost component's: face up, not turned face up"
-            rulings += self.rule("merged_status", why)
+            rulings += self.cite("merged_status", why)
         event = Event("merge", spell.id, spell.card, spell.controller, "stack", "battlefield")
         return Outcome(state, DONE, rulings, (event,))
 
@@ -144,12 +150,12 @@ class MagicMerge(MagicExile):
         top = parts[0]
         abilities = tuple(dict.fromkeys(a for p in parts for a in p.props.abilities))
         why = (
-            *self.rule("merged_chars", "a merged permanent has its topmost component's values"),
-            *self.rule("mutated_abilities", "and the abilities of every card representing it"),
+            *self.cite("merged_chars", "a merged permanent has its topmost component's values"),
+            *self.cite("mutated_abilities", "and the abilities of every card representing it"),
             *top.why,
         )
         if obj.flipped:
-            why += self.rule("merged_flip", "flipped: its flip card uses its alternative values")
+            why += self.cite("merged_flip", "flipped: its flip card uses its alternative values")
         return replace(top, props=replace(top.props, abilities=abilities), why=why)
 
     def copiable_values(self, state: GameState, of: GameObject) -> Decided[CopyValues]:
@@ -163,7 +169,7 @@ class MagicMerge(MagicExile):
             layout="normal", faces=(face,), name=face.name or "", source_face=of.face
         )
         why = "merging is a copiable effect: the copy gets the merged values"
-        return Decided(values, self.rule("merged_chars", why))
+        return Decided(values, self.cite("merged_chars", why))
 
     def _component(self, state: GameState, obj: GameObject, comp: Component) -> GameObject:
         """One component seen as a lone object (its own card, face and facing); 729.2h: a
@@ -186,9 +192,9 @@ class MagicMerge(MagicExile):
             self.is_double_faced(state.cards[c].card) for c, _, down in obj.components if not down
         ):
             why = "it has a double-faced component: it can't be turned face down; nothing happens"
-            return Decided(False, self.rule("merged_no_face_down", why))
+            return Decided(False, self.cite("merged_no_face_down", why))
         why = "each face-up component that represents it is turned face down"
-        return Decided(True, self.rule("merged_face", why))
+        return Decided(True, self.cite("merged_face", why))
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:
         """729.2f: every component of a merged permanent turns face down with it."""
@@ -209,7 +215,7 @@ class MagicMerge(MagicExile):
         )
         why: Rulings = ()
         if not down:
-            why = self.rule("merged_face", "each face-down component is turned face up")
+            why = self.cite("merged_face", "each face-down component is turned face up")
         state = core.update(out.state, replace(obj, components=comps))
         return replace(out, state=state, rulings=(*out.rulings, *why))
 
@@ -231,12 +237,12 @@ class MagicMerge(MagicExile):
             comps.append((card, face, down))
         if not turned:
             why = "it isn't double-faced and no component of it can transform; nothing happens"
-            return Outcome(state, NOTHING, self.rule("merged_transform", why))
+            return Outcome(state, NOTHING, self.cite("merged_transform", why))
         state, ts = core.tick(state)
         state = core.update(state, replace(self._with_components(obj, tuple(comps)), timestamp=ts))
         why = f"{turned} double-faced component(s) turn to their other face"
         event = Event("transform", obj.id, obj.cards[0], obj.controller)
-        return Outcome(state, DONE, self.rule("merged_transform", why), (event,))
+        return Outcome(state, DONE, self.cite("merged_transform", why), (event,))
 
     # --- leaving (729.3, 708.9) -------------------------------------------------------------
 
@@ -245,9 +251,9 @@ class MagicMerge(MagicExile):
         face-down component is revealed."""
         if not obj.components or zone == "battlefield":
             return decided
-        why = self.rule("merged_leaves", "one permanent leaves; each component moves on its own")
+        why = self.cite("merged_leaves", "one permanent leaves; each component moves on its own")
         if not obj.face_down and any(down for _, _, down in obj.components):
-            why += self.rule("face_down_reveal", "a face-down component is revealed as it moves")
+            why += self.cite("face_down_reveal", "a face-down component is revealed as it moves")
         return Decided(decided.value, (*decided.rulings, *why))
 
 

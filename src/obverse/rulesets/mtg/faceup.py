@@ -11,13 +11,13 @@ ability's own duration).
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
 from obverse import state as core
 from obverse import vocab as v
-from obverse.rulesets.mtg_merge import MagicMerge
+from obverse.rulesets.mtg.merge import MagicMerge
 from obverse.rulings import DONE, Outcome
 from obverse.state import GameState
 
@@ -28,7 +28,13 @@ replace = msgspec.structs.replace
 FACE_UP_COPY: Final = "face_up_copy"
 
 
-class MagicFaceUp(MagicMerge):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMerge
+else:
+    _Base = object
+
+
+class MagicFaceUp(_Base):
     """708.11 on top of MTG's face-down and merge rules."""
 
     face_up_copies: ClassVar[bool] = True
@@ -44,14 +50,14 @@ class MagicFaceUp(MagicMerge):
         text = (state.card_def(obj).faces[0].text or "").lower()
         if "turned face up" not in text or "copy" not in text:
             why = "it has no 'as this is turned face up' copy ability: it copies nothing"
-            return replace(out, rulings=(*out.rulings, *self.rule("face_up_as", why)))
+            return replace(out, rulings=(*out.rulings, *self.cite("face_up_as", why)))
         of = out.state.objects[a.copy]
         values, rulings = self.copy_effect(out.state, obj, of)
         state = core.update(out.state, replace(obj, copies=(*obj.copies, values)))
         state = replace(state, designations=(*state.designations, (FACE_UP_COPY, obj.id)))
         why = "its 'as this is turned face up' ability applies as it turns face up: a copy"
         return replace(
-            out, state=state, rulings=(*out.rulings, *self.rule("face_up_as", why), *rulings)
+            out, state=state, rulings=(*out.rulings, *self.cite("face_up_as", why), *rulings)
         )
 
     def turn_face_down(self, state: GameState, a: v.TurnFaceDown) -> Outcome:

@@ -16,7 +16,7 @@ Who may look at a face-down exiled card is public (players must keep such cards 
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -26,7 +26,7 @@ from obverse.cards import Face
 from obverse.characteristics import Characteristics
 from obverse.errors import InputError, quote, suggest
 from obverse.rulesets.hooks import Rulings
-from obverse.rulesets.mtg_facedown import MagicFaceDown
+from obverse.rulesets.mtg.facedown import MagicFaceDown
 from obverse.rulings import DONE, ILLEGAL, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 
@@ -77,7 +77,13 @@ class EndGame(v.Action, frozen=True, tag="end_game"):
     subject = None
 
 
-class MagicExile(MagicFaceDown):
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicFaceDown
+else:
+    _Base = object
+
+
+class MagicExile(_Base):
     """Face-down exile (406.3-406.4), its look permissions and the reveals of 708.9."""
 
     #: Also: looking at a face-down exiled card, choosing one.
@@ -115,10 +121,10 @@ class MagicExile(MagicFaceDown):
         choose an exiled card chooses it."""
         if isinstance(action, LeaveGame) and action.player != actor:
             why = "a player leaves the game only by their own concession or loss"
-            return Outcome(state, ILLEGAL, self.rule("concede", why))
+            return Outcome(state, ILLEGAL, self.cite("concede", why))
         if isinstance(action, ChooseExiled) and action.player != actor:
             why = "only the player instructed to choose an exiled card chooses it"
-            return Outcome(state, ILLEGAL, self.rule("exile_choose", why))
+            return Outcome(state, ILLEGAL, self.cite("exile_choose", why))
         return super().refuse_actor(state, action, actor)
 
     # --- characteristics (406.3a) -----------------------------------------------------------
@@ -128,7 +134,7 @@ class MagicExile(MagicFaceDown):
         no characteristics; a face-down permanent or spell has its face-down values."""
         if obj.zone in ("battlefield", "stack"):
             return super().face_down_characteristics(state, obj)
-        why = self.rule("exile_no_chars", "a card exiled face down has no characteristics")
+        why = self.cite("exile_no_chars", "a card exiled face down has no characteristics")
         return Characteristics(face="none", names=(), props=NO_CHARACTERISTICS, why=why)
 
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
@@ -139,7 +145,7 @@ class MagicExile(MagicFaceDown):
         if out.result != DONE or not (obj.face_down and obj.zone == "exile") or a.face_down:
             return out
         why = "a card exiled face down is turned face up just before it is cast"
-        return replace(out, rulings=(*self.rule("exile_no_chars", why), *out.rulings))
+        return replace(out, rulings=(*self.cite("exile_no_chars", why), *out.rulings))
 
     def can_turn_face_up(self, state: GameState, obj: GameObject) -> Decided[bool]:
         """406.3: a card exiled face down turned face up is an exiled card any player may
@@ -147,7 +153,7 @@ class MagicExile(MagicFaceDown):
         if not (obj.face_down and obj.zone == "exile"):
             return super().can_turn_face_up(state, obj)
         why = "turned face up, it is an exiled card any player may examine"
-        return Decided(True, self.rule("exile_face_down", why))
+        return Decided(True, self.cite("exile_face_down", why))
 
     # --- who may look (406.3, 702.143a, 702.75a) --------------------------------------------
 
@@ -164,7 +170,7 @@ class MagicExile(MagicFaceDown):
             return super().can_examine(state, player, obj)
         ok = self.may_look_exiled(state, player, obj)
         why = "only a player an instruction allows may look at a card exiled face down"
-        return Decided(ok, self.rule("exile_face_down", why))
+        return Decided(ok, self.cite("exile_face_down", why))
 
     def look(self, state: GameState, a: v.Look) -> Outcome:
         """``player`` gets to look at a card exiled face down, by ``source``: ``foretell``
@@ -181,14 +187,14 @@ class MagicExile(MagicFaceDown):
         obj = state.objects[a.object]
         if not (obj.face_down and obj.zone == "exile"):
             why = "only a card exiled face down needs a permission to be looked at"
-            return Outcome(state, NOTHING, self.rule("exile_face_down", why))
+            return Outcome(state, NOTHING, self.cite("exile_face_down", why))
         if source == "foretell" and a.player != obj.owner:
             why = "only the player who foretold a card, its owner, may look at it"
-            return Outcome(state, ILLEGAL, self.rule("foretell", why))
+            return Outcome(state, ILLEGAL, self.cite("foretell", why))
         mark = (f"{LOOK}{a.player}:{source}", obj.id)
         if mark in state.designations:
             why = f"{a.player} may already look at it"
-            return Outcome(state, NOTHING, self.rule("exile_face_down", why))
+            return Outcome(state, NOTHING, self.cite("exile_face_down", why))
         seen = Knowledge(player=a.player, card=obj.card, obj=obj.id, since=state.clock)
         state = replace(
             state,
@@ -200,10 +206,10 @@ class MagicExile(MagicFaceDown):
             "hideaway": f"{a.player} may look at the card hideaway exiled",
             "effect": f"an instruction lets {a.player} look at it",
         }[source]
-        rulings = self.rule(topic, what)
+        rulings = self.cite(topic, what)
         if topic != "exile_face_down":
             why = "they may go on looking until it leaves exile or is shuffled"
-            rulings += self.rule("exile_face_down", why)
+            rulings += self.cite("exile_face_down", why)
         return Outcome(state, DONE, rulings)
 
     def after_shuffle(self, state: GameState, player: str, zone: str) -> GameState:
@@ -226,17 +232,17 @@ class MagicExile(MagicFaceDown):
         objs = [state.objects[i] for i in a.among]
         if not objs or len(set(a.among)) != len(objs) or any(o.zone != "exile" for o in objs):
             why = "only cards in exile, each named once, can be chosen as an exiled card"
-            return Outcome(state, ILLEGAL, self.rule("exile_choose", why))
+            return Outcome(state, ILLEGAL, self.cite("exile_choose", why))
         hidden = [o for o in objs if o.face_down and not self.may_look(state, a.player, o)]
         if not hidden and len(objs) == 1:
             why = f"{a.player} may look at it: they choose that card"
-            return Outcome(state, DONE, self.rule("exile_choose", why), answer=objs[0].id)
+            return Outcome(state, DONE, self.cite("exile_choose", why), answer=objs[0].id)
         if len(hidden) != len(objs):
             why = (
                 "a specific card is chosen only if the player may look at it; "
                 "a pile holds face-down cards they may not look at"
             )
-            return Outcome(state, ILLEGAL, self.rule("exile_choose", why))
+            return Outcome(state, ILLEGAL, self.cite("exile_choose", why))
         rng = random.Random(f"{state.seed}:{state.shuffles}")
         picked = objs[rng.randrange(len(objs))]
         state = replace(state, shuffles=state.shuffles + 1)
@@ -244,7 +250,7 @@ class MagicExile(MagicFaceDown):
             f"{a.player} chose a pile of {len(objs)} face-down card(s) they may not look at; "
             "one is chosen at random and isn't revealed"
         )
-        return Outcome(state, DONE, self.rule("exile_choose", why), answer=picked.id)
+        return Outcome(state, DONE, self.cite("exile_choose", why), answer=picked.id)
 
     # --- reveals when a player leaves and when the game ends (708.9, 702.143f) -------------
 
@@ -275,10 +281,10 @@ class MagicExile(MagicFaceDown):
         rulings: Rulings = ()
         if hidden:
             what = f"{why}: face-down permanents, components and spells are revealed to all"
-            rulings += self.rule("face_down_reveal", what)
+            rulings += self.cite("face_down_reveal", what)
         if foretold and "foretell_reveal" in self.rule_ids:
             what = f"{why}: face-down foretold cards are revealed to all players"
-            rulings += self.rule("foretell_reveal", what)
+            rulings += self.cite("foretell_reveal", what)
         else:
             foretold = []
         known = {(k.player, k.obj, k.card) for k in state.knowledge}
@@ -290,7 +296,7 @@ class MagicExile(MagicFaceDown):
         )
         if not seen:
             nothing = f"{why}: nothing face down is left to reveal"
-            return Outcome(state, NOTHING, rulings or self.rule("face_down_reveal", nothing))
+            return Outcome(state, NOTHING, rulings or self.cite("face_down_reveal", nothing))
         state = replace(state, knowledge=core.adding(state.knowledge, *seen))
         everyone = ",".join(state.players)
         shown = dict.fromkeys((o.id, c) for o, c in (*hidden, *foretold))

@@ -13,7 +13,7 @@ half, a Room's door or a double-faced face: the face up is the decision copied, 
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -21,8 +21,8 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.mtg_faces import FACE_DOWN
-from obverse.rulesets.mtg_moves import MagicMoves
+from obverse.rulesets.mtg.faces import FACE_DOWN
+from obverse.rulesets.mtg.moves import MagicMoves
 from obverse.rulings import DONE, NOTHING, Event, Outcome
 from obverse.state import CopyValues, GameObject, GameState
 
@@ -48,15 +48,13 @@ class CopySpell(v.Action, frozen=True, tag="copy_spell"):
     controller: str | None = None
 
 
-#: The layouts whose face up on the stack is a decision a copy keeps, and the rule saying so.
-_LAYOUT_COPY: Final = {
-    "adventure": ("adventure_copy", "a copy of an Adventure spell is an Adventure too"),
-    "omen": ("omen_copy", "a copy of an Omen spell is an Omen too"),
-    "prototype": ("prototype_spell_copy", "a copy of a prototyped spell is prototyped too"),
-}
+if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
+    _Base = MagicMoves
+else:
+    _Base = object
 
 
-class MagicCopies(MagicMoves):
+class MagicCopies(_Base):
     """Copies of spells on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("copy_spell", "_offer_copy_spell"),)
@@ -71,12 +69,12 @@ class MagicCopies(MagicMoves):
         of = state.objects[a.object]
         if of.zone != self.stack_zone:
             why = f"only a spell on the stack can be copied, not an object in the {of.zone}"
-            return Outcome(state, NOTHING, self.rule("copy_spell", why))
+            return Outcome(state, NOTHING, self.cite("copy_spell", why))
         who = a.controller or of.controller
         copies: tuple[CopyValues, ...] = ()
         if of.face_down:
             card, face = FACE_DOWN_COPY, "front"
-            rulings = self.rule("face_down_chars", "its copiable values are a nameless 2/2")
+            rulings = self.cite("face_down_chars", "its copiable values are a nameless 2/2")
         else:
             card, face, copies = state.card_def(of), of.face, of.copies
             rulings = self._copy_rulings(state, of, card)
@@ -89,24 +87,25 @@ class MagicCopies(MagicMoves):
         state = core.update(state, replace(obj, copies=copies, token=False))
         state = replace(state, designations=(*state.designations, (SPELL_COPY, obj.id)))
         why = f"a copy of the spell is put onto the stack under {who}'s control; it isn't cast"
-        rulings = self.rule("copy_spell", why) + rulings
+        rulings = self.cite("copy_spell", why) + rulings
         event = Event("copy_spell", obj.id, card_id, who)
         return Outcome(state, DONE, rulings, (event,), answer=card_id)
 
     def _copy_rulings(self, state: GameState, of: GameObject, card: CardDef) -> Rulings:
         """The layout's rule for what the copy is (707.10g, 715.3c, 720.3c, 718.3c,
         709.5b)."""
-        if card.layout in _LAYOUT_COPY and of.face == "back" and len(card.faces) > 1:
-            topic, why = _LAYOUT_COPY[card.layout]
+        said = self.layout_rule(card.layout, card.faces).spell_copy  # Adventure, Omen ...
+        if said is not None and of.face == "back" and len(card.faces) > 1:
+            topic, why = said
             if topic in self.rule_ids:
-                return self.rule(topic, why)
+                return self.cite(topic, why)
         if self.is_double_faced(card) and "copy_dfc_spell" in self.rule_ids:
             why = f"a copy of a double-faced spell has both faces, {of.face} face up"
-            return self.rule("copy_dfc_spell", why)
+            return self.cite("copy_dfc_spell", why)
         rooms = card.layout == "split" and all("Room" in f.subtypes for f in card.faces)
         if rooms and len(card.faces) == 2 and "room_copiable" in self.rule_ids:
             why = "both halves of a Room spell are copiable values, the cast door too"
-            return self.rule("room_copiable", why)
+            return self.cite("room_copiable", why)
         return ()
 
     def leaving(
@@ -123,7 +122,7 @@ class MagicCopies(MagicMoves):
         state = core.forget(self.remove(state, obj), obj.id)
         why = f"a copy of a spell in the {to} ceases to exist"
         ceased = Outcome(
-            state, DONE, self.rule("copy_spell_ceases", why), (Event("cease", obj.id, obj.card),)
+            state, DONE, self.cite("copy_spell_ceases", why), (Event("cease", obj.id, obj.card),)
         )
         return state, to, rulings, ceased
 
@@ -136,14 +135,11 @@ class MagicCopies(MagicMoves):
         if not state.cards[old.card].token or old.token or new.token:
             return state, rulings
         state = core.update(state, replace(new, token=True))
-        more = self.ruling_list(
-            *(
-                (topic, why)
-                for topic, why in (
-                    ("copy_permanent_spell", "as the copy resolves it becomes a token permanent"),
-                    ("copy_token_resolves", "that token is no longer a copy of a spell"),
-                )
-                if topic in self.rule_ids  # 2020: numbers no seed confirms
-            )
-        )
+        more: Rulings = ()
+        for topic, why in (
+            ("copy_permanent_spell", "as the copy resolves it becomes a token permanent"),
+            ("copy_token_resolves", "that token is no longer a copy of a spell"),
+        ):
+            if topic in self.rule_ids:  # 2020: numbers no seed confirms
+                more += self.cite(topic, why)
         return state, more + rulings

@@ -1,0 +1,1 @@
+"""MTG's layouts, one handler per layout (its module holds that layout's rules)."""
