@@ -11,7 +11,6 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -326,18 +325,7 @@ def chain_depth(cls: type) -> int:
     return 1 + max(map(chain_depth, bases)) if bases else 0
 
 
-def _ruleset_params() -> list[Any]:
-    # FaB's and GA's chains are shortened on another branch (issue 27, helper "games").
-    deep = {"fab", "ga"}
-    return [
-        pytest.param(cls, id=cls.__name__, marks=pytest.mark.xfail(strict=False))
-        if cls.game in deep
-        else pytest.param(cls, id=cls.__name__)
-        for cls in registry.rulesets()
-    ]
-
-
-@pytest.mark.parametrize("cls", _ruleset_params())
+@pytest.mark.parametrize("cls", registry.rulesets(), ids=lambda cls: cls.__name__)
 def test_class_chains_are_at_most_three_deep(cls: type) -> None:
     """A rule is a few frames away: a ruleset composes flat mixins and handlers (MTG's
     layouts) rather than a diamond of subclasses (issue 27)."""
