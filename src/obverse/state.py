@@ -676,6 +676,7 @@ def relocate(
     new: GameObject,
     new_key: str,
     position: str | None = None,
+    *,
     clock: int | None = None,
     next_id: int | None = None,
 ) -> GameState:
