@@ -47,7 +47,6 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "obverse.fastoffers",
         "obverse.offer_reference",
         "obverse.engine",
-        "obverse.actions",
         "obverse.views",
         "obverse.game",
         "obverse.play",

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from obverse import Game, actions, get_ruleset, mana, rulesets
+from obverse import Game, get_ruleset, mana, rulesets
+from obverse import vocab as v
 from obverse.cards import parse_card
 from obverse.characteristics import characteristics
+from obverse.engine import apply
 from obverse.errors import InputError, RulesError
 from obverse.state import GameState
 
@@ -86,10 +88,7 @@ def test_effects_bound_to_an_object_end_when_it_becomes_new() -> None:
     game = Game("mtg")
     smith = game.add("Village Ironsmith", zone="battlefield")
     obj = game.obj(smith)
-    out = actions.apply_effect(
-        game.state, "pump", target=obj.id, modify={"power": 2, "toughness": 2}
-    )
-    game.state = out.state
+    game.apply(v.ApplyEffect(label="pump", to=obj.id, modify={"power": 2, "toughness": 2}))
     base = game.characteristics(smith).props.power
     game.transform(smith)
     assert game.characteristics(smith).props.power == 5  # Ironfang 3/1 +2/+2 (712.18)
@@ -103,12 +102,11 @@ def test_filter_effects_test_earlier_layers() -> None:
     # 508.2 example: "legendary creatures get +2/+2" affects Tok-Tok only.
     game = Game("mtg")
     akki = game.add("Akki Lavarunner", zone="battlefield")
-    game.state = actions.apply_effect(
-        game.state,
+    game.apply_effect(
         "anthem",
-        where={"supertypes": ["Legendary"], "types": ["Creature"]},
+        to={"supertypes": ["Legendary"], "types": ["Creature"]},
         modify={"power": 2, "toughness": 2},
-    ).state
+    )
     assert game.characteristics(akki).props.power == 1
     out = game.flip(akki)
     game.state = out.state
@@ -131,7 +129,7 @@ def test_state_is_immutable_and_actions_return_new_states() -> None:
     game = Game("mtg")
     delver = game.add("Delver of Secrets", zone="battlefield")
     first: GameState = game.state
-    out = actions.transform(first, game.obj(delver).id)
+    out = apply(first, v.Transform(object=game.obj(delver).id))
     assert out.state is not first
     assert characteristics(first, game.obj(delver)).props.name == "Delver of Secrets"
     assert (
