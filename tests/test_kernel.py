@@ -11,6 +11,7 @@ from obverse.cards import parse_card
 from obverse.characteristics import characteristics
 from obverse.engine import apply
 from obverse.errors import InputError, RulesError
+from obverse.rulings import Outcome
 from obverse.state import GameState
 
 
@@ -181,10 +182,33 @@ def test_reprs_are_short_and_str_shows_the_board() -> None:
     game.add("Clone", zone="hand", owner="bob")
     out = game.transform(delver)
     assert repr(out) == "<Outcome done ['701.27a', '712.9', '712.18'], 1 event>"
-    assert repr(game.state) == "<GameState mtg turn 1 (alice): 2 objects, 0 effects>"
+    want = "<GameState mtg alice/bob, turn 1 (alice), clock 3: 2 objects, 0 effects>"
+    assert repr(game.state) == want
     assert repr(game) == "<Game mtg: 2 objects, 1 action>"
     board = str(game).splitlines()
-    assert board[1:] == [
-        "  battlefield: #1 Delver of Secrets // Insectile Aberration (back)",
+    assert board == [
+        want,
+        "  battlefield: #1 Delver of Secrets // Insectile Aberration (back) [alice]",
         "  bob:hand: #2 Clone",
     ]
+
+
+def test_str_is_the_judges_board_with_face_down_objects_marked() -> None:
+    """The state is the whole truth: str() names a face-down card and says it is face down
+    (a player's view is views.view); every line stays short however big the card's repr."""
+    from obverse import Game
+
+    game = Game("mtg", players=("alice", "bob", "carol"))
+    game.add("Delver of Secrets", zone="hand")
+    game.add("Clone", zone="battlefield", owner="bob", face_down=True)
+    assert str(game.state).splitlines() == [
+        "<GameState mtg alice/bob/carol, turn 1 (alice), clock 2: 2 objects, 0 effects>",
+        "  alice:hand: #1 Delver of Secrets // Insectile Aberration",
+        "  battlefield: #2 Clone (face down) [bob]",
+    ]
+    assert len(repr(game.state)) < 100 and len(repr(game.history)) < 100
+    game.end_turn()
+    assert "turn 2 (bob)" in repr(game.state)
+    assert len(repr(game.history[-1])) < 100  # an outcome's repr never dumps its state
+    found = Outcome(game.state, "done", answer=tuple(range(500)))
+    assert repr(found) == "<Outcome done [], answer=(0, 1, 2, 3, 4, 5, ...)>"
