@@ -212,3 +212,22 @@ def test_str_is_the_judges_board_with_face_down_objects_marked() -> None:
     assert len(repr(game.history[-1])) < 100  # an outcome's repr never dumps its state
     found = Outcome(game.state, "done", answer=tuple(range(500)))
     assert repr(found) == "<Outcome done [], answer=(0, 1, 2, 3, 4, 5, ...)>"
+
+
+def test_a_warm_game_verb_does_not_rebuild_the_verb_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game.do finds the action class in a table built once per ruleset class: a warm verb
+    names no verb of the vocabulary again (it used to, 24 calls of a transform's 46)."""
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    game.transform(delver)
+    asked: list[type] = []
+    real = v.verb_of
+
+    def counted(cls: type[v.Action]) -> str:
+        asked.append(cls)
+        return real(cls)
+
+    monkeypatch.setattr(v, "verb_of", counted)
+    assert game.transform(delver).result == "done"
+    assert game.move(delver, "graveyard").result == "done"
+    assert asked == []
