@@ -15,9 +15,11 @@ import json
 import time
 from collections.abc import Callable
 
-from obverse import actions, views
+from obverse import views
+from obverse import vocab as v
 from obverse.bench import board, clear_caches
 from obverse.characteristics import apply_effects
+from obverse.engine import apply
 from obverse.rulesets import get_ruleset
 
 
@@ -53,9 +55,9 @@ def measure(n: int) -> dict[str, float]:
     first = best_us(cold, repeat=3) / n
     return {
         "transform_view_us": best_us(
-            lambda: views.view(actions.transform(state, dfc.id).state, "bob")
+            lambda: views.view(apply(state, v.Transform(object=dfc.id)).state, "bob")
         ),
-        "move_us": best_us(lambda: actions.move(state, dfc.id, "graveyard")),
+        "move_us": best_us(lambda: apply(state, v.Move(object=dfc.id, to="graveyard"))),
         "first_view_us_per_object": first,
         "first_view_per_dict_copy": first / copy_us,
     }
@@ -67,10 +69,9 @@ def back_face_us() -> float:
     rs = get_ruleset("mtg")
     dfc = state.objects[state.zones["battlefield"][0]]
     for label in ("a", "b"):
-        state = actions.apply_effect(
-            state, label, target=dfc.id, modify={"power": 1, "toughness": 1}
-        ).state
-    flipped = actions.transform(state, dfc.id).state
+        pump = v.ApplyEffect(label=label, to=dfc.id, modify={"power": 1, "toughness": 1})
+        state = apply(state, pump).state
+    flipped = apply(state, v.Transform(object=dfc.id)).state
     back = flipped.objects[dfc.id]
     return best_us(lambda: apply_effects(flipped, back, rs.base_characteristics(flipped, back), rs))
 

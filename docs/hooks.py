@@ -35,7 +35,6 @@ API_MODULES = (
     "obverse.characteristics",
     "obverse.views",
     "obverse.vocab",
-    "obverse.actions",
     "obverse.cards",
     "obverse.errors",
 )

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from obverse import actions
 from obverse import vocab as v
 from obverse.cardinfo import describe, explain
 from obverse.cards import CardDef, Face
@@ -22,7 +21,7 @@ from obverse.registry import get_ruleset
 from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import Decided, Ruling
 from obverse.runner import run_scenario
-from obverse.state import GameObject, GameState, PhysicalCard, new_state
+from obverse.state import GameObject, GameState, new_state
 from obverse.views import view_object
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -81,8 +80,8 @@ def test_card_explanation_is_the_characteristics_why(path: str) -> None:
 
 def _mtg_object(card: CardDef, face: str, ruleset: str = "mtg") -> tuple[GameState, int]:
     state = new_state(ruleset, ("you",))
-    state, card_id = actions.add_card(
-        state, PhysicalCard(card=card, owner="you"), "battlefield", face=face
+    state, card_id = get_ruleset(ruleset).add_card(
+        state, card, "battlefield", owner="you", face=face
     )
     obj = state.object_of_card(card_id)
     assert obj is not None
@@ -142,9 +141,7 @@ def test_search_sees_what_its_decision_sees() -> None:
     rs = get_ruleset("mtg")
     state = new_state("mtg", ("alice",))
     card = _two_faced("transform")
-    state, card_id = actions.add_card(
-        state, PhysicalCard(card=card, owner="alice"), "graveyard", face="front"
-    )
+    state, card_id = rs.add_card(state, card, "graveyard", owner="alice", face="front")
     obj = state.object_of_card(card_id)
     assert obj is not None
     sight, _ = rs.query_sight("search", "graveyard")

@@ -10,11 +10,12 @@ import json
 import textwrap
 from pathlib import Path
 
-from obverse import actions
+from obverse import vocab as v
 from obverse.carddata import bundled
+from obverse.engine import apply
 from obverse.rulesets import get_ruleset
 from obverse.runner import Result, run_scenario, scenario_view
-from obverse.state import GameState, PhysicalCard, new_state
+from obverse.state import GameState, new_state
 
 FAB = get_ruleset("fab")
 
@@ -42,12 +43,8 @@ def _state_with(
     found = bundled("fab").get(card)
     assert found is not None
     state = new_state("fab", ("alice", "bob"))
-    state, card_id = actions.add_card(
-        state,
-        PhysicalCard(card=found, owner=owner, token=token),
-        zone,
-        face=face,
-        face_down=face_down,
+    state, card_id = FAB.add_card(
+        state, found, zone, owner=owner, token=token, face=face, face_down=face_down
     )
     return state, card_id
 
@@ -287,7 +284,7 @@ def test_face_down_banished_card_is_private_to_its_owner_only() -> None:
     assert obj is not None
     assert FAB.may_look(state, "alice", obj)
     assert not FAB.may_look(state, "bob", obj) and not FAB.may_look(state, None, obj)
-    out = actions.examine(state, "bob", obj.id)
+    out = apply(state, v.Examine(player="bob", object=obj.id))
     assert out.result == "illegal" and "3.0.3a" in out.cites
 
 
@@ -306,8 +303,8 @@ def test_turn_face_down_is_a_new_object_in_place() -> None:
     state, card_id = _state_with("Snatch", "banished")
     obj = state.object_of_card(card_id)
     assert obj is not None
-    state = actions.apply_effect(state, "pump", target=obj.id, modify={"power": 2}).state
-    out = actions.turn_face_down(state, obj.id)
+    state = apply(state, v.ApplyEffect(label="pump", to=obj.id, modify={"power": 2})).state
+    out = apply(state, v.TurnFaceDown(object=obj.id))
     new = out.state.object_of_card(card_id)
     assert new is not None and new.id != obj.id and new.face_down
     assert "3.0.9" in out.cites
@@ -338,7 +335,6 @@ def test_view_of_an_opponent_hand_shows_no_identity(tmp_path: Path) -> None:
 
 
 def _apply(state: GameState, action: object, actor: str | None = None) -> tuple[GameState, str]:
-    from obverse.engine import apply
 
     out = apply(state, action, actor)  # type: ignore[arg-type]
     return out.state, out.result
@@ -348,7 +344,7 @@ def _add(state: GameState, card: str, zone: str, **kw: object) -> tuple[GameStat
     found = bundled("fab").get(card)
     assert found is not None
     owner = str(kw.pop("owner", "alice"))
-    state, card_id = actions.add_card(state, PhysicalCard(card=found, owner=owner), zone, **kw)  # type: ignore[arg-type]
+    state, card_id = FAB.add_card(state, found, zone, owner=owner, **kw)  # type: ignore[arg-type]
     obj = state.object_of_card(card_id)
     assert obj is not None
     return state, obj.id
@@ -404,7 +400,6 @@ def test_sub_cards_of_a_face_down_top_card_are_private() -> None:
 def test_a_top_card_turned_face_down_clears_its_sub_cards() -> None:
     """3.0.9 with 3.0.14e: turned face down the top-card is a new object; the old one's
     sub-cards are cleared to their owner's graveyard."""
-    from obverse import vocab as v
     from obverse.rulesets.fab import PutUnder
 
     state = new_state("fab", ("alice", "bob"))
@@ -421,7 +416,6 @@ def test_a_top_card_turned_face_down_clears_its_sub_cards() -> None:
 def test_an_affliction_goes_to_the_next_opponent_in_clockwise_order() -> None:
     """8.2.11c with three players: the declared opponent stands in as the next one in
     clockwise order (1.1.6) after the declaring owner."""
-    from obverse import vocab as v
     from obverse.cards import parse_card
 
     hex_card = parse_card(
@@ -434,7 +428,7 @@ def test_an_affliction_goes_to_the_next_opponent_in_clockwise_order() -> None:
         "fab",
     )
     state = new_state("fab", ("alice", "bob", "carol"))
-    state, card_id = actions.add_card(state, PhysicalCard(card=hex_card, owner="bob"), "hand")
+    state, card_id = FAB.add_card(state, hex_card, "hand", owner="bob")
     state, result = _apply(state, v.Move(object=_obj_of(state, card_id), to="arena"))
     assert result == "done"
     obj = state.object_of_card(card_id)
@@ -461,7 +455,6 @@ def test_bob_cannot_play_a_card_without_permission_nor_name_a_hidden_one() -> No
     """5.1.1a: bob can't play alice's face-down banished card without a permission; a card
     in her hand he can't even name, to look at it or anything else (the kernel's one
     refusal, 3.0.3a), and looking for someone else is refused too."""
-    from obverse import vocab as v
     from obverse.rulesets.fab import AllowPlay, Look
 
     state = new_state("fab", ("alice", "bob"))

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from obverse import actions
 from obverse.carddata import bundled
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
@@ -24,7 +23,7 @@ from obverse.rulesets import get_ruleset
 from obverse.rulesets.ga import objects as ga_objects
 from obverse.runner import Result, run_scenario, scenario_view
 from obverse.serialize import dumps, loads
-from obverse.state import GameState, PhysicalCard, new_state
+from obverse.state import GameState, new_state
 
 GA = get_ruleset("ga")
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,9 +47,7 @@ def _state_with(
     found = bundled("ga").get(card)
     assert found is not None
     state = new_state("ga", ("alice", "bob"))
-    state, card_id = actions.add_card(
-        state, PhysicalCard(card=found, owner=owner), zone, face=face, face_down=face_down
-    )
+    state, card_id = GA.add_card(state, found, zone, owner=owner, face=face, face_down=face_down)
     obj = state.object_of_card(card_id)
     assert obj is not None
     return state, obj.id
@@ -432,9 +429,7 @@ def test_legal_actions_offer_the_field_verbs_and_the_level_up(tmp_path: Path) ->
     cards["Lv2"] = _card("Lv2", "CHAMPION", 2)
     ids = {}
     for name, zone in (("Scout", "field"), ("Lv1", "field"), ("Lv2", "material_deck")):
-        state, card_id = actions.add_card(
-            state, PhysicalCard(card=cards[name], owner="alice"), zone
-        )
+        state, card_id = GA.add_card(state, cards[name], zone, owner="alice")
         obj = state.object_of_card(card_id)
         assert obj is not None
         ids[name] = obj.id
@@ -462,9 +457,7 @@ def test_remove_counters_needs_a_positive_count(tmp_path: Path) -> None:
 def test_a_rested_champion_state_round_trips(tmp_path: Path) -> None:
     """The rested status is part of the saved state (old files without it read as awake)."""
     state = new_state("ga", ("alice",))
-    state, card_id = actions.add_card(
-        state, PhysicalCard(card=_card("Lv1", "CHAMPION", 1), owner="alice"), "field"
-    )
+    state, card_id = GA.add_card(state, _card("Lv1", "CHAMPION", 1), "field", owner="alice")
     obj = state.object_of_card(card_id)
     assert obj is not None
     state = apply(state, ga_objects.Rest(object=obj.id)).state

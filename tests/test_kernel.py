@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from obverse import Game, actions, get_ruleset, mana, rulesets
+from obverse import Game, get_ruleset, mana, rulesets
+from obverse import vocab as v
 from obverse.cards import parse_card
 from obverse.characteristics import characteristics
+from obverse.engine import apply
 from obverse.errors import InputError, RulesError
+from obverse.rulings import Outcome
 from obverse.state import GameState
 
 
@@ -86,10 +89,7 @@ def test_effects_bound_to_an_object_end_when_it_becomes_new() -> None:
     game = Game("mtg")
     smith = game.add("Village Ironsmith", zone="battlefield")
     obj = game.obj(smith)
-    out = actions.apply_effect(
-        game.state, "pump", target=obj.id, modify={"power": 2, "toughness": 2}
-    )
-    game.state = out.state
+    game.apply(v.ApplyEffect(label="pump", to=obj.id, modify={"power": 2, "toughness": 2}))
     base = game.characteristics(smith).props.power
     game.transform(smith)
     assert game.characteristics(smith).props.power == 5  # Ironfang 3/1 +2/+2 (712.18)
@@ -103,12 +103,11 @@ def test_filter_effects_test_earlier_layers() -> None:
     # 508.2 example: "legendary creatures get +2/+2" affects Tok-Tok only.
     game = Game("mtg")
     akki = game.add("Akki Lavarunner", zone="battlefield")
-    game.state = actions.apply_effect(
-        game.state,
+    game.apply_effect(
         "anthem",
-        where={"supertypes": ["Legendary"], "types": ["Creature"]},
+        to={"supertypes": ["Legendary"], "types": ["Creature"]},
         modify={"power": 2, "toughness": 2},
-    ).state
+    )
     assert game.characteristics(akki).props.power == 1
     out = game.flip(akki)
     game.state = out.state
@@ -131,7 +130,7 @@ def test_state_is_immutable_and_actions_return_new_states() -> None:
     game = Game("mtg")
     delver = game.add("Delver of Secrets", zone="battlefield")
     first: GameState = game.state
-    out = actions.transform(first, game.obj(delver).id)
+    out = apply(first, v.Transform(object=game.obj(delver).id))
     assert out.state is not first
     assert characteristics(first, game.obj(delver)).props.name == "Delver of Secrets"
     assert (
@@ -183,10 +182,52 @@ def test_reprs_are_short_and_str_shows_the_board() -> None:
     game.add("Clone", zone="hand", owner="bob")
     out = game.transform(delver)
     assert repr(out) == "<Outcome done ['701.27a', '712.9', '712.18'], 1 event>"
-    assert repr(game.state) == "<GameState mtg turn 1 (alice): 2 objects, 0 effects>"
+    want = "<GameState mtg alice/bob, turn 1 (alice), clock 3: 2 objects, 0 effects>"
+    assert repr(game.state) == want
     assert repr(game) == "<Game mtg: 2 objects, 1 action>"
     board = str(game).splitlines()
-    assert board[1:] == [
-        "  battlefield: #1 Delver of Secrets // Insectile Aberration (back)",
+    assert board == [
+        want,
+        "  battlefield: #1 Delver of Secrets // Insectile Aberration (back) [alice]",
         "  bob:hand: #2 Clone",
     ]
+
+
+def test_str_is_the_judges_board_with_face_down_objects_marked() -> None:
+    """The state is the whole truth: str() names a face-down card and says it is face down
+    (a player's view is views.view); every line stays short however big the card's repr."""
+    from obverse import Game
+
+    game = Game("mtg", players=("alice", "bob", "carol"))
+    game.add("Delver of Secrets", zone="hand")
+    game.add("Clone", zone="battlefield", owner="bob", face_down=True)
+    assert str(game.state).splitlines() == [
+        "<GameState mtg alice/bob/carol, turn 1 (alice), clock 2: 2 objects, 0 effects>",
+        "  alice:hand: #1 Delver of Secrets // Insectile Aberration",
+        "  battlefield: #2 Clone (face down) [bob]",
+    ]
+    assert len(repr(game.state)) < 100 and len(repr(game.history)) < 100
+    game.end_turn()
+    assert "turn 2 (bob)" in repr(game.state)
+    assert len(repr(game.history[-1])) < 100  # an outcome's repr never dumps its state
+    found = Outcome(game.state, "done", answer=tuple(range(500)))
+    assert repr(found) == "<Outcome done [], answer=(0, 1, 2, 3, 4, 5, ...)>"
+
+
+def test_a_warm_game_verb_does_not_rebuild_the_verb_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game.do finds the action class in a table built once per ruleset class: a warm verb
+    names no verb of the vocabulary again (it used to, 24 calls of a transform's 46)."""
+    game = Game("mtg")
+    delver = game.add("Delver of Secrets", zone="battlefield")
+    game.transform(delver)
+    asked: list[type] = []
+    real = v.verb_of
+
+    def counted(cls: type[v.Action]) -> str:
+        asked.append(cls)
+        return real(cls)
+
+    monkeypatch.setattr(v, "verb_of", counted)
+    assert game.transform(delver).result == "done"
+    assert game.move(delver, "graveyard").result == "done"
+    assert asked == []

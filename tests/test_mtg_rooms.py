@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from obverse import actions
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.engine import apply, legal_actions
 from obverse.errors import InputError, RulesError
+from obverse.rulesets import get_ruleset
 from obverse.rulesets.mtg import Unlock
 from obverse.rulings import DONE, ILLEGAL, NOTHING
 from obverse.runner import run_scenario
-from obverse.state import GameState, PhysicalCard, new_state
+from obverse.state import GameState, new_state
 
 ROOM = CardDef(
     name="Bottomless Pool // Locker Room",
@@ -46,7 +46,7 @@ PROTOTYPE = CardDef(
 
 def _with(card: CardDef, zone: str, ruleset: str = "mtg") -> tuple[GameState, int]:
     state = new_state(ruleset, ("alice", "bob"))
-    state, card_id = actions.add_card(state, PhysicalCard(card=card, owner="alice"), zone)
+    state, card_id = get_ruleset(ruleset).add_card(state, card, zone, owner="alice")
     obj = state.object_of_card(card_id)
     assert obj is not None
     return state, obj.id
@@ -94,11 +94,8 @@ def test_fuse_is_offered_and_refused_by_other_games() -> None:
     out = apply(state, v.Cast(object=oid, fuse=True))
     assert out.result == DONE and _now(out.state, state, oid).mana_value == 5
     fab_state = new_state("fab", ("alice", "bob"))
-    fab_state, card_id = actions.add_card(
-        fab_state,
-        PhysicalCard(card=CardDef(name="X", faces=(Face(name="X"),)), owner="alice"),
-        "hand",
-    )
+    plain = CardDef(name="X", faces=(Face(name="X"),))
+    fab_state, card_id = get_ruleset("fab").add_card(fab_state, plain, "hand", owner="alice")
     obj = fab_state.object_of_card(card_id)
     assert obj is not None
     with pytest.raises(InputError) as err:

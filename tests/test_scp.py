@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from obverse import actions
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
@@ -16,7 +15,7 @@ from obverse.rulesets import get_ruleset
 from obverse.rulesets.scp import CrossTest
 from obverse.rulings import DONE, ILLEGAL, NOTHING
 from obverse.runner import run_scenario
-from obverse.state import GameState, PhysicalCard, new_state
+from obverse.state import GameState, new_state
 from obverse.views import is_visible, view
 
 RS = get_ruleset("scp")
@@ -51,10 +50,11 @@ def _add(
 ) -> tuple[GameState, int]:
     """Set a card up as the runner does; returns the state and the object id."""
     fd = RS.face_down_on_setup(zone, face_down)
-    state, card_id = actions.add_card(
+    state, card_id = RS.add_card(
         state,
-        PhysicalCard(card=card, owner=owner),
-        zone,
+        card,
+        RS.canonical_zone(zone),
+        owner=owner,
         face="front",
         face_down=fd,
         controller=controller,
@@ -115,7 +115,7 @@ def test_move_takes_destination_default(
     start: str, start_fd: bool, dest: str, end_fd: bool
 ) -> None:
     state, oid = _add(_game(), start, face_down=start_fd)
-    out = actions.move(state, oid, dest)
+    out = apply(state, v.Move(object=oid, to=dest))
     assert out.result == DONE
     assert "領域移動" in out.cites
     moved = out.state.object_of_card(state.obj(oid).card)
@@ -124,7 +124,7 @@ def test_move_takes_destination_default(
 
 def test_instruction_overrides_default_and_cites_overview() -> None:
     state, oid = _add(_game(), "sandbox")
-    out = actions.move(state, oid, "site", face_down=True)
+    out = apply(state, v.Move(object=oid, to="site", face_down=True))
     moved = out.state.object_of_card(state.obj(oid).card)
     assert moved is not None and moved.face_down
     assert "概要" in out.cites
@@ -133,10 +133,10 @@ def test_instruction_overrides_default_and_cites_overview() -> None:
 
 def test_facing_changes_keep_controller() -> None:
     state, oid = _add(_game(), "site", controller="bob")
-    out = actions.turn_face_down(state, oid)
+    out = apply(state, v.TurnFaceDown(object=oid))
     assert out.state.obj(oid).controller == "bob"
     assert {"領域移動", "サイト上"} <= set(out.cites)
-    again = actions.turn_face_down(out.state, oid)
+    again = apply(out.state, v.TurnFaceDown(object=oid))
     assert again.result == NOTHING
 
 
@@ -168,10 +168,10 @@ def test_who_may_look_at_a_face_down_card(zone: str, controller_sees: bool) -> N
 
 def test_examine_records_no_knowledge_so_control_change_ends_the_look() -> None:
     state, oid = _add(_game(), "site", face_down=True)
-    out = actions.examine(state, "alice", oid)
+    out = apply(state, v.Examine(player="alice", object=oid))
     assert out.result == DONE and "サイト上" in out.cites
     assert out.state.knowledge == ()
-    moved = actions.change_control(out.state, oid, "bob").state
+    moved = apply(out.state, v.ChangeControl(object=oid, to="bob")).state
     assert not is_visible(moved, "alice", moved.obj(oid))
     assert is_visible(moved, "bob", moved.obj(oid))
 
@@ -194,7 +194,7 @@ def test_pregame_reference_ends_for_the_shuffled_sandbox_only() -> None:
     state, theirs = _add(state, "sandbox", owner="bob")
     assert RS.may_look(state, "alice", state.obj(sand))
     assert not RS.may_look(state, "bob", state.obj(sand))
-    state = actions.shuffle(state, "alice", "sandbox").state
+    state = apply(state, v.Shuffle(player="alice", zone="sandbox")).state
     assert not RS.may_look(state, "alice", state.obj(sand))
     ok, rulings = RS.can_examine(state, "alice", state.obj(sand))
     assert not ok and "ゲーム開始前の表裏の扱い" in [r.rule for r in rulings]
@@ -202,7 +202,7 @@ def test_pregame_reference_ends_for_the_shuffled_sandbox_only() -> None:
     assert RS.may_look(state, "bob", state.obj(theirs))
     # the marker changes no characteristic and applies to no object as an effect would
     assert characteristics(state, sand).props.types == ("Object",)
-    state = actions.start_game(state).state
+    state = apply(state, v.StartGame()).state
     assert state.effects == ()
     for oid in (sand, locker, theirs):
         assert not RS.may_look(state, state.obj(oid).owner, state.obj(oid))
@@ -210,7 +210,7 @@ def test_pregame_reference_ends_for_the_shuffled_sandbox_only() -> None:
 
 def test_shuffling_another_zone_before_the_game_ends_nothing() -> None:
     state, locker = _add(_game(pregame=True), "anomalous_locker")
-    state = actions.shuffle(state, "alice", "anomalous_locker").state
+    state = apply(state, v.Shuffle(player="alice", zone="anomalous_locker")).state
     assert RS.may_look(state, "alice", state.obj(locker))
     assert state.effects == ()
 
@@ -218,7 +218,7 @@ def test_shuffling_another_zone_before_the_game_ends_nothing() -> None:
 def test_cross_test_reveals_then_counts_as_declared() -> None:
     state, x = _add(_game(), "site", face_down=True)
     state, t = _add(state, "site", owner="bob")
-    state = actions.apply_effect(state, "e", target=x, modify={"forbid": ["cross_test"]}).state
+    state = apply(state, v.ApplyEffect(label="e", to=x, modify={"forbid": ["cross_test"]})).state
     out = apply(state, CrossTest(object=x, target=t))
     assert out.result == DONE
     assert not out.state.obj(x).face_down and out.state.obj(x).cross_tested
@@ -251,11 +251,11 @@ def test_select_and_search_rulings() -> None:
 
 def test_manifesting_from_tale_incident_puts_it_face_up_on_the_stack() -> None:
     state, t = _add(_game(), "tale_incident", card=TALE, face_down=True)
-    out = actions.cast(state, t, action="play")
+    out = apply(state, v.Play(object=t))
     assert "Tale・Incident置き場" in out.cites
     obj = out.state.object_of_card(state.obj(t).card)
     assert obj is not None and obj.zone == "stack" and not obj.face_down
-    done = actions.resolve(out.state, obj.id)
+    done = apply(out.state, v.Resolve(object=obj.id))
     after = done.state.object_of_card(state.obj(t).card)
     assert after is not None and after.zone == "decommissioned"
 
@@ -300,7 +300,7 @@ def test_a_face_down_object_has_no_class_so_no_class_sandbox_takes_it() -> None:
 def test_shuffling_a_class_sandbox_before_the_game_ends_the_owners_reference() -> None:
     state, oid = _add(_game(pregame=True), "sandbox_euclid")
     assert RS.may_look(state, "alice", state.obj(oid))
-    state = actions.shuffle(state, "alice", "sandbox_euclid").state
+    state = apply(state, v.Shuffle(player="alice", zone="sandbox_euclid")).state
     assert not RS.may_look(state, "alice", state.obj(oid))
 
 

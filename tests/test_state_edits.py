@@ -9,9 +9,10 @@ import random
 import msgspec
 import pytest
 
-from obverse import actions
 from obverse import state as core
+from obverse import vocab as v
 from obverse.bench import board
+from obverse.engine import apply
 from obverse.fuzz import random_deal
 from obverse.registry import get_ruleset
 from obverse.state import EMPTY_ZONE, Trail, Zone
@@ -91,12 +92,12 @@ def test_trails_count_depth_compare_equal_and_free_without_recursing() -> None:
 def test_move_and_transform_states_equal_the_separate_edits() -> None:
     state = board(30)
     dfc = state.objects[state.zones["battlefield"][0]]
-    moved = actions.move(state, dfc.id, "graveyard").state
+    moved = apply(state, v.Move(object=dfc.id, to="graveyard")).state
     new = moved.objects[moved.zones[f"{dfc.owner}:graveyard"][0]]
     expected = core.place(core.remove(state, dfc, "battlefield"), new, f"{dfc.owner}:graveyard")
     expected = msgspec.structs.replace(expected, clock=moved.clock, next_id=moved.next_id)
     assert moved == expected
-    turned = actions.transform(state, dfc.id).state
+    turned = apply(state, v.Transform(object=dfc.id)).state
     back = turned.objects[dfc.id]
     assert back.face == "back" and back.timestamp == turned.clock == state.clock + 1
 

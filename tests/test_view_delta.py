@@ -87,8 +87,9 @@ def test_views_handed_out_never_change_when_later_views_are_patched_in_place() -
     zone's list of objects) is copied first, so what the caller has stays as it was."""
     import copy
 
-    from obverse import actions
+    from obverse import vocab as v
     from obverse.bench import board
+    from obverse.engine import apply
     from obverse.views import fresh_view, view
 
     state = board(120, seed=4)
@@ -98,13 +99,13 @@ def test_views_handed_out_never_change_when_later_views_are_patched_in_place() -
     whole_copy = copy.deepcopy(whole)
     objs = None
     for i, other in enumerate(others):
-        state = actions.transform(state, oid).state
-        v = view(state, "alice")
-        assert v == fresh_view(state, "alice")
+        state = apply(state, v.Transform(object=oid)).state
+        seen = view(state, "alice")
+        assert seen == fresh_view(state, "alice")
         if i == 1:
-            objs = v["zones"][0]["objects"]  # hold one zone's list only
+            objs = seen["zones"][0]["objects"]  # hold one zone's list only
             objs_copy = list(objs)
-        state = actions.move(state, other, "graveyard").state
+        state = apply(state, v.Move(object=other, to="graveyard")).state
         assert view(state, "alice") == fresh_view(state, "alice")
     assert whole == whole_copy
     assert objs is not None and objs == objs_copy
@@ -113,8 +114,9 @@ def test_views_handed_out_never_change_when_later_views_are_patched_in_place() -
 def test_a_kept_view_without_the_changed_entry_is_rebuilt() -> None:
     """A patch finds an old entry's place from the kept view's state; if the entry isn't
     there (a kept view damaged by a caller editing it), the view is rebuilt, not mispatched."""
-    from obverse import actions
+    from obverse import vocab as v
     from obverse.bench import board
+    from obverse.engine import apply
 
     state = board(30, seed=3)
     dfc = state.objects[state.zones["battlefield"][0]]
@@ -127,5 +129,5 @@ def test_a_kept_view_without_the_changed_entry_is_rebuilt() -> None:
     i = next(i for i, e in enumerate(part.entries) if e["handle"] == gone)
     del part.keys[i], part.entries[i]
     assert all(e["handle"] != gone for e in zone["objects"])
-    after = actions.transform(state, dfc.id).state
+    after = apply(state, v.Transform(object=dfc.id)).state
     assert views.view(after, "bob") == views.fresh_view(after, "bob")

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from obverse import Game, actions
+from obverse import Game
+from obverse import vocab as v
 from obverse.cli import main
+from obverse.engine import apply
 from obverse.views import handle, view, view_events
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -82,7 +84,7 @@ def test_handles_change_on_shuffle_and_new_object() -> None:
     cards = [game.add(n, zone="library") for n in ("Clone", "Elite Vanguard", "Moonmist")]
     obj = game.obj(cards[0])
     h1 = handle(game.state, "bob", obj)
-    out = actions.shuffle(game.state, "alice", "library")
+    out = apply(game.state, v.Shuffle(player="alice", zone="library"))
     assert handle(out.state, "bob", out.state.objects[obj.id]) != h1
     game.state = out.state
     game.move(cards[0], "hand")
@@ -127,7 +129,6 @@ def test_effects_that_name_their_objects_give_what_the_layer_by_layer_path_gives
     """Effects that all name their objects are looked up by id (sums of power and toughness
     precomputed); a filter effect that matches nothing sends the same objects through the
     layer-by-layer path: both must give the same characteristics."""
-    from obverse import actions
     from obverse.bench import board
     from obverse.characteristics import apply_effects, base_characteristics, clear_cache
     from obverse.rulesets import get_ruleset
@@ -144,11 +145,10 @@ def test_effects_that_name_their_objects_give_what_the_layer_by_layer_path_gives
         {"power": "x"},  # not a number: skipped on both paths
     ]
     for n, (oid, modify) in enumerate(zip(ids * 2, changes * 2, strict=True)):
-        state = actions.apply_effect(state, f"e{n}", target=oid, modify=modify).state
-    state = actions.transform(state, ids[0]).state
-    probe = actions.apply_effect(
-        state, "none", where={"name": "No Such Card"}, modify={"power": 9}
-    ).state
+        state = apply(state, v.ApplyEffect(label=f"e{n}", to=oid, modify=modify)).state
+    state = apply(state, v.Transform(object=ids[0])).state
+    nothing = v.ApplyEffect(label="none", to={"name": "No Such Card"}, modify={"power": 9})
+    probe = apply(state, nothing).state
     assert probe.effects != state.effects
     seen = set()
     for oid in ids:

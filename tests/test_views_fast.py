@@ -9,8 +9,10 @@ import json
 
 import pytest
 
-from obverse import actions, views
+from obverse import views
+from obverse import vocab as v
 from obverse.bench import board
+from obverse.engine import apply
 from obverse.fuzz import PLAYERS
 from obverse.registry import rulesets
 from obverse.testing import reference_view
@@ -61,7 +63,9 @@ def test_sort_keys_are_made_when_a_patch_needs_them_and_match_the_entries() -> N
     field = memo.parts["battlefield"]
     assert field._keys is None
     dfc = state.zones["battlefield"][0]
-    moved = actions.move(actions.transform(state, dfc).state, dfc, "graveyard").state
+    moved = apply(
+        apply(state, v.Transform(object=dfc)).state, v.Move(object=dfc, to="graveyard")
+    ).state
     after = views.view(moved, "bob")
     assert json.dumps(after) == json.dumps(_reference(moved, "bob"))
     part = views._MEMO[(moved.secret, moved.ruleset, "bob")].parts["battlefield"]

@@ -15,8 +15,10 @@ from typing import Any
 
 import msgspec
 
-from obverse import actions, views
+from obverse import views
+from obverse import vocab as v
 from obverse.characteristics import characteristics, clear_cache
+from obverse.engine import apply
 from obverse.fuzz import card_pool, random_deal
 from obverse.importers import scryfall
 from obverse.play import deal, random_step
@@ -225,10 +227,9 @@ def _characteristics(state: GameState, budget: float) -> list[Figure]:
     characteristics(state, dfc)
     pumped = state
     for label in ("a", "b"):
-        pumped = actions.apply_effect(
-            pumped, label, target=dfc.id, modify={"power": 1, "toughness": 1}
-        ).state
-    flipped = actions.transform(pumped, dfc.id).state
+        pump = v.ApplyEffect(label=label, to=dfc.id, modify={"power": 1, "toughness": 1})
+        pumped = apply(pumped, pump).state
+    flipped = apply(pumped, v.Transform(object=dfc.id)).state
     back = flipped.objects[dfc.id]
 
     def new_object() -> None:
@@ -300,16 +301,16 @@ def _board_at(n: int) -> _Board:
 
 
 def _transform_fn(b: _Board) -> Callable[[], object]:
-    return lambda: actions.transform(b.state, b.dfc)
+    return lambda: apply(b.state, v.Transform(object=b.dfc))
 
 
 def _move_fn(b: _Board) -> Callable[[], object]:
-    return lambda: actions.move(b.state, b.dfc, "graveyard")
+    return lambda: apply(b.state, v.Move(object=b.dfc, to="graveyard"))
 
 
 def _view_fn(b: _Board) -> Callable[[], object]:
     view(b.state, "bob")
-    return lambda: view(actions.transform(b.state, b.dfc).state, "bob")
+    return lambda: view(apply(b.state, v.Transform(object=b.dfc)).state, "bob")
 
 
 def _first_view_fn(b: _Board) -> Callable[[], object]:
@@ -408,9 +409,11 @@ def _timed(name: str, fns: list[Callable[[], object]], budget: float) -> list[fl
 def _branching(state: GameState, oid: int) -> Figure:
     gc.collect()
     ids = list(state.objects.keys())
+    # The actions are made before measuring: only the branches' states count.
+    counters = [v.AddCounters(object=ids[i % len(ids)], counter="+1/+1") for i in range(1000)]
     tracemalloc.start()
     base = tracemalloc.take_snapshot()
-    branches = [actions.add_counters(state, ids[i % len(ids)], "+1/+1").state for i in range(1000)]
+    branches = [apply(state, c).state for c in counters]
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     used = sum(s.size_diff for s in after.compare_to(base, "filename")) / 1e6

@@ -2,7 +2,7 @@
 in a zone and state, with the rulings that decide them.
 
 The answer is the kernel's own: the card is put into a fresh game (:func:`new_state`,
-:func:`actions.add_card`) under the game's ruleset and read with
+:meth:`Ruleset.add_card <obverse.rulesets.Ruleset.add_card>`) under the game's ruleset and read with
 :func:`~obverse.characteristics.characteristics`. A face the zone doesn't allow is reached the
 way the rules reach it (put onto the play zone with that face, then moved), so the move's
 rulings say which face counts and why.
@@ -15,15 +15,17 @@ from typing import Any, Final
 
 import msgspec
 
-from obverse import actions, registry
+from obverse import registry
+from obverse import vocab as v
 from obverse.carddata import bundled, close_names
 from obverse.carddb import CardDB
 from obverse.cards import STAT_FIELDS, CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
+from obverse.engine import apply
 from obverse.errors import InputError, ObverseError, quote
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Ruling
-from obverse.state import GameObject, GameState, PhysicalCard, new_state
+from obverse.state import GameObject, GameState, new_state
 
 PLAYER: Final = "you"
 #: Words that tie a query ruling to a layout (rulesets phrase them per layout).
@@ -158,9 +160,7 @@ def describe(
     state = new_state(rs.name, (PLAYER,))
     if wanted in allowed:
         flipped = rs.is_flipped_on_setup(card, wanted)
-        state, card_id = actions.add_card(
-            state, PhysicalCard(card=card, owner=PLAYER), where, face=wanted, flipped=flipped
-        )
+        state, card_id = rs.add_card(state, card, where, owner=PLAYER, face=wanted, flipped=flipped)
         obj = state.object_of_card(card_id)
         assert obj is not None
         why = "the face asked for" if face or transformed else "the rules' default face there"
@@ -198,12 +198,12 @@ def _reached_by_moving(
             f"under {rs.name} (allowed: {', '.join(sorted(rs.allowed_faces(card, where)))})",
         )
     flipped = rs.is_flipped_on_setup(card, wanted)
-    state, card_id = actions.add_card(
-        state, PhysicalCard(card=card, owner=PLAYER), rs.play_zone, face=wanted, flipped=flipped
+    state, card_id = rs.add_card(
+        state, card, rs.play_zone, owner=PLAYER, face=wanted, flipped=flipped
     )
     obj = state.object_of_card(card_id)
     assert obj is not None
-    outcome = actions.move(state, obj.id, where)
+    outcome = apply(state, v.Move(object=obj.id, to=where))
     state = outcome.state
     info.rulings.extend(outcome.rulings)
     moved = state.object_of_card(card_id)

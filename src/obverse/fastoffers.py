@@ -137,7 +137,7 @@ class OfferMemo:
                 kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
                 _push(versions, kept)
             out.append(kept.legal)
-            out.append(self._target_part(state, seat, o, ctx, world, mine, inputs, catalog))
+            out.append(self._target_part(o, ctx, world, mine, inputs, catalog))
         out.append(self._loose(state, seat, world, catalog))
         out.append(target_offers(state, seat, rs.loose_target_offers(state, seat, ctx), catalog))
         ctx.keep()
@@ -186,8 +186,6 @@ class OfferMemo:
 
     def _target_part(
         self,
-        state: GameState,
-        seat: str | None,
         o: GameObject,
         ctx: _KeptContext,
         world: Any,
@@ -195,8 +193,10 @@ class OfferMemo:
         inputs: Any,
         catalog: Catalog | None,
     ) -> list[Legal]:
-        """``o``'s free-target offers: a kept decision while ``o``, the globals and each
-        offer's first choice (and, decided one by one, every choice) are unchanged."""
+        """``o``'s free-target offers (in ``ctx``'s state, to its seat): a kept decision while
+        ``o``, the globals and each offer's first choice (and, decided one by one, every
+        choice) are unchanged."""
+        state, seat = ctx.state, ctx.seat
         versions = self._targets.setdefault((seat, o.id), [])
 
         def fits(k: _Own) -> bool:

@@ -410,6 +410,7 @@ def _run_batch(args: tuple[str, list[int], int]) -> tuple[int, list[tuple[str, i
 def fuzz(
     alias: str,
     histories: int,
+    *,
     workers: int = 1,
     ray_address: str | None = None,
     steps: int = 40,

@@ -43,8 +43,10 @@ from obverse.views import view
 class Game:
     """A game under a ruleset alias (``mtg``, ``mtg@2020``, ``fab``, ``ga``, ``scp``).
 
-    Cards are named as in scenarios; :meth:`add` returns the physical card id. Every verb
-    is a method taking card ids; :meth:`apply` takes any typed action (object ids). Without
+    The convenience over the one way to act, :func:`obverse.engine.apply`: it decides
+    nothing itself. Cards are named as in scenarios; :meth:`add` returns the physical card id.
+    Every verb is a method taking card ids that builds the typed action and applies it;
+    :meth:`apply` takes any typed action (object ids). Without
     a ``seed`` its shuffles are unpredictable (a random secret key); with one they follow
     the seed, as a scenario file's do."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 import msgspec
@@ -85,5 +86,6 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
         # The result and its rules, not the whole state (its repr is short too).
         n = len(self.events)
         events = f", {n} event{'s' if n > 1 else ''}" if n else ""
-        answer = f", answer={self.answer!r}" if self.answer is not None else ""
+        # A query's answer may be long (every id a search found): reprlib cuts it short.
+        answer = f", answer={reprlib.repr(self.answer)}" if self.answer is not None else ""
         return f"<Outcome {self.result} {list(self.cites)}{events}{answer}>"

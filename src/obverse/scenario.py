@@ -253,12 +253,8 @@ def _validate(path: str, data: Any, extra: Callable[[str], CardDef | None] | Non
     steps = data["steps"]
     if not isinstance(steps, list) or not steps:
         raise _err(top, "steps", "expected a non-empty list")
-    parsed: list[tuple[str, Any]] = []
-    remembered: set[str] = set()
-    for n, step in enumerate(steps, 1):
-        parsed.append(
-            _validate_step(step, f"step {n}", rs, resolver, tuple(players), labels, remembered)
-        )
+    scope = _Scope(rs, resolver, tuple(players), labels, set())
+    parsed = [_validate_step(step, f"step {n}", scope) for n, step in enumerate(steps, 1)]
     return Scenario(
         path=path,
         title=title,
@@ -465,22 +461,27 @@ def _check_args(
             raise _err(place, key, f"missing argument of {name}")
 
 
-def _validate_step(
-    step: Any,
-    place: str,
-    rs: Ruleset,
-    resolver: CardResolver,
-    players: tuple[str, ...],
-    labels: dict[str, str],
-    remembered: set[str],
-) -> tuple[str, Any]:
+@dataclass(frozen=True)
+class _Scope:
+    """What a scenario's steps are checked against: its ruleset and cards, its players, the
+    labels its setup defined and the names its ``remember`` steps gave so far."""
+
+    rs: Ruleset
+    resolver: CardResolver
+    players: tuple[str, ...]
+    labels: dict[str, str]
+    remembered: set[str]
+
+
+def _validate_step(step: Any, place: str, scope: _Scope) -> tuple[str, Any]:
+    rs, players, labels = scope.rs, scope.players, scope.labels
     if not isinstance(step, dict) or len(step) != 1:
         given = ", ".join(map(str, step)) if isinstance(step, dict) else ""
         raise _err(place, given, "a step is a mapping with exactly one key (the action)")
     ((name, arg),) = step.items()
     name = str(name)
     if name == "expect":
-        _validate_expect(arg, place, rs, resolver, players, labels, remembered)
+        _validate_expect(arg, place, scope)
         return name, arg
     if name == "remember":
         if not isinstance(arg, dict):
@@ -490,7 +491,7 @@ def _validate_step(
         )
         _label(arg["object"], place, "object", labels)
         _check_type(arg["as"], str, place, "as", "a name")
-        remembered.add(arg["as"])
+        scope.remembered.add(arg["as"])
         return name, arg
     cls = rs.action_class(name)
     if cls is None:
@@ -509,27 +510,20 @@ def _validate_step(
             return name, arg
         _check_args(arg, keys, required, place, name)
         _check_names(cls, arg, place, rs, players, labels)
-        _validate_query(name, arg, place, rs, resolver, labels, players)
+        _validate_query(name, arg, place, scope)
         _check_fields(cls, arg, place)
         return name, arg
     return name, _validate_action(cls, arg, place, rs, players, labels)
 
 
-def _validate_query(
-    name: str,
-    arg: dict[str, Any],
-    place: str,
-    rs: Ruleset,
-    resolver: CardResolver,
-    labels: Mapping[str, str],
-    players: tuple[str, ...] = (),
-) -> None:
+def _validate_query(name: str, arg: dict[str, Any], place: str, scope: _Scope) -> None:
+    resolver, labels = scope.resolver, scope.labels
     if name == "name_card":
         _check_type(arg["name"], str, place, "name", "a card name")
         if not resolver.candidates(arg["name"]):
             raise _err(place, "name", f"unknown card name {quote(arg['name'])}")
     if "where" in arg:
-        _validate_where(arg["where"], place, "where", rs, players)
+        _validate_where(arg["where"], place, "where", scope.rs, scope.players)
     if name == "check_card_pool":
         if not isinstance(arg["cards"], list):
             raise _err(place, "cards", "expected a list of labels or card names")
@@ -716,15 +710,8 @@ def _validate_effect(
         raise _err(place, "until", "expected end_of_turn")
 
 
-def _validate_expect(
-    arg: Any,
-    place: str,
-    rs: Ruleset,
-    resolver: CardResolver,
-    players: tuple[str, ...],
-    labels: Mapping[str, str],
-    remembered: set[str],
-) -> None:
+def _validate_expect(arg: Any, place: str, scope: _Scope) -> None:
+    rs, players, labels = scope.rs, scope.players, scope.labels
     if not isinstance(arg, dict) or not arg:
         raise _err(place, "expect", "expected a mapping of expectations")
     for key in arg:
@@ -754,7 +741,7 @@ def _validate_expect(
         if not isinstance(cites, list) or not all(isinstance(c, str | int | float) for c in cites):
             raise _err(place, "cites", "expected a list of rule ids")
     for key in ("new_object_since", "same_object_as"):
-        if key in arg and arg[key] not in remembered:
+        if key in arg and arg[key] not in scope.remembered:
             raise _err(place, key, f"nothing remembered as {quote(arg[key])}")
     for key in ("affected_by", "not_affected_by"):
         if key in arg and labels.get(arg[key]) != "effect":

@@ -477,28 +477,40 @@ class GameState(msgspec.Struct, frozen=True, gc=False):
     trail: Trail = _ROOT
 
     def __repr__(self) -> str:
-        # Short, as python-chess's Board repr: the whole state is str() (or a view).
+        # Short, as python-chess's Board repr: the game, its players, the turn and the clock,
+        # how much is in it. The whole state is str() (or a player's view()).
+        when = "pregame" if self.pregame else f"turn {self.turn} ({self.active_player})"
         return (
-            f"<GameState {self.ruleset} turn {self.turn} ({self.active_player}): "
+            f"<GameState {self.ruleset} {'/'.join(self.players)}, {when}, clock {self.clock}: "
             f"{len(self.objects)} objects, {len(self.effects)} effects>"
         )
 
     def __str__(self) -> str:
-        """The board as a judge sees it, one zone a line (python-chess's ``print(board)``):
-        ``alice:hand  #3 Delver of Secrets``; a face-down object's card in brackets."""
+        """The board, one zone a line (python-chess's ``print(board)``), as a judge sees it:
+        the state is the whole truth, so a face-down object's card is named too, marked
+        ``face down`` (a player's view of it is :func:`obverse.views.view`). A face other than
+        the front is named; in a shared zone, the object's controller::
+
+            <GameState mtg alice/bob, turn 1 (alice), clock 2: 2 objects, 0 effects>
+              alice:hand: #1 Delver of Secrets // Insectile Aberration
+              battlefield: #2 Clone (face down) [bob]
+        """
         lines = [repr(self)]
         for key in sorted(self.zones):
             ids = self.zones[key].ids()
-            if not ids:
-                continue
-            names = []
-            for oid in ids:
-                obj = self.objects[oid]
-                name = self.card_def(obj).name
-                name = f"{name} ({obj.face})" if obj.face != "front" else name
-                names.append(f"#{oid} [{name}]" if obj.face_down else f"#{oid} {name}")
-            lines.append(f"  {key}: {', '.join(names)}")
+            if ids:
+                shared = ":" not in key
+                lines.append(f"  {key}: {', '.join(self._line(oid, shared) for oid in ids)}")
         return "\n".join(lines)
+
+    def _line(self, oid: int, shared: bool) -> str:
+        """One object of :meth:`__str__`."""
+        obj = self.objects[oid]
+        notes = [obj.face] if obj.face != "front" else []
+        notes += ["face down"] if obj.face_down else []
+        text = f"#{oid} {self.card_def(obj).name}"
+        text += f" ({', '.join(notes)})" if notes else ""
+        return f"{text} [{obj.controller}]" if shared else text
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -676,6 +688,7 @@ def relocate(
     new: GameObject,
     new_key: str,
     position: str | None = None,
+    *,
     clock: int | None = None,
     next_id: int | None = None,
 ) -> GameState:

@@ -102,7 +102,9 @@ class Ruleset(Offers, Hooks):
         (``clock``, ``next_id``: the state's new counters too, see :func:`core.relocate`)."""
         old_key = self.zone_key(old.zone, old.owner)
         new_key = self.zone_key(new.zone, new.owner)
-        return core.relocate(state, old, old_key, new, new_key, position, clock, next_id)
+        return core.relocate(
+            state, old, old_key, new, new_key, position, clock=clock, next_id=next_id
+        )
 
     # --- checks the kernel makes before any procedure ---------------------------------------
 

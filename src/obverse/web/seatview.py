@@ -203,10 +203,11 @@ def _judge_entry(
     o: GameObject,
     label: str | None,
     chars: Any,
+    *,
     hidden: list[str],
     printed: Callable[[GameObject], dict[str, Any]],
 ) -> dict[str, Any]:
-    """One object as the judge sees it."""
+    """One object as the judge sees it (``hidden``: the seats it is hidden from)."""
     entry: dict[str, Any] = {
         "ref": label,
         "visible": True,
@@ -261,7 +262,7 @@ def _judge_object(
         or k[4] != state.ruleset
         or k[5] != hidden
     ):
-        entry = _judge_entry(state, rs, o, label, chars, hidden, printed)
+        entry = _judge_entry(state, rs, o, label, chars, hidden=hidden, printed=printed)
         k = kept[id(o)] = (o, label, chars, state.cards, state.ruleset, hidden, entry)
     return k[6]
 
@@ -302,7 +303,8 @@ def judge_view(
             and changed.isdisjoint(ids.rank_of)
         )
         if part is None or not reuse:
-            part = (ids, _judge_zone(kept, state, rs, key, labels, printed, changed))
+            made = _judge_zone(kept, state, rs, key, labels, printed=printed, changed=changed)
+            part = (ids, made)
         new_zones[key] = part
         zones.append(part[1])
     # Every object of this state now has its entry for it: the next state is compared to it.
@@ -324,6 +326,7 @@ def _judge_zone(
     rs: Ruleset,
     key: str,
     labels: Mapping[int, str],
+    *,
     printed: Callable[[GameObject], dict[str, Any]],
     changed: set[int] | None,
 ) -> dict[str, Any]:

@@ -204,11 +204,9 @@ class Table:
             lambda: scn_mod._validate_step(
                 step,
                 f"step {n}",
-                self.rs,
-                self.scn.resolver,
-                self.scn.players,
-                self._labels,
-                self._remembered,
+                scn_mod._Scope(
+                    self.rs, self.scn.resolver, self.scn.players, self._labels, self._remembered
+                ),
             )
         )
         return found
