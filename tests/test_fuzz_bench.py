@@ -35,7 +35,11 @@ def test_fuzz_on_local_ray_with_two_cpus(capsys: pytest.CaptureFixture[str]) -> 
         float(line.split("single process ")[1].split()[0]),
         float(line.rsplit(" ", 1)[1]),
     )
-    assert eff == pytest.approx(per_cpu / single, rel=0.1, abs=0.03)  # printed rounded
+    # The rates are printed to 0.05 and the efficiency to 0.005: it lies between what the
+    # rounded rates allow (a slow, loaded machine prints small rates, so no fixed tolerance).
+    low = (per_cpu - 0.05) / (single + 0.05) - 0.005
+    high = (per_cpu + 0.05) / max(single - 0.05, 1e-9) + 0.005
+    assert low <= eff <= high
 
 
 def test_fuzz_efficiency_is_per_cpu_rate_over_single_rate() -> None:
