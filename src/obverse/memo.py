@@ -4,26 +4,43 @@ Rule procedures, characteristics and views are written plainly; where one answer
 again and again (a card's transform ruling, a state's arena index), the plain function is
 wrapped by one of this module's decorators instead of keeping a dict of its own:
 
-- :func:`per_value` -- keyed by the (hashable) arguments, like :func:`functools.lru_cache`;
+- :func:`per_value` -- keyed by the (hashable) arguments, like :func:`functools.lru_cache`
+  (a ruleset class's verb table: ``memo.per_value`` keyed by the class);
 - :func:`per_identity` -- keyed by the *identity* of some parts (a printed card, a state's
   maps), which are held so their identity can't be reused while kept;
-- :func:`last` -- one entry: the answer for the latest parts (once a state, not per object).
+- :func:`per_key` -- keyed by a value that names some objects by ``id()`` (a shape naming
+  its printed card), holding those objects with the entry;
+- :func:`last` -- one entry (or one per slot): the answer for the latest parts (once a state,
+  not per object).
+
+:class:`Kept` is the one keyed store of values kept between calls that are not answers of a
+function (the views' last view per viewer, patched for the next one), and :func:`refcounts`
+the one place that asks the interpreter who else holds a kept value (whether a view handed
+out earlier can still see it, so it may be patched in place).
 
 :func:`plain` turns every cache off (and empties it) for a block: the property tests run
 random histories of every game with and without it and hold the answers equal
 (``tests/test_memo.py``). :func:`clear` empties them all.
+
+The two fast paths of their own are here and :class:`obverse.fastoffers.OfferMemo` (the
+offers' incremental lists, checked against :mod:`obverse.offer_reference`); no other module
+keeps a cache, keys a lookup by ``id()`` or generates code (``tests/test_architecture.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
+import sys
 from collections.abc import Callable, Hashable, Iterator
-from typing import Final, Generic, ParamSpec, TypeVar
+from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+_R_co = TypeVar("_R_co", covariant=True)
 _V = TypeVar("_V")
+_K = TypeVar("_K", bound=Hashable)
 
 #: Whether caches answer (``False`` inside :func:`plain`). A list, so wrappers read one slot.
 _ON: Final[list[bool]] = [True]
@@ -31,6 +48,16 @@ _ON: Final[list[bool]] = [True]
 _ALL: Final[list[Callable[[], None]]] = []
 #: A per-value or per-identity cache this large is emptied before it grows further.
 KEPT: Final = 10_000
+
+
+class Cached(Protocol[_P, _R_co]):
+    """A function wrapped by a decorator of this module: called as the plain one, with
+    ``cache_clear()`` to forget what it kept (as :func:`functools.lru_cache`'s)."""
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
+
+    def cache_clear(self) -> None:
+        """Forget every kept answer."""
 
 
 def is_on() -> bool:
@@ -55,6 +82,17 @@ def plain() -> Iterator[None]:
     finally:
         _ON[0] = was
         clear()
+
+
+def _cached(
+    f: Callable[_P, _R], wrapper: Callable[_P, _R], empty: Callable[[], None]
+) -> Cached[_P, _R]:
+    """``wrapper`` as :class:`Cached`: ``f``'s name and docstring, ``empty`` as its
+    ``cache_clear``, emptied by :func:`clear` too."""
+    functools.update_wrapper(wrapper, f)
+    wrapper.cache_clear = empty  # type: ignore[attr-defined]
+    _ALL.append(empty)
+    return cast(Cached[_P, _R], wrapper)
 
 
 class LastOf(Generic[_V]):
@@ -93,77 +131,246 @@ class LastOf(Generic[_V]):
         return value
 
 
-def last(parts: Callable[_P, tuple[object, ...]]) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+def last(
+    parts: Callable[_P, tuple[object, ...]],
+    per: Callable[_P, Hashable] | None = None,
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
     """One entry: the wrapped function's answer for the latest ``parts(*args)``, compared by
     identity (a state's ``zones`` and ``objects``: what it reads). The answer must depend on
-    nothing but those parts (and constants)."""
+    nothing but those parts (and constants). With ``per``, one such entry per slot
+    ``per(*args)`` (a hashable value among a few: a field, a player)."""
 
-    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
-        slot: LastOf[tuple[_R]] = LastOf()
+    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+        slots: dict[Hashable, LastOf[tuple[_R]]] = {}
 
-        @functools.wraps(f)
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             key = parts(*args, **kwargs)
+            name = None if per is None else per(*args, **kwargs)
+            slot = slots.get(name)
+            if slot is None:
+                if len(slots) >= KEPT:
+                    slots.clear()
+                slot = slots[name] = LastOf()
             hit = slot.get(*key)
             if hit is None:
                 hit = slot.put((f(*args, **kwargs),), *key)
             return hit[0]
 
-        return cached
+        def empty() -> None:
+            for slot in slots.values():
+                slot.drop()
+
+        return _cached(f, cached, empty)
 
     return wrap
 
 
-def per_value(f: Callable[_P, _R]) -> Callable[_P, _R]:
+@overload
+def per_value(f: Callable[_P, _R], /) -> Cached[_P, _R]: ...
+@overload
+def per_value(*, kept: int = KEPT) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+def per_value(
+    f: Callable[_P, _R] | None = None, /, *, kept: int = KEPT
+) -> Cached[_P, _R] | Callable[[Callable[_P, _R]], Cached[_P, _R]]:
     """The wrapped function's answers keyed by its (hashable, positional) arguments, at most
-    :data:`KEPT` of them (then emptied: a bound, not a policy)."""
-    table: dict[Hashable, _R] = {}
-    _ALL.append(table.clear)
+    ``kept`` of them (then emptied: a bound, not a policy). ``@per_value`` or
+    ``@per_value(kept=n)``."""
 
-    @functools.wraps(f)
-    def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        if not _ON[0] or kwargs:
-            return f(*args, **kwargs)
-        hit = table.get(args, _MISSING)
-        if hit is _MISSING:
-            if len(table) >= KEPT:
-                table.clear()
-            hit = table[args] = f(*args, **kwargs)
-        return hit  # type: ignore[return-value]
+    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+        table: dict[Hashable, _R] = {}
 
-    return cached
-
-
-def per_identity(
-    parts: Callable[_P, tuple[object, ...]],
-) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
-    """The wrapped function's answers keyed by the identity of ``parts(*args)`` (a printed
-    card, a face; a ruleset class), at most :data:`KEPT` of them. Each entry holds its parts,
-    so an identity can't be reused while kept. The answer must depend on nothing but those
-    parts (and constants)."""
-
-    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
-        table: dict[tuple[int, ...], tuple[tuple[object, ...], _R]] = {}
-        _ALL.append(table.clear)
-
-        @functools.wraps(f)
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-            if not _ON[0]:
+            if not _ON[0] or kwargs:
                 return f(*args, **kwargs)
-            held = parts(*args, **kwargs)
+            hit = table.get(args, _MISSING)
+            if hit is _MISSING:
+                if len(table) >= kept:
+                    table.clear()
+                hit = table[args] = f(*args, **kwargs)
+            return hit  # type: ignore[return-value]
+
+        return _cached(f, cached, table.clear)
+
+    return wrap if f is None else wrap(f)
+
+
+def _compiled(
+    f: Callable[..., object], body: str, names: dict[str, object]
+) -> Callable[..., object]:
+    """A wrapper of ``f`` with ``f``'s own parameters (so a call costs one frame, as a cache
+    written into ``f`` would): ``body`` (``{call}`` standing for the parameters, in order)
+    run with ``names`` and ``f``'s module's names in reach. ``f`` takes positional-or-keyword
+    parameters only; a default is the very object of ``f``'s."""
+    params = list(inspect.signature(f).parameters.values())
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        raise TypeError(f"{f.__qualname__}: a cached function takes plain parameters only")
+    defaults = {f"_default_{p.name}": p.default for p in params if p.default is not p.empty}
+    head = ", ".join(
+        p.name if p.default is p.empty else f"{p.name}=_default_{p.name}" for p in params
+    )
+    call = ", ".join(p.name for p in params)
+    lines = body.replace("{call}", call).splitlines()
+    source = (
+        f"def _make({', '.join(('_f', *names, *defaults))}):\n"
+        f"    def cached({head}):\n"
+        + "".join(f"        {line}\n" for line in lines)
+        + "    return cached\n"
+    )
+    made: dict[str, Any] = {}
+    # The text is made here, from the parameters' names and the decorator's expressions.
+    exec(source, f.__globals__, made)
+    wrapper: Callable[..., object] = made["_make"](f, *names.values(), *defaults.values())
+    return wrapper
+
+
+@overload
+def per_identity(
+    parts: Callable[_P, tuple[object, ...] | None], /, *, kept: int = KEPT
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+@overload
+def per_identity(
+    *parts: str, when: Callable[..., bool] | None = None, kept: int = KEPT
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+def per_identity(
+    *parts: str | Callable[..., tuple[object, ...] | None],
+    when: Callable[..., bool] | None = None,
+    kept: int = KEPT,
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+    """The wrapped function's answers keyed by the identity of some parts (a printed card, a
+    face; a state's maps), at most ``kept`` of them. Each entry holds its parts, so an
+    identity can't be reused while kept: equal ids are the same objects. The answer must
+    depend on nothing but those parts (and constants).
+
+    The parts are a function of the arguments (``parts(*args)``; ``None``: an answer not to
+    keep), or, for a function asked so often that a second call per ask shows, expressions
+    of its parameters (``"obj", "state.effects"``), compiled into the wrapper: then one
+    answer is kept per identity of the first part (the latest, for its other parts), and
+    ``when(*args)``, if given, says whether an answer may be kept (asked when one is
+    computed: a call whose parts are all those of a kept answer asks the same question)."""
+    if len(parts) == 1 and callable(parts[0]):
+        return _per_parts(parts[0], kept)  # type: ignore[return-value]
+    exprs = [p for p in parts if isinstance(p, str)]
+
+    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+        table: dict[int, tuple[object, ...]] = {}
+        local = [f"_p{i}" for i in range(len(exprs))]
+        same = " and ".join(f"hit[{i}] is {p}" for i, p in enumerate(local))
+        take = "\n".join(f"{p} = {x}" for p, x in zip(local, exprs, strict=True))
+        body = f"""if not _on[0]:
+    return _f({{call}})
+{take}
+hit = _table.get(id(_p0))
+if hit is not None and {same}:
+    return hit[-1]
+value = _f({{call}})
+if _when is None or _when({{call}}):
+    if len(_table) >= _kept:
+        _table.clear()
+    _table[id(_p0)] = ({", ".join(local)}, value)
+return value"""
+        names = {"_on": _ON, "_table": table, "_when": when, "_kept": kept}
+        return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
+
+    return wrap
+
+
+def _per_parts(
+    parts: Callable[_P, tuple[object, ...] | None], kept: int
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+    """:func:`per_identity` with its parts a function of the arguments."""
+
+    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+        table: dict[tuple[int, ...], tuple[tuple[object, ...], _R]] = {}
+
+        def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            held = parts(*args, **kwargs) if _ON[0] else None
+            if held is None:
+                return f(*args, **kwargs)
             key = tuple(map(id, held))
             hit = table.get(key)
-            if hit is not None and all(a is b for a, b in zip(hit[0], held, strict=True)):
+            if hit is not None:
                 return hit[1]
-            if len(table) >= KEPT:
+            if len(table) >= kept:
                 table.clear()
             value = f(*args, **kwargs)
             table[key] = (held, value)
             return value
 
-        return cached
+        return _cached(f, cached, table.clear)
 
     return wrap
+
+
+def per_key(
+    key: str, holds: str, *, kept: int = KEPT
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+    """The wrapped function's answers keyed by the value of the expression ``key`` of its
+    parameters, which may name objects by ``id()`` (a printed card inside a shape): the
+    expression ``holds`` gives those objects, held with the entry (evaluated only when an
+    answer is kept) so their ids can't be reused while it is kept. At most ``kept`` answers.
+    A key that can't be hashed (an unhashable status field) is no key: the answer is computed
+    plainly."""
+
+    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+        table: dict[Hashable, tuple[object, _R]] = {}
+        body = f"""if not _on[0]:
+    return _f({{call}})
+key = {key}
+try:
+    hit = _table.get(key)
+except TypeError:
+    return _f({{call}})
+if hit is not None:
+    return hit[1]
+if len(_table) >= _kept:
+    _table.clear()
+value = _f({{call}})
+_table[key] = ({holds}, value)
+return value"""
+        names = {"_on": _ON, "_table": table, "_kept": kept}
+        return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
+
+    return wrap
+
+
+class Kept(Generic[_K, _V]):
+    """Values kept between calls by a hashable key that are not a function's answers (the
+    views' last view per viewer, patched into the next): at most ``kept`` of them. Inside
+    :func:`plain` nothing is kept, so every caller starts from scratch."""
+
+    __slots__ = ("kept", "table")
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.table: dict[_K, _V] = {}
+        self.kept = kept
+        _ALL.append(self.table.clear)
+
+    def get(self, key: _K) -> _V | None:
+        """The value kept for ``key``, or ``None``."""
+        return self.table.get(key) if _ON[0] else None
+
+    def pop(self, key: _K) -> _V | None:
+        """The value kept for ``key``, no longer kept, or ``None``."""
+        return self.table.pop(key, None) if _ON[0] else None
+
+    def put(self, key: _K, value: _V) -> _V:
+        """Keep ``value`` for ``key``; ``value``."""
+        if _ON[0]:
+            if len(self.table) >= self.kept and key not in self.table:
+                self.table.clear()
+            self.table[key] = value
+        return value
+
+    def clear(self) -> None:
+        """Forget every kept value."""
+        self.table.clear()
+
+
+def refcounts(*held: object) -> list[int]:
+    """How many references hold each of ``held`` (CPython's counts): compared with the counts
+    of the same call on objects held once, they tell whether anything else holds them, so a
+    kept value no one else can see may be changed in place (the views' incremental patch)."""
+    return [sys.getrefcount(x) for x in held]
 
 
 _MISSING: Final = object()
