@@ -134,33 +134,43 @@ class LastOf(Generic[_V]):
 def last(
     parts: Callable[_P, tuple[object, ...]],
     per: Callable[_P, Hashable] | None = None,
+    derive: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
     """One entry: the wrapped function's answer for the latest ``parts(*args)``, compared by
     identity (a state's ``zones`` and ``objects``: what it reads). The answer must depend on
     nothing but those parts (and constants). With ``per``, one such entry per slot
-    ``per(*args)`` (a hashable value among a few: a field, a player)."""
+    ``per(*args)`` (a hashable value among a few: a field, a player). With ``derive``, a new
+    answer may be made from the slot's last one: ``derive(last_parts, last_answer, *args)``
+    (``None``: computed plainly), as a tuple's index grows with the tuple."""
 
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
-        slots: dict[Hashable, LastOf[tuple[_R]]] = {}
+        slots: dict[Hashable, tuple[tuple[object, ...], _R]] = {}
 
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            if not _ON[0]:
+                return f(*args, **kwargs)
             key = parts(*args, **kwargs)
             name = None if per is None else per(*args, **kwargs)
-            slot = slots.get(name)
-            if slot is None:
-                if len(slots) >= KEPT:
-                    slots.clear()
-                slot = slots[name] = LastOf()
-            hit = slot.get(*key)
-            if hit is None:
-                hit = slot.put((f(*args, **kwargs),), *key)
-            return hit[0]
+            hit = slots.get(name)
+            if hit is not None:
+                kept = hit[0]
+                if len(kept) == len(key):
+                    for a, b in zip(kept, key, strict=True):
+                        if a is not b:
+                            break
+                    else:
+                        return hit[1]
+            value: _R | None = None
+            if derive is not None and hit is not None:
+                value = derive(hit[0], hit[1], *args, **kwargs)
+            if value is None:
+                value = f(*args, **kwargs)
+            if len(slots) >= KEPT and name not in slots:
+                slots.clear()
+            slots[name] = (key, value)
+            return value
 
-        def empty() -> None:
-            for slot in slots.values():
-                slot.drop()
-
-        return _cached(f, cached, empty)
+        return _cached(f, cached, slots.clear)
 
     return wrap
 
