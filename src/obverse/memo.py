@@ -188,6 +188,18 @@ def per_value(
 
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
         table: dict[Hashable, _R] = {}
+        if _plain_parameters(f):  # compiled: one frame a call
+            body = """if not _on[0]:
+    return _f({call})
+key = ({call},)
+hit = _table.get(key, _missing)
+if hit is _missing:
+    if len(_table) >= _kept:
+        _table.clear()
+    hit = _table[key] = _f({call})
+return hit"""
+            names = {"_on": _ON, "_table": table, "_kept": kept, "_missing": _MISSING}
+            return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
 
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             if not _ON[0] or kwargs:
@@ -204,6 +216,13 @@ def per_value(
     return wrap if f is None else wrap(f)
 
 
+def _plain_parameters(f: Callable[..., object]) -> bool:
+    """Whether ``f`` takes positional-or-keyword parameters only (what :func:`_compiled`
+    copies)."""
+    params = inspect.signature(f).parameters.values()
+    return all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+
+
 def _compiled(
     f: Callable[..., object], body: str, names: dict[str, object]
 ) -> Callable[..., object]:
@@ -211,9 +230,9 @@ def _compiled(
     written into ``f`` would): ``body`` (``{call}`` standing for the parameters, in order)
     run with ``names`` and ``f``'s module's names in reach. ``f`` takes positional-or-keyword
     parameters only; a default is the very object of ``f``'s."""
+    if not _plain_parameters(f):
+        raise TypeError(f"{f.__qualname__}: a compiled cache takes plain parameters only")
     params = list(inspect.signature(f).parameters.values())
-    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
-        raise TypeError(f"{f.__qualname__}: a cached function takes plain parameters only")
     defaults = {f"_default_{p.name}": p.default for p in params if p.default is not p.empty}
     head = ", ".join(
         p.name if p.default is p.empty else f"{p.name}=_default_{p.name}" for p in params

@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from obverse import memo
 from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
@@ -497,18 +498,15 @@ class Table:
         return b"[" + b",".join(done[start:]) + b"]"
 
 
-#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
-_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
-
-
 def _faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
     """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
-    found = _FACES.get(id(faces))
-    if found is None or found[0] is not faces:
-        if len(_FACES) > 4096:
-            _FACES.clear()
-        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
-    return list(found[1])
+    return list(_faces_data(faces))
+
+
+@memo.per_identity("faces", kept=4096)
+def _faces_data(faces: tuple[Any, ...]) -> list[Any]:
+    """Printed faces as plain data, per (immutable) tuple of them (don't change it)."""
+    return [msgspec.to_builtins(f) for f in faces]
 
 
 def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
