@@ -50,14 +50,39 @@ def _seen(state: GameState) -> list[Any]:
     return seen
 
 
+#: What an effect of a history may change (random play makes none of its own).
+CHANGES: tuple[dict[str, Any], ...] = (
+    {"power": 1, "toughness": 1},
+    {"add_types": ["Artifact"]},
+    {"color": ["blue"]},
+    {"lose_all_abilities": True},
+    {"set_power": 0},
+)
+
+
+def _effect(state: GameState, rng: random.Random) -> v.Action:
+    """A continuous effect on a random object, its fixed set or what a filter matches: the
+    characteristics and views the caches keep per effects then have effects to tell apart."""
+    oid = rng.choice(sorted(state.objects))
+    to: int | dict[str, Any] = oid if rng.random() < 0.6 else {"face_down": False}
+    return v.ApplyEffect(
+        label=f"e{rng.randrange(100)}",
+        to=to,
+        modify=rng.choice(CHANGES),
+        until="end_of_turn" if rng.random() < 0.3 else None,
+        fixed=isinstance(to, dict) and rng.random() < 0.5,
+    )
+
+
 def _history(alias: str, seed: int) -> list[Any]:
-    """Everything a seeded random history of ``alias`` shows: per step the action drawn, the
-    outcome and what each seat sees and may do."""
+    """Everything a seeded random history of ``alias`` shows: per step the action drawn (a
+    random action, every third step an effect), the outcome and what each seat sees and may
+    do."""
     rng = random.Random(seed)
     state = random_deal(alias, rng, n=rng.randrange(8, 20))
     record: list[Any] = [_seen(state)]
-    for _ in range(STEPS):
-        action = random_action(state, rng)
+    for step in range(STEPS):
+        action = _effect(state, rng) if step % 3 == 1 else random_action(state, rng)
         state, answer = _outcome(state, action)
         record.append((msgspec.to_builtins(action), answer, _seen(state)))
     return record
