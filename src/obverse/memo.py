@@ -14,7 +14,9 @@ wrapped by one of this module's decorators instead of keeping a dict of its own:
   not per object).
 
 :class:`Kept` is the one keyed store of values kept between calls that are not answers of a
-function (the views' last view per viewer, patched for the next one), and :func:`refcounts`
+function (the views' last view per viewer, patched for the next one), :class:`ByIdentity`
+the one store an owner keeps per object by identity (the web table's bytes per view zone and
+per offer), and :func:`refcounts`
 the one place that asks the interpreter who else holds a kept value (whether a view handed
 out earlier can still see it, so it may be patched in place).
 
@@ -389,6 +391,51 @@ class Kept(Generic[_K, _V]):
                 self.table.clear()
             self.table[key] = value
         return value
+
+    def clear(self) -> None:
+        """Forget every kept value."""
+        self.table.clear()
+
+
+class ByIdentity(Generic[_V]):
+    """Values an owner keeps per object (a table's seat: the bytes of a view's zone, an
+    offer's label), by the object's identity: one value each, the latest, for the other
+    parts given with it (compared by identity too). The parts are held with the value, so
+    their ids stay theirs while kept. Emptied with its owner (or by it: :meth:`clear`);
+    inside :func:`plain` it never answers."""
+
+    __slots__ = ("table",)
+
+    def __init__(self) -> None:
+        self.table: dict[int, tuple[tuple[object, ...], _V]] = {}
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def get(self, first: object, *parts: object) -> _V | None:
+        """The value kept for ``first`` with these very ``parts``, or ``None``."""
+        hit = self.table.get(id(first)) if _ON[0] else None
+        if hit is None:
+            return None
+        held = hit[0]
+        if held[0] is not first or len(held) != len(parts) + 1:
+            return None
+        for a, b in zip(held[1:], parts, strict=True):
+            if a is not b:
+                return None
+        return hit[1]
+
+    def put(self, value: _V, first: object, *parts: object) -> _V:
+        """Keep ``value`` for ``first`` and ``parts`` (the one before dropped); ``value``."""
+        if _ON[0]:
+            self.table[id(first)] = ((first, *parts), value)
+        return value
+
+    def drop(self, first: object) -> None:
+        """Forget the value kept for ``first``."""
+        hit = self.table.get(id(first))
+        if hit is not None and hit[0][0] is first:
+            del self.table[id(first)]
 
     def clear(self) -> None:
         """Forget every kept value."""

@@ -29,6 +29,7 @@ from obverse.cards import CardDef
 from obverse.engine import Legal, check_actor, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.fastoffers import OfferMemo
+from obverse.memo import ByIdentity
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
@@ -167,16 +168,16 @@ class Table:
         self.offer_templates: dict[v.Action, Any] = {}
         #: Per (state, seat): the names it can't identify and can (see :meth:`hidden_names`;
         #: shared the same way).
-        self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
+        self._state_names: dict[str, ByIdentity[tuple[set[str], set[str]]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
-        self.offer_bytes: dict[str, dict[int, tuple[Legal, bytes]]] = {}
+        self.offer_bytes: dict[str, ByIdentity[bytes]] = {}
         #: Each seat's encoded parts of its last offers, by the identity of the kernel's
         #: part (:meth:`~obverse.fastoffers.OfferMemo.parts`; shared the same way), and its kept
         #: offers by the objects they name.
-        self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
-        self.offer_naming: dict[str, dict[int, set[int]]] = {}
+        self.part_bytes: dict[str, ByIdentity[bytes]] = {}
+        self.offer_naming: dict[str, dict[int, list[Legal]]] = {}
         #: Each seat's last view's zones as JSON, by the zone's identity (shared the same way).
-        self.zone_bytes: dict[str, dict[int, tuple[Any, bytes]]] = {}
+        self.zone_bytes: dict[str, ByIdentity[bytes]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         #: What each seat was given of the objects (see :mod:`obverse.web.seatview`; shared
@@ -409,16 +410,16 @@ class Table:
     def _names_of(self, st: GameState, seat: str) -> tuple[set[str], set[str]]:
         """The names of the cards ``seat`` can't identify in ``st``, and of those it can
         (once per state and seat: a step's state is the next step's state before)."""
-        kept = self._state_names
-        found = kept.get((id(st), seat))
-        if found is not None and found[0] is st:
-            return found[1], found[2]
+        kept = self._state_names.get(seat)
+        if kept is None:
+            kept = self._state_names[seat] = ByIdentity()
+        found = kept.get(st)
+        if found is not None:
+            return found
         v = self.viewer(seat)
-        hidden, shown = seat_names(self.seat_parts, st, seat, v, self.rs)
         if len(kept) > 1024:  # bounded: only the newest states are asked again
             kept.clear()
-        kept[(id(st), seat)] = (st, hidden, shown)  # the state kept: its id stays its own
-        return hidden, shown
+        return kept.put(seat_names(self.seat_parts, st, seat, v, self.rs), st)
 
     def scrub(self, text: str, secret: Iterable[str]) -> str:
         """``text`` with every secret name and every label replaced."""
