@@ -109,13 +109,25 @@ def _kept(state: GameState, obj: GameObject | int, ruleset: Ruleset | None = Non
 def characteristics(
     state: GameState, obj: GameObject | int, ruleset: Ruleset | None = None
 ) -> Characteristics:
-    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's).
+    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's):
+    :func:`apply_effects` of :func:`base_characteristics`, shared per shape and effects.
 
     ``why`` holds the rulings of the branch that decided, so it is as fresh as the values
-    (kept per object: see :func:`_kept`)."""
+    (kept per object: see :func:`_kept`). When every effect names its objects (see
+    :func:`_by_object`), what applies to ``obj`` is its own entry of that table; the rest
+    (copy exceptions, counters, status) is its shape: so two objects of one shape under the
+    same entry have the same characteristics (:func:`_applied`), and a fresh object of a
+    known shape costs a shape key and a lookup. A filter effect may look at the object's
+    id, so then nothing is shared beyond the base."""
     if isinstance(obj, int):
         obj = state.objects[obj]
-    return _shared(state, obj, ruleset or get_ruleset(state.ruleset))
+    rs = ruleset or get_ruleset(state.ruleset)
+    effects = state.effects
+    named = _by_object(effects) if effects else _NO_EFFECTS
+    if named is None or not rs.cacheable_characteristics:
+        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+    marks = marks_of(state, obj.id) if state.designations else ()  # shape_key, inlined
+    return _applied(state, obj, rs, object_shape(state.cards, obj, marks), named.get(obj.id))
 
 
 def clear_cache(shapes: bool = True) -> None:
@@ -284,22 +296,6 @@ def _base(
     """``rs.base_characteristics``, the same for every object of ``shape`` under the
     ruleset's class."""
     return rs.base_characteristics(state, obj)
-
-
-def _shared(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
-    """:func:`apply_effects` of :func:`base_characteristics`, shared per shape and effects.
-
-    When every effect names its objects (see :func:`_by_object`), what applies to ``obj`` is
-    its own entry of that table; the rest (copy exceptions, counters, status) is its shape:
-    so two objects of one shape under the same entry have the same characteristics, and a
-    fresh object of a known shape costs a shape key and a lookup. A filter effect may look
-    at the object's id, so then nothing is shared beyond the base."""
-    effects = state.effects
-    named = _by_object(effects) if effects else _NO_EFFECTS
-    if named is None or not rs.cacheable_characteristics:
-        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
-    marks = marks_of(state, obj.id) if state.designations else ()  # shape_key, inlined
-    return _applied(state, obj, rs, object_shape(state.cards, obj, marks), named.get(obj.id))
 
 
 @memo.per_key("(type(rs), shape, id(mine))", "(mine, printed_cards(state, obj))", kept=200_000)

@@ -133,9 +133,19 @@ class LastOf(Generic[_V]):
         return value
 
 
+@overload
+def last(
+    parts: str, per: str | None = None, derive: Callable[..., Any] | None = None
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+@overload
 def last(
     parts: Callable[_P, tuple[object, ...]],
     per: Callable[_P, Hashable] | None = None,
+    derive: Callable[..., Any] | None = None,
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+def last(
+    parts: Callable[_P, tuple[object, ...]] | str,
+    per: Callable[_P, Hashable] | str | None = None,
     derive: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
     """One entry: the wrapped function's answer for the latest ``parts(*args)``, compared by
@@ -143,7 +153,16 @@ def last(
     nothing but those parts (and constants). With ``per``, one such entry per slot
     ``per(*args)`` (a hashable value among a few: a field, a player). With ``derive``, a new
     answer may be made from the slot's last one: ``derive(last_parts, last_answer, *args)``
-    (``None``: computed plainly), as a tuple's index grows with the tuple."""
+    (``None``: computed plainly), as a tuple's index grows with the tuple.
+
+    For a function asked so often that a second call per ask shows, ``parts`` (and ``per``)
+    may be expressions of its parameters instead (``"state.objects, state.zones"``),
+    compiled into the wrapper as :func:`per_identity`'s are."""
+    if isinstance(parts, str):
+        assert per is None or isinstance(per, str)
+        return _compiled_last(parts, per, derive)
+    assert not isinstance(per, str)
+    key_of, slot_of = parts, per
 
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
         slots: dict[Hashable, tuple[tuple[object, ...], _R]] = {}
@@ -151,8 +170,8 @@ def last(
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             if not _ON[0]:
                 return f(*args, **kwargs)
-            key = parts(*args, **kwargs)
-            name = None if per is None else per(*args, **kwargs)
+            key = key_of(*args, **kwargs)
+            name = None if slot_of is None else slot_of(*args, **kwargs)
             hit = slots.get(name)
             if hit is not None:
                 kept = hit[0]
@@ -173,6 +192,41 @@ def last(
             return value
 
         return _cached(f, cached, slots.clear)
+
+    return wrap
+
+
+def _compiled_last(
+    parts: str, per: str | None, derive: Callable[..., Any] | None
+) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+    """:func:`last` with its parts (and slot) expressions of the parameters."""
+
+    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+        slots: dict[Hashable, tuple[tuple[object, ...], _R]] = {}
+        exprs = [x.strip() for x in parts.split(",") if x.strip()]
+        local = [f"_p{i}" for i in range(len(exprs))]
+        take = "\n".join(f"{p} = {x}" for p, x in zip(local, exprs, strict=True))
+        same = " and ".join(f"held[{i}] is {p}" for i, p in enumerate(local))
+        body = f"""if not _on[0]:
+    return _f({{call}})
+{take}
+name = {per or "None"}
+hit = _slots.get(name)
+if hit is not None:
+    held = hit[0]
+    if {same}:
+        return hit[1]
+value = None
+if _derive is not None and hit is not None:
+    value = _derive(hit[0], hit[1], {{call}})
+if value is None:
+    value = _f({{call}})
+if len(_slots) >= _kept and name not in _slots:
+    _slots.clear()
+_slots[name] = (({", ".join(local)},), value)
+return value"""
+        names = {"_on": _ON, "_slots": slots, "_derive": derive, "_kept": KEPT}
+        return _cached(f, _compiled(f, body, names), slots.clear)  # type: ignore[arg-type]
 
     return wrap
 

@@ -49,7 +49,7 @@ def places(state: GameState, seat: str, rs: Ruleset | None = None) -> list[list[
 
 
 # Per seat, the last state asked about: a search samples one root many times.
-@memo.last(lambda state, seat, rs: (state,), per=lambda state, seat, rs: seat)
+@memo.last("state", per="seat")
 def _places(state: GameState, seat: str, rs: Ruleset | None) -> list[list[GameObject]]:
     """:func:`places` (don't change the lists: copy them)."""
     rs = rs or get_ruleset(state.ruleset)

@@ -158,7 +158,7 @@ def _grown(
 # (designations, once per battle, at every move): one pass per tuple, not per ask, and a
 # grown tuple's index grows from its predecessor's. One slot per field (the last long tuple
 # asked about), the tuple held so its identity can't be reused while kept.
-@memo.last(lambda entries, field: (entries,), per=lambda entries, field: field, derive=_grown)
+@memo.last("entries", per="field", derive=_grown)
 def _slot(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> _Index:
     """The index of a long plain tuple's ``field`` values: their set and them in order."""
     values = tuple(map(field, entries))
@@ -191,7 +191,7 @@ def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[
     return not xs.isdisjoint(map(field, entries))
 
 
-@memo.last(lambda designations: (designations,))
+@memo.last("designations")
 def _marks(designations: tuple[tuple[str, int], ...]) -> frozenset[tuple[str, int]]:
     """The set of a long designations tuple's entries (the last one asked about)."""
     return frozenset(designations)

@@ -625,7 +625,7 @@ def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
     return _zones_in_order(type(rs))
 
 
-@memo.last(lambda state: (state.objects,))
+@memo.last("state.objects")
 def objects_in_order(state: GameState) -> tuple[GameObject, ...]:
     """Every object, in the object table's own order (the same for equal states, as it
     depends on the ids only): random play draws from it (most draws see the same table)."""
