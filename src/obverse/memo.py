@@ -207,9 +207,8 @@ def _compiled_last(
         local = [f"_p{i}" for i in range(len(exprs))]
         take = "\n".join(f"{p} = {x}" for p, x in zip(local, exprs, strict=True))
         same = " and ".join(f"held[{i}] is {p}" for i, p in enumerate(local))
-        body = f"""if not _on[0]:
-    return _f({{call}})
-{take}
+        # The slots are empty inside plain() and nothing is kept then: no check on a hit.
+        body = f"""{take}
 name = {per or "None"}
 hit = _slots.get(name)
 if hit is not None:
@@ -221,9 +220,10 @@ if _derive is not None and hit is not None:
     value = _derive(hit[0], hit[1], {{call}})
 if value is None:
     value = _f({{call}})
-if len(_slots) >= _kept and name not in _slots:
-    _slots.clear()
-_slots[name] = (({", ".join(local)},), value)
+if _on[0]:
+    if len(_slots) >= _kept and name not in _slots:
+        _slots.clear()
+    _slots[name] = (({", ".join(local)},), value)
 return value"""
         names = {"_on": _ON, "_slots": slots, "_derive": derive, "_kept": KEPT}
         return _cached(f, _compiled(f, body, names), slots.clear)  # type: ignore[arg-type]
@@ -245,14 +245,15 @@ def per_value(
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
         table: dict[Hashable, _R] = {}
         if _plain_parameters(f):  # compiled: one frame a call
-            body = """if not _on[0]:
-    return _f({call})
-key = ({call},)
+            # The table is empty inside plain() and nothing is kept then: no check on a hit.
+            body = """key = ({call},)
 hit = _table.get(key, _missing)
 if hit is _missing:
-    if len(_table) >= _kept:
-        _table.clear()
-    hit = _table[key] = _f({call})
+    hit = _f({call})
+    if _on[0]:
+        if len(_table) >= _kept:
+            _table.clear()
+        _table[key] = hit
 return hit"""
             names = {"_on": _ON, "_table": table, "_kept": kept, "_missing": _MISSING}
             return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
@@ -338,20 +339,17 @@ def per_identity(
 
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
         table: dict[int, tuple[object, ...]] = {}
-        local = [f"_p{i}" for i in range(len(exprs))]
-        same = " and ".join(f"hit[{i}] is {p}" for i, p in enumerate(local))
-        take = "\n".join(f"{p} = {x}" for p, x in zip(local, exprs, strict=True))
-        body = f"""if not _on[0]:
-    return _f({{call}})
-{take}
-hit = _table.get(id(_p0))
+        # Each part is read where it is compared (a miss reads no more than it must); the
+        # table is empty inside plain() and nothing is kept then, so a hit needs no check.
+        same = " and ".join(f"hit[{i}] is {x}" for i, x in enumerate(exprs))
+        body = f"""hit = _table.get(id({exprs[0]}))
 if hit is not None and {same}:
-    return hit[-1]
+    return hit[{len(exprs)}]
 value = _f({{call}})
-if _when is None or _when({{call}}):
+if _on[0] and (_when is None or _when({{call}})):
     if len(_table) >= _kept:
         _table.clear()
-    _table[id(_p0)] = ({", ".join(local)}, value)
+    _table[id({exprs[0]})] = ({", ".join(exprs)}, value)
 return value"""
         names = {"_on": _ON, "_table": table, "_when": when, "_kept": kept}
         return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
@@ -398,19 +396,19 @@ def per_key(
 
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
         table: dict[Hashable, tuple[object, _R]] = {}
-        body = f"""if not _on[0]:
-    return _f({{call}})
-key = {key}
+        # The table is empty inside plain() and nothing is kept then: no check on a hit.
+        body = f"""key = {key}
 try:
     hit = _table.get(key)
 except TypeError:
     return _f({{call}})
 if hit is not None:
     return hit[1]
-if len(_table) >= _kept:
-    _table.clear()
 value = _f({{call}})
-_table[key] = ({holds}, value)
+if _on[0]:
+    if len(_table) >= _kept:
+        _table.clear()
+    _table[key] = ({holds}, value)
 return value"""
         names = {"_on": _ON, "_table": table, "_kept": kept}
         return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
