@@ -82,28 +82,19 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
     return Characteristics(face=face, names=names, props=Face(**fields))
 
 
-def _kept(state: GameState, obj: GameObject | int, ruleset: Ruleset | None = None) -> bool:
-    """Whether an object's characteristics may be kept for its parts (the object, effects,
-    card table, designations and ruleset's name, all immutable): not on a legal-action
-    trial's state (a subclass noting what it reads: its card table is a new wrapper each
-    time, and a kept answer must not skip the reads it notes), under another ruleset than
-    the state's, or for a ruleset whose characteristics depend on more."""
-    rs = ruleset or get_ruleset(state.ruleset)
-    return (
-        type(state) is GameState
-        and type(obj) is not int
-        and rs.aliases[0] == state.ruleset  # rs.name, inlined
-        and rs.cacheable_characteristics
-    )
-
-
 @memo.per_identity(
     "obj",
     "state.effects",
     "state.cards",
     "state.designations",
     "state.ruleset",
-    when=_kept,
+    # Not on a legal-action trial's state (a subclass noting what it reads: its card table is
+    # a new wrapper each time, and a kept answer must not skip the reads it notes), under
+    # another ruleset than the state's (rs.name is rs.aliases[0]), nor for a ruleset whose
+    # characteristics depend on more than these parts.
+    when="type(state) is GameState and type(obj) is not int"
+    " and (ruleset or get_ruleset(state.ruleset)).aliases[0] == state.ruleset"
+    " and (ruleset or get_ruleset(state.ruleset)).cacheable_characteristics",
     kept=200_000,
 )
 def characteristics(
@@ -113,7 +104,7 @@ def characteristics(
     :func:`apply_effects` of :func:`base_characteristics`, shared per shape and effects.
 
     ``why`` holds the rulings of the branch that decided, so it is as fresh as the values
-    (kept per object: see :func:`_kept`). When every effect names its objects (see
+    (kept per object, its parts all immutable). When every effect names its objects (see
     :func:`_by_object`), what applies to ``obj`` is its own entry of that table; the rest
     (copy exceptions, counters, status) is its shape: so two objects of one shape under the
     same entry have the same characteristics (:func:`_applied`), and a fresh object of a

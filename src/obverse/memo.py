@@ -315,11 +315,11 @@ def per_identity(
 ) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
 @overload
 def per_identity(
-    *parts: str, when: Callable[..., bool] | None = None, kept: int = KEPT
+    *parts: str, when: str | None = None, kept: int = KEPT
 ) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
 def per_identity(
     *parts: str | Callable[..., tuple[object, ...] | None],
-    when: Callable[..., bool] | None = None,
+    when: str | None = None,
     kept: int = KEPT,
 ) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
     """The wrapped function's answers keyed by the identity of some parts (a printed card, a
@@ -331,8 +331,9 @@ def per_identity(
     keep), or, for a function asked so often that a second call per ask shows, expressions
     of its parameters (``"obj", "state.effects"``), compiled into the wrapper: then one
     answer is kept per identity of the first part (the latest, for its other parts), and
-    ``when(*args)``, if given, says whether an answer may be kept (asked when one is
-    computed: a call whose parts are all those of a kept answer asks the same question)."""
+    ``when``, if given, an expression of the parameters too, says whether an answer may be
+    kept (asked when one is computed: a call whose parts are all those of a kept answer
+    asks the same question)."""
     if len(parts) == 1 and callable(parts[0]):
         return _per_parts(parts[0], kept)  # type: ignore[return-value]
     exprs = [p for p in parts if isinstance(p, str)]
@@ -346,12 +347,12 @@ def per_identity(
 if hit is not None and {same}:
     return hit[{len(exprs)}]
 value = _f({{call}})
-if _on[0] and (_when is None or _when({{call}})):
+if _on[0] and ({when or "True"}):
     if len(_table) >= _kept:
         _table.clear()
     _table[id({exprs[0]})] = ({", ".join(exprs)}, value)
 return value"""
-        names = {"_on": _ON, "_table": table, "_when": when, "_kept": kept}
+        names = {"_on": _ON, "_table": table, "_kept": kept}
         return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
 
     return wrap
