@@ -163,10 +163,7 @@ def test_per_identity_of_several_parts_keeps_the_latest_per_first_part() -> None
         def __init__(self, x: int) -> None:
             self.x = x
 
-    def keep(box: Box, extra: Box) -> bool:
-        return box.x >= 0
-
-    @memo.per_identity("box", "extra", when=keep)
+    @memo.per_identity("box", "extra", when="box.x >= 0")
     def show(box: Box, extra: Box) -> str:
         calls.append(f"{box.x}{extra.x}")
         return f"{box.x}+{extra.x}"
