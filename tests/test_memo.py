@@ -281,3 +281,9 @@ def test_refcounts_tell_a_value_held_elsewhere() -> None:
     assert memo.refcounts(value)[0] == alone[0] + 1
     del other
     assert memo.refcounts(value) == alone
+
+
+def test_identity_difference_compares_items_by_identity() -> None:
+    a, b, c = [1], [2], [1]  # c equals a, another object
+    assert memo.identity_difference((a, b), (b, c)) == [a, c]
+    assert memo.identity_difference((a,), (a,)) == []

@@ -14,11 +14,11 @@ wrapped by one of this module's decorators instead of keeping a dict of its own:
   not per object).
 
 :class:`Kept` is the one keyed store of values kept between calls that are not answers of a
-function (the views' last view per viewer, patched for the next one), :class:`ByIdentity`
+function (the views' last view per viewer, patched for the next one); :class:`ByIdentity`
 the one store an owner keeps per object by identity (the web table's bytes per view zone and
-per offer), and :func:`refcounts`
-the one place that asks the interpreter who else holds a kept value (whether a view handed
-out earlier can still see it, so it may be patched in place).
+per offer); :func:`identity_difference` the one comparison of items by ``id()``; and
+:func:`refcounts` the one place that asks the interpreter who else holds a kept value
+(whether a view handed out earlier can still see it, so it may be patched in place).
 
 :func:`plain` turns every cache off (and empties it) for a block: the property tests run
 random histories of every game with and without it and hold the answers equal
@@ -35,7 +35,7 @@ import contextlib
 import functools
 import inspect
 import sys
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
 _P = ParamSpec("_P")
@@ -493,6 +493,14 @@ class ByIdentity(Generic[_V]):
     def clear(self) -> None:
         """Forget every kept value."""
         self.table.clear()
+
+
+def identity_difference(old: Sequence[_V], new: Sequence[_V]) -> list[_V]:
+    """The items of one sequence and not of the other, compared by identity (states share
+    their unchanged items; an equal item made anew counts as changed): ``old``'s first."""
+    a = {id(x): x for x in old}
+    b = {id(x): x for x in new}
+    return [x for k, x in a.items() if k not in b] + [x for k, x in b.items() if k not in a]
 
 
 def refcounts(*held: object) -> list[int]:

@@ -25,7 +25,7 @@ from obverse.characteristics import (
     object_shape,
     printed_cards,  # noqa: F401 (read by _shared_body's cache: what its key names)
 )
-from obverse.memo import Kept, refcounts
+from obverse.memo import Kept, identity_difference, refcounts
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
 from obverse.state import GameObject, GameState, Zone
@@ -511,10 +511,6 @@ def _grouped(groups: dict[tuple[bool, str], list[dict[str, Any]]]) -> list[dict[
     return entries
 
 
-def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
-    return {id(x): x for x in items}
-
-
 def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
     """Items in one tuple and not the other (by identity: states share unchanged items)."""
     if old is new:
@@ -527,8 +523,7 @@ def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
         return list(new[n:])
     if m < n and old[:m] == new:
         return list(old[m:])
-    a, b = _by_identity(old), _by_identity(new)
-    return [x for k, x in a.items() if k not in b] + [x for k, x in b.items() if k not in a]
+    return identity_difference(old, new)
 
 
 def changed_objects(old: GameState, new: GameState) -> set[int] | None:

@@ -11,7 +11,6 @@ acts on by those handles, which are mapped back to labels here.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import json
@@ -697,7 +696,7 @@ def card_builtins(card: CardDef) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=64)
+@memo.per_value(kept=64)
 def ruleset_info(alias: str) -> dict[str, Any]:
     """What the page needs to know of a ruleset: zones, verbs, faces (computed once per
     alias: callers must not change the answer)."""
