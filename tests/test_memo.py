@@ -287,3 +287,22 @@ def test_identity_difference_compares_items_by_identity() -> None:
     a, b, c = [1], [2], [1]  # c equals a, another object
     assert memo.identity_difference((a, b), (b, c)) == [a, c]
     assert memo.identity_difference((a,), (a,)) == []
+
+
+def test_a_compiled_cache_keeps_its_names_apart_from_the_function_s() -> None:
+    """A parameter named as a wrapper's own would be (``key``, ``value``, ``name``) is the
+    caller's; one with a leading underscore (the wrapper's own names) is refused."""
+
+    @memo.per_key("(key, value)", "name")
+    def join(key: str, value: str, name: object) -> str:
+        return f"{key}={value}"
+
+    thing = object()
+    assert join("a", "b", thing) == join("a", "b", thing) == "a=b"
+
+    def private(_x: int) -> int:
+        return _x
+
+    with pytest.raises(TypeError, match="plain parameters"):
+        memo.per_identity("_x")(private)
+    assert memo.per_value(private)(4) == 4

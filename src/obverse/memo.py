@@ -206,25 +206,25 @@ def _compiled_last(
         exprs = [x.strip() for x in parts.split(",") if x.strip()]
         local = [f"_p{i}" for i in range(len(exprs))]
         take = "\n".join(f"{p} = {x}" for p, x in zip(local, exprs, strict=True))
-        same = " and ".join(f"held[{i}] is {p}" for i, p in enumerate(local))
+        same = " and ".join(f"_held[{i}] is {p}" for i, p in enumerate(local))
         # The slots are empty inside plain() and nothing is kept then: no check on a hit.
         body = f"""{take}
-name = {per or "None"}
-hit = _slots.get(name)
-if hit is not None:
-    held = hit[0]
+_name = {per or "None"}
+_hit = _slots.get(_name)
+if _hit is not None:
+    _held = _hit[0]
     if {same}:
-        return hit[1]
-value = None
-if _derive is not None and hit is not None:
-    value = _derive(hit[0], hit[1], {{call}})
-if value is None:
-    value = _f({{call}})
+        return _hit[1]
+_value = None
+if _derive is not None and _hit is not None:
+    _value = _derive(_hit[0], _hit[1], {{call}})
+if _value is None:
+    _value = _f({{call}})
 if _on[0]:
-    if len(_slots) >= _kept and name not in _slots:
+    if len(_slots) >= _kept and _name not in _slots:
         _slots.clear()
-    _slots[name] = (({", ".join(local)},), value)
-return value"""
+    _slots[_name] = (({", ".join(local)},), _value)
+return _value"""
         names = {"_on": _ON, "_slots": slots, "_derive": derive, "_kept": KEPT}
         return _cached(f, _compiled(f, body, names), slots.clear)  # type: ignore[arg-type]
 
@@ -246,15 +246,15 @@ def per_value(
         table: dict[Hashable, _R] = {}
         if _plain_parameters(f):  # compiled: one frame a call
             # The table is empty inside plain() and nothing is kept then: no check on a hit.
-            body = """key = ({call},)
-hit = _table.get(key, _missing)
-if hit is _missing:
-    hit = _f({call})
+            body = """_key = ({call},)
+_hit = _table.get(_key, _missing)
+if _hit is _missing:
+    _hit = _f({call})
     if _on[0]:
         if len(_table) >= _kept:
             _table.clear()
-        _table[key] = hit
-return hit"""
+        _table[_key] = _hit
+return _hit"""
             names = {"_on": _ON, "_table": table, "_kept": kept, "_missing": _MISSING}
             return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
 
@@ -274,10 +274,10 @@ return hit"""
 
 
 def _plain_parameters(f: Callable[..., object]) -> bool:
-    """Whether ``f`` takes positional-or-keyword parameters only (what :func:`_compiled`
-    copies)."""
+    """Whether ``f`` takes positional-or-keyword parameters only, none named with a leading
+    underscore (what :func:`_compiled` copies: its own names all have one)."""
     params = inspect.signature(f).parameters.values()
-    return all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+    return all(p.kind is p.POSITIONAL_OR_KEYWORD and p.name[0] != "_" for p in params)
 
 
 def _compiled(
@@ -342,16 +342,16 @@ def per_identity(
         table: dict[int, tuple[object, ...]] = {}
         # Each part is read where it is compared (a miss reads no more than it must); the
         # table is empty inside plain() and nothing is kept then, so a hit needs no check.
-        same = " and ".join(f"hit[{i}] is {x}" for i, x in enumerate(exprs))
-        body = f"""hit = _table.get(id({exprs[0]}))
-if hit is not None and {same}:
-    return hit[{len(exprs)}]
-value = _f({{call}})
+        same = " and ".join(f"_hit[{i}] is {x}" for i, x in enumerate(exprs))
+        body = f"""_hit = _table.get(id({exprs[0]}))
+if _hit is not None and {same}:
+    return _hit[{len(exprs)}]
+_value = _f({{call}})
 if _on[0] and ({when or "True"}):
     if len(_table) >= _kept:
         _table.clear()
-    _table[id({exprs[0]})] = ({", ".join(exprs)}, value)
-return value"""
+    _table[id({exprs[0]})] = ({", ".join(exprs)}, _value)
+return _value"""
         names = {"_on": _ON, "_table": table, "_kept": kept}
         return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
 
@@ -398,19 +398,19 @@ def per_key(
     def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
         table: dict[Hashable, tuple[object, _R]] = {}
         # The table is empty inside plain() and nothing is kept then: no check on a hit.
-        body = f"""key = {key}
+        body = f"""_key = {key}
 try:
-    hit = _table.get(key)
+    _hit = _table.get(_key)
 except TypeError:
     return _f({{call}})
-if hit is not None:
-    return hit[1]
-value = _f({{call}})
+if _hit is not None:
+    return _hit[1]
+_value = _f({{call}})
 if _on[0]:
     if len(_table) >= _kept:
         _table.clear()
-    _table[key] = ({holds}, value)
-return value"""
+    _table[_key] = ({holds}, _value)
+return _value"""
         names = {"_on": _ON, "_table": table, "_kept": kept}
         return _cached(f, _compiled(f, body, names), table.clear)  # type: ignore[arg-type]
 
