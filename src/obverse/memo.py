@@ -156,8 +156,9 @@ def last(
     (``None``: computed plainly), as a tuple's index grows with the tuple.
 
     For a function asked so often that a second call per ask shows, ``parts`` (and ``per``)
-    may be expressions of its parameters instead (``"state.objects, state.zones"``),
-    compiled into the wrapper as :func:`per_identity`'s are."""
+    may be expressions of its parameters instead: names and attributes, comma-separated
+    (``"state.objects, state.zones"``), compiled into the wrapper as :func:`per_identity`'s
+    are."""
     if isinstance(parts, str):
         assert per is None or isinstance(per, str)
         return _compiled_last(parts, per, derive)
