@@ -396,3 +396,123 @@ def test_chain_depth_counts_the_longest_path() -> None:
     class C(B, A): ...
 
     assert (chain_depth(A), chain_depth(B), chain_depth(C)) == (0, 1, 2)
+
+
+# --- the fast layer is one seam (issue 27) --------------------------------------------------
+
+#: The two fast-path places: the memo decorators and the offers' incremental lists.
+FAST_PATHS = frozenset({"obverse.memo", "obverse.fastoffers"})
+#: Module-level tables that are no cache: the plug-in registry's run-time registrations.
+NOT_CACHES = frozenset({("obverse.registry", "_EXTRA")})
+#: Calls that make a new, empty mutable table.
+_TABLES = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "LastOf"})
+#: Methods that change a table in place.
+_MUTATORS = frozenset(
+    {
+        "add",
+        "append",
+        "clear",
+        "discard",
+        "extend",
+        "insert",
+        "pop",
+        "popitem",
+        "put",
+        "remove",
+        "setdefault",
+        "update",
+    }
+)
+
+
+def _is_table(value: ast.expr | None) -> bool:
+    """Whether ``value`` makes an empty mutable table (``{}``, ``[]``, ``dict()`` ...)."""
+    if isinstance(value, ast.Dict | ast.List | ast.Set):
+        return True
+    if isinstance(value, ast.Call):
+        f = value.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        return name in _TABLES
+    return False
+
+
+def module_caches(tree: ast.Module) -> list[str]:
+    """The module-level names bound to a mutable table that a function of the module changes
+    (an item set or deleted, a changing method called, or the name rebound as ``global``):
+    a cache kept beside the code rather than through :mod:`obverse.memo`."""
+    tables: dict[str, int] = {}
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign):
+            targets, value = [node.target], node.value
+        if targets and _is_table(value):
+            tables.update({t.id: node.lineno for t in targets if isinstance(t, ast.Name)})
+    changed: set[str] = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Global):
+                changed.update(n.names)
+            elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store | ast.Del):
+                if isinstance(n.value, ast.Name):
+                    changed.add(n.value.id)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                target = n.func.value
+                if n.func.attr in _MUTATORS and isinstance(target, ast.Name):
+                    changed.add(target.id)
+    return [f"{name} (line {line})" for name, line in tables.items() if name in changed]
+
+
+def speed_tricks(tree: ast.Module) -> list[str]:
+    """Calls of ``exec``/``eval`` or ``sys.getrefcount``: code generated at run time, or who
+    else holds an object asked of the interpreter."""
+    found = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if name in ("exec", "eval", "getrefcount"):
+            found.append(f"{name} (line {n.lineno})")
+    return found
+
+
+def test_caches_and_speed_tricks_are_only_in_the_fast_layer() -> None:
+    """Outside :mod:`obverse.memo` (and :mod:`obverse.fastoffers`), no module keeps a
+    module-level cache of its own or calls ``exec``/``sys.getrefcount``: the rule code reads
+    plainly, a decorator of the memo module its only speed line."""
+    bad = []
+    for name, path in sorted(modules().items()):
+        if name in FAST_PATHS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tricks = speed_tricks(tree)
+        caches = [c for c in module_caches(tree) if (name, c.split(" ")[0]) not in NOT_CACHES]
+        bad += [f"{name}: {x}" for x in (*tricks, *caches)]
+    assert not bad, "make these memo decorators (obverse.memo):\n" + "\n".join(bad)
+
+
+def test_the_seam_checkers_find_what_they_look_for() -> None:
+    tree = ast.parse(
+        "import sys\n"
+        "_A = {}\n"
+        "_B: dict[int, int] = dict()\n"
+        "_C = LastOf()\n"
+        "_D = {}\n"
+        "_E = []\n"
+        "def f(x):\n"
+        "    _A[x] = 1\n"
+        "    _B.setdefault(x, 2)\n"
+        "    _C.put(1, x)\n"
+        "    exec('y = 1')\n"
+        "    return _D.get(x), sys.getrefcount(x)\n"
+        "def g():\n"
+        "    global _E\n"
+        "    _E = [1]\n"
+    )
+    assert module_caches(tree) == ["_A (line 2)", "_B (line 3)", "_C (line 4)", "_E (line 6)"]
+    assert speed_tricks(tree) == ["exec (line 11)", "getrefcount (line 12)"]

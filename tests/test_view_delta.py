@@ -124,7 +124,7 @@ def test_a_kept_view_without_the_changed_entry_is_rebuilt() -> None:
     kept = views.view(state, "bob")
     zone = next(z for z in kept["zones"] if z["zone"] == "battlefield")
     gone = views.handle(state, "bob", dfc)
-    memo = views._MEMO[(state.secret, state.ruleset, "bob")]
+    memo = views._KEPT.table[(state.secret, state.ruleset, "bob")]
     part = memo.parts["battlefield"]
     i = next(i for i, e in enumerate(part.entries) if e["handle"] == gone)
     del part.keys[i], part.entries[i]

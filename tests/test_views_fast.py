@@ -59,7 +59,7 @@ def test_sort_keys_are_made_when_a_patch_needs_them_and_match_the_entries() -> N
     state = board(60, seed=3)
     views.clear_cache(shapes=False)
     first = views.view(state, "bob")
-    memo = views._MEMO[(state.secret, state.ruleset, "bob")]
+    memo = views._KEPT.table[(state.secret, state.ruleset, "bob")]
     field = memo.parts["battlefield"]
     assert field._keys is None
     dfc = state.zones["battlefield"][0]
@@ -68,7 +68,7 @@ def test_sort_keys_are_made_when_a_patch_needs_them_and_match_the_entries() -> N
     ).state
     after = views.view(moved, "bob")
     assert json.dumps(after) == json.dumps(_reference(moved, "bob"))
-    part = views._MEMO[(moved.secret, moved.ruleset, "bob")].parts["battlefield"]
+    part = views._KEPT.table[(moved.secret, moved.ruleset, "bob")].parts["battlefield"]
     assert part._keys == [views._entry_key(e) for e in part.entries]
     assert len(part.entries) == len(field.entries) - 1
     # The earlier view is unchanged (its zone still holds the moved object).

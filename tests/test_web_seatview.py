@@ -247,8 +247,9 @@ def test_seat_views_keep_nothing_the_views_patch_in_place() -> None:
         table.seat_view(seat)
     for seat in ("alice", "bob", SPECTATOR):
         key = (table.state.secret, table.state.ruleset, table.viewer(seat))
-        memo = views._MEMO.pop(key)
+        memo = views._KEPT.pop(key)
+        assert memo is not None, seat
         try:
             assert views._unshared(views._refcounts(memo)), seat
         finally:
-            views._MEMO[key] = memo
+            views._KEPT.put(key, memo)

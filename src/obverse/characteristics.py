@@ -6,11 +6,12 @@ go in; nothing derived is ever stored on an object (docs/decisions.md, "Model").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
+from obverse import memo
 from obverse.cards import LIST_FIELDS, STAT_FIELDS, Face
 from obverse.registry import get_ruleset
 from obverse.rulings import Ruling
@@ -81,63 +82,52 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
     return Characteristics(face=face, names=names, props=Face(**fields))
 
 
-#: Characteristics are a pure function of the object, the effects, the cards and the
-#: designations, all immutable: cache by their identities (the entry keeps them alive, so
-#: ids aren't reused).
-_CACHE: dict[int, tuple[Any, ...]] = {}
-_CACHE_LIMIT: Final = 200_000
-
-
+@memo.per_identity(
+    "obj",
+    "state.effects",
+    "state.cards",
+    "state.designations",
+    "state.ruleset",
+    # Not on a legal-action trial's state (a subclass noting what it reads: its card table is
+    # a new wrapper each time, and a kept answer must not skip the reads it notes), under
+    # another ruleset than the state's (rs.name is rs.aliases[0]), nor for a ruleset whose
+    # characteristics depend on more than these parts.
+    when="type(state) is GameState and type(obj) is not int"
+    " and (ruleset or get_ruleset(state.ruleset)).aliases[0] == state.ruleset"
+    " and (ruleset or get_ruleset(state.ruleset)).cacheable_characteristics",
+    kept=200_000,
+)
 def characteristics(
     state: GameState, obj: GameObject | int, ruleset: Ruleset | None = None
 ) -> Characteristics:
-    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's).
+    """The characteristics of ``obj`` now, under ``ruleset`` (default: the state's):
+    :func:`apply_effects` of :func:`base_characteristics`, shared per shape and effects.
 
-    Cached by the identity of the (immutable) object, effects and card table; ``why`` is part
-    of the cached value, so it is as fresh as the values."""
-    # The object itself is looked up first (what most callers pass): an id's int is never a
-    # cached object (the entry keeps its object alive, so no live int has that address).
-    hit = _CACHE.get(id(obj))
-    if (
-        hit is not None
-        and hit[0] is obj
-        and hit[1] is state.effects
-        and hit[2] is state.cards
-        and hit[3] == state.ruleset
-        and hit[5] is state.designations
-    ):
-        return hit[4]  # type: ignore[no-any-return]
+    ``why`` holds the rulings of the branch that decided, so it is as fresh as the values
+    (kept per object, its parts all immutable). When every effect names its objects (see
+    :func:`_by_object`), what applies to ``obj`` is its own entry of that table; the rest
+    (copy exceptions, counters, status) is its shape: so two objects of one shape under the
+    same entry have the same characteristics (:func:`_applied`), and a fresh object of a
+    known shape costs a shape key and a lookup. A filter effect may look at the object's
+    id, so then nothing is shared beyond the base."""
     if isinstance(obj, int):
-        return characteristics(state, state.objects[obj], ruleset)
+        obj = state.objects[obj]
     rs = ruleset or get_ruleset(state.ruleset)
-    chars = _shared(state, obj, rs)
-    # A legal-action trial's state (a subclass noting what it reads) is not cached: its card
-    # table is a new wrapper each time, and a hit must not skip the reads it notes.
-    if (
-        rs.cacheable_characteristics
-        and rs.aliases[0] == state.ruleset  # rs.name, inlined
-        and type(state) is GameState
-    ):
-        if len(_CACHE) > _CACHE_LIMIT:
-            _CACHE.clear()
-        _CACHE[id(obj)] = (
-            obj,
-            state.effects,
-            state.cards,
-            state.ruleset,
-            chars,
-            state.designations,
-        )
-    return chars
+    effects = state.effects
+    named = _by_object(effects) if effects else _NO_EFFECTS
+    if named is None or not rs.cacheable_characteristics:
+        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
+    marks = marks_of(state, obj.id) if state.designations else ()  # shape_key, inlined
+    return _applied(state, obj, rs, object_shape(state.cards, obj, marks), named.get(obj.id))
 
 
 def clear_cache(shapes: bool = True) -> None:
     """Drop cached characteristics (for memory measurements); ``shapes=False`` keeps the base
     characteristics per printed card and status (what a fresh object of a known shape reuses)."""
-    _CACHE.clear()
+    characteristics.cache_clear()
     if shapes:
-        _BASE.clear()
-        _APPLIED.clear()
+        _base.cache_clear()
+        _applied.cache_clear()
 
 
 # Base characteristics (before effects) depend on the printed card(s) and the object's status,
@@ -145,69 +135,115 @@ def clear_cache(shapes: bool = True) -> None:
 # they are computed once per card definition and status, not once per object.
 _replace: Final = msgspec.structs.replace
 _astuple: Final = msgspec.structs.astuple
-#: Shape key -> (the printed cards the key names by identity, kept alive and checked; value).
-_BASE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Characteristics]] = {}
 
 
 #: GameObject fields no shape depends on: the id, the card ids (the physical cards stand for
 #: them) and the timestamp (no characteristic depends on it). The meld result counts by value
 #: (most objects have none: None hashes and compares fastest).
 NOT_SHAPE: Final = ("id", "cards", "timestamp")
-_ShapeFn = Callable[[Any, GameObject, tuple[str, ...]], tuple[Any, ...]]
+#: The fields :func:`object_shape` reads of a physical card (besides its printed card) and of
+#: an object, in its order: the head's (no plain default) and the tail's (a plain default,
+#: see :func:`_plain_default`). :func:`_check_shape_fields` holds them equal to the structs'.
+CARD_HEAD: Final = ("owner",)
+CARD_TAIL: Final = ("token", "transcended")
+OBJECT_HEAD: Final = ("zone", "owner", "controller", "face")
+OBJECT_TAIL: Final = (
+    "face_down",
+    "flipped",
+    "token",
+    "copies",
+    "meld",
+    "counters",
+    "marked",
+    "cross_tested",
+    "set_face_down",
+    "shown",
+    "face_down_as",
+    "face_down_values",
+    "components",
+    "unlocked",
+    "under",
+    "rested",
+)
 
 
 def _plain_default(field: msgspec.structs.FieldInfo) -> bool:
     """Whether a field's default is a value most objects keep (False, None, 0, ()): such fields
-    go in the shape's tail, which most objects share (see :func:`_shape_function`)."""
+    go in the shape's tail, which most objects share (see :func:`object_shape`)."""
     return field.default is not msgspec.NODEFAULT and not isinstance(field.default, str)
 
 
-def _shape_function() -> _ShapeFn:
-    """The function behind :func:`shape_key`, taking the card table, the object and its
-    designations ``marks``: a flat tuple of the printed card by identity and the object's
-    other fields and its physical card's. It is written out from the structs' fields, so a
-    field added later counts too: reading each field by name is several times cheaper than
-    the generic ways (astuple and slicing, attrgetter, a struct copy).
-
-    Hashing and comparing the tuple is most of a shape's cost: so the fields with a plain
-    default (flags, counters, designations: see :func:`_plain_default`) are read into a tail
-    that is left out when it equals their defaults (as on most objects) and appended when it
-    doesn't, one element more: a shorter tuple, the same distinctions (tuples of different
-    lengths are never equal). A melded object's shape names each of its physical cards."""
+def _check_shape_fields() -> tuple[Any, ...]:
+    """The tail's defaults (with no designations), after checking that the field lists above
+    are the structs' (a field added to an object or a physical card must be added there, or
+    no shape would tell two objects that differ in it apart)."""
     obj_fields = [f for f in msgspec.structs.fields(GameObject) if f.name not in NOT_SHAPE]
     card_fields = [f for f in msgspec.structs.fields(PhysicalCard) if f.name != "card"]
-    head = ["id(pc.card)"] + [f"pc.{f.name}" for f in card_fields if not _plain_default(f)]
-    head += [f"o.{f.name}" for f in obj_fields if not _plain_default(f)]
-    tail = [f"pc.{f.name}" for f in card_fields if _plain_default(f)]
-    tail += [f"o.{f.name}" for f in obj_fields if _plain_default(f)]
+    lists = {
+        "CARD_HEAD": (CARD_HEAD, [f.name for f in card_fields if not _plain_default(f)]),
+        "CARD_TAIL": (CARD_TAIL, [f.name for f in card_fields if _plain_default(f)]),
+        "OBJECT_HEAD": (OBJECT_HEAD, [f.name for f in obj_fields if not _plain_default(f)]),
+        "OBJECT_TAIL": (OBJECT_TAIL, [f.name for f in obj_fields if _plain_default(f)]),
+    }
+    for name, (listed, fields) in lists.items():
+        if list(listed) != fields:
+            raise RuntimeError(f"characteristics.{name} is {listed}, the structs have {fields}")
     defaults = tuple(f.default for f in (*card_fields, *obj_fields) if _plain_default(f))
-    status = ", ".join(f"o.{f.name}" for f in obj_fields)
-    # One physical card (all but melded objects) is unpacked, not counted and indexed: fewer
-    # steps on every object of a view.
-    source = (
-        "def shape(cards, o, marks):\n"
-        "    try:\n"
-        "        (card,) = o.cards\n"
-        "    except ValueError:\n"
-        f"        return (phys(cards, o), {status}, marks)\n"
-        "    pc = cards[card]\n"
-        f"    tail = ({', '.join(tail)}, marks)\n"
-        "    if tail == DEFAULTS:\n"
-        f"        return ({', '.join(head)})\n"
-        f"    return ({', '.join(head)}, tail)\n"
+    return (*defaults, ())
+
+
+#: The shape tail of most objects: every field at its default, no designation.
+_DEFAULTS: Final = _check_shape_fields()
+
+
+def object_shape(cards: Any, o: GameObject, marks: tuple[str, ...]) -> tuple[Any, ...]:
+    """:func:`shape_key` with the designations ``marks`` given: a flat tuple of the printed
+    card by identity and the object's other fields and its physical card's (the fields listed
+    above, each read by name: several times cheaper than the generic ways).
+
+    Hashing and comparing the tuple is most of a shape's cost: so the fields with a plain
+    default (flags, counters, designations) are read into a tail that is left out when it
+    equals their defaults (as on most objects) and appended when it doesn't, one element
+    more: a shorter tuple, the same distinctions (tuples of different lengths are never
+    equal). A melded object's shape names each of its physical cards."""
+    try:
+        (card,) = o.cards  # one physical card (all but melded objects): unpacked, not counted
+    except ValueError:
+        return (
+            _physical(cards, o),
+            *(getattr(o, name) for name in OBJECT_HEAD),
+            *(getattr(o, name) for name in OBJECT_TAIL),
+            marks,
+        )
+    pc = cards[card]
+    tail = (
+        pc.token,
+        pc.transcended,
+        o.face_down,
+        o.flipped,
+        o.token,
+        o.copies,
+        o.meld,
+        o.counters,
+        o.marked,
+        o.cross_tested,
+        o.set_face_down,
+        o.shown,
+        o.face_down_as,
+        o.face_down_values,
+        o.components,
+        o.unlocked,
+        o.under,
+        o.rested,
+        marks,
     )
-    names: dict[str, Any] = {"phys": _physical, "DEFAULTS": (*defaults, ())}
-    exec(source, names)  # the text is made here from field names only
-    return cast(_ShapeFn, names["shape"])
+    head = (id(pc.card), pc.owner, o.zone, o.owner, o.controller, o.face)
+    return head if tail == _DEFAULTS else (*head, tail)
 
 
 def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
     """An object's physical cards (more than one: melded) as the shape names them."""
     return tuple((id(p.card), *_astuple(p)[1:]) for p in map(cards.__getitem__, obj.cards))
-
-
-#: ``object_shape(cards, obj, marks)``: :func:`shape_key` with the designations given.
-object_shape: Final = _shape_function()
 
 
 def marks_of(state: GameState, oid: int) -> tuple[str, ...]:
@@ -241,57 +277,33 @@ def base_characteristics(
     the caller has it)."""
     if not rs.cacheable_characteristics:
         return rs.base_characteristics(state, obj)
-    key = (type(rs), shape_key(state, obj) if shape is None else shape)
+    return _base(state, obj, rs, shape_key(state, obj) if shape is None else shape)
+
+
+@memo.per_key("(type(rs), shape)", "printed_cards(state, obj)", kept=200_000)
+def _base(
+    state: GameState, obj: GameObject, rs: Ruleset, shape: tuple[Any, ...]
+) -> Characteristics:
+    """``rs.base_characteristics``, the same for every object of ``shape`` under the
+    ruleset's class."""
+    return rs.base_characteristics(state, obj)
+
+
+@memo.per_key("(type(rs), shape, id(mine))", "(mine, printed_cards(state, obj))", kept=200_000)
+def _applied(
+    state: GameState,
+    obj: GameObject,
+    rs: Ruleset,
+    shape: tuple[Any, ...],
+    mine: list[tuple[int, list[Effect], _PTSums | None]] | None,
+) -> Characteristics:
+    """The characteristics of every object of ``shape`` whose named effects are ``mine``
+    (:func:`_by_object`'s entry; the key holds it by identity)."""
     try:
-        hit = _BASE.get(key)
-    except TypeError:  # an unhashable status field: no sharing
-        return rs.base_characteristics(state, obj)
-    if hit is not None:  # the ids in the key are of printed cards the value keeps alive
-        return hit[1]
-    chars = rs.base_characteristics(state, obj)
-    if len(_BASE) > _CACHE_LIMIT:
-        _BASE.clear()
-    _BASE[key] = (printed_cards(state, obj), chars)
-    return chars
-
-
-#: (ruleset class, shape key, this object's named effects) -> (those effects, kept alive and
-#: checked; the characteristics): objects of one shape under the same effects share them.
-_APPLIED: dict[tuple[Any, ...], tuple[Any, Characteristics]] = {}
-
-
-def _shared(state: GameState, obj: GameObject, rs: Ruleset) -> Characteristics:
-    """:func:`apply_effects` of :func:`base_characteristics`, shared per shape and effects.
-
-    When every effect names its objects (see :func:`_by_object`), what applies to ``obj`` is
-    its own entry of that table; the rest (copy exceptions, counters, status) is its shape:
-    so two objects of one shape under the same entry have the same characteristics, and a
-    fresh object of a known shape costs a shape key and a lookup. A filter effect may look
-    at the object's id, so then nothing is shared beyond the base."""
-    effects = state.effects
-    if effects:
-        memo = _NAMED.get(id(effects))  # _by_object's memo, looked up inline
-        named = memo[1] if memo is not None and memo[0] is effects else _by_object(effects)
-    else:
-        named = _NO_EFFECTS
-    if named is None or not rs.cacheable_characteristics:
-        return apply_effects(state, obj, base_characteristics(state, obj, rs), rs)
-    mine = named.get(obj.id)
-    # shape_key, inlined (one call less on every miss of the per-object cache).
-    marks = marks_of(state, obj.id) if state.designations else ()
-    shape = object_shape(state.cards, obj, marks)
-    try:
-        key = (type(rs), shape, id(mine))
-        hit = _APPLIED.get(key)
-    except TypeError:  # an unhashable status field: no sharing
+        hash(shape)
+    except TypeError:  # an unhashable status field: no shared base either
         return apply_effects(state, obj, rs.base_characteristics(state, obj), rs)
-    if hit is not None and hit[0][0] is mine:  # the printed cards in the key are kept too
-        return hit[1]
-    chars = apply_effects(state, obj, base_characteristics(state, obj, rs, shape), rs)
-    if len(_APPLIED) > _CACHE_LIMIT:
-        _APPLIED.clear()
-    _APPLIED[key] = ((mine, printed_cards(state, obj)), chars)
-    return chars
+    return apply_effects(state, obj, base_characteristics(state, obj, rs, shape), rs)
 
 
 def matches(chars: Characteristics, where: Mapping[str, Any]) -> bool:
@@ -349,8 +361,7 @@ def apply_effects(
         chars = copy_exceptions(chars, obj.copies[-1].exceptions)  # layer 1 (707.9)
     effects = state.effects
     if effects:
-        hit = _NAMED.get(id(effects))  # memoized per effects tuple (see _by_object)
-        named = hit[1] if hit is not None and hit[0] is effects else _by_object(effects)
+        named = _by_object(effects)
         if named is not None:
             # Every effect names its objects: only this object's effects, already in layers
             # (each applies: it names this object, which is all applies_to asks of such one).
@@ -370,21 +381,13 @@ def apply_effects(
     return chars
 
 
-_BUCKETS: dict[int, tuple[tuple[Effect, ...], list[list[Effect]]]] = {}
-
-
+@memo.per_identity("effects")
 def _layer_buckets(effects: tuple[Effect, ...]) -> list[list[Effect]]:
-    """The effects of each layer in timestamp order, memoized per (immutable) effects tuple."""
-    hit = _BUCKETS.get(id(effects))
-    if hit is not None and hit[0] is effects:
-        return hit[1]
+    """The effects of each layer in timestamp order (kept per effects tuple)."""
     buckets: list[list[Effect]] = [[] for _ in LAYERS]
     for e in sorted(effects, key=lambda e: e.timestamp):
         for i in sorted({_KEY_LAYER[k] for k, _ in e.modify if k in _KEY_LAYER}):
             buckets[i].append(e)
-    if len(_BUCKETS) > 10_000:
-        _BUCKETS.clear()
-    _BUCKETS[id(effects)] = (effects, buckets)
     return buckets
 
 
@@ -393,35 +396,26 @@ _PTSums = tuple[int | None, int | None]
 #: Per object id: (layer index, the layer's effects in timestamp order, and when they only
 #: add whole numbers to power and toughness, those sums).
 _Named = dict[int, list[tuple[int, list[Effect], _PTSums | None]]]
-_NAMED: dict[int, tuple[tuple[Effect, ...], _Named | None]] = {}
 #: No effects: no object has named ones.
 _NO_EFFECTS: Final[_Named] = {}
 
 
+@memo.per_identity("effects")
 def _by_object(effects: tuple[Effect, ...]) -> _Named | None:
     """Per object id, its layers' effects (see :data:`_Named`), when every effect names its
-    objects (a target or fixed ids); None if any applies by filter. Memoized per (immutable)
-    effects tuple, so an object no effect names costs one lookup."""
-    hit = _NAMED.get(id(effects))
-    if hit is not None and hit[0] is effects:
-        return hit[1]
-    out: _Named | None = {}
+    objects (a target or fixed ids); None if any applies by filter. Kept per effects tuple,
+    so an object no effect names costs one lookup."""
     if any(e.target is None and e.fixed is None for e in effects):
-        out = None
-    else:
-        per: dict[int, list[list[Effect]]] = {}
-        for i, bucket in enumerate(_layer_buckets(effects)):
-            for e in bucket:
-                for oid in (e.target,) if e.target is not None else e.fixed or ():
-                    per.setdefault(oid, [[] for _ in LAYERS])[i].append(e)
-        out = {
-            oid: [(i, b, _pt_sums(b, LAYERS[i])) for i, b in enumerate(layers) if b]
-            for oid, layers in per.items()
-        }
-    if len(_NAMED) > 10_000:
-        _NAMED.clear()
-    _NAMED[id(effects)] = (effects, out)
-    return out
+        return None
+    per: dict[int, list[list[Effect]]] = {}
+    for i, bucket in enumerate(_layer_buckets(effects)):
+        for e in bucket:
+            for oid in (e.target,) if e.target is not None else e.fixed or ():
+                per.setdefault(oid, [[] for _ in LAYERS])[i].append(e)
+    return {
+        oid: [(i, b, _pt_sums(b, LAYERS[i])) for i, b in enumerate(layers) if b]
+        for oid, layers in per.items()
+    }
 
 
 _PT: Final = ("power", "toughness")

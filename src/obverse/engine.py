@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from obverse import memo
 from obverse import vocab as v
 from obverse.errors import InputError, ObverseError, quote, suggest
 from obverse.registry import get_ruleset, rulesets
@@ -86,8 +87,10 @@ def apply(
 
     Raises :class:`InputError` for names that don't exist (verb, zone, player, object)."""
     rs = get_ruleset(state.ruleset)
-    routes = _ROUTES.get(type(rs)) or _ROUTES.setdefault(type(rs), {})
-    procedure, names, uses_catalog = routes.get(type(action)) or _route(rs, action, routes)
+    route = _route(type(rs), type(action))
+    if route is None:
+        raise _unknown_verb(rs, action)
+    procedure, names, uses_catalog = route
     if names:  # players or zones to check or make canonical
         action = _checked_names(state, action, rs)
     refusal = check(state, action, actor, rs)
@@ -111,19 +114,14 @@ class _Route(NamedTuple):
     uses_catalog: bool
 
 
-#: Per ruleset class, each action class's route.
-_ROUTES: dict[type[Ruleset], dict[type[v.Action], _Route]] = {}
-
-
-def _route(rs: Ruleset, action: v.Action, routes: dict[type[v.Action], _Route]) -> _Route:
-    """The route of ``action``'s class under ``rs`` (kept in ``routes``); raises
-    :class:`InputError` for a verb outside the ruleset's vocabulary."""
-    cls = type(action)
-    if cls not in _vocabulary(rs):
-        raise _unknown_verb(rs, action)
+@memo.per_value
+def _route(rules: type[Ruleset], cls: type[v.Action]) -> _Route | None:
+    """The route of an action of class ``cls`` under the ruleset class ``rules``; ``None``
+    for a verb outside its vocabulary."""
+    if cls not in _vocabulary(rules):
+        return None
     names = bool(cls.player_fields or cls.zone_fields)
-    route = routes[cls] = _Route(getattr(type(rs), v.VERBS[cls]), names, cls.uses_catalog)
-    return route
+    return _Route(getattr(rules, v.VERBS[cls]), names, cls.uses_catalog)
 
 
 def _unknown_verb(rs: Ruleset, action: v.Action) -> InputError:
@@ -131,14 +129,10 @@ def _unknown_verb(rs: Ruleset, action: v.Action) -> InputError:
     return InputError("", action.verb, f"not an action of {rs.name}{suggest(action.verb, verbs)}")
 
 
-#: Each ruleset class's vocabulary as a set (membership is asked once per action).
-_VOCABULARY: dict[type[Ruleset], frozenset[type[v.Action]]] = {}
-
-
-def _vocabulary(rs: Ruleset) -> frozenset[type[v.Action]]:
-    """``rs``'s vocabulary as a set."""
-    known = _VOCABULARY[type(rs)] = frozenset(rs.vocabulary())
-    return known
+@memo.per_value
+def _vocabulary(rules: type[Ruleset]) -> frozenset[type[v.Action]]:
+    """The ruleset class's vocabulary as a set (membership is asked once per action)."""
+    return frozenset(rules.vocabulary())
 
 
 def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> v.Action:
@@ -146,7 +140,7 @@ def normalize(state: GameState, action: v.Action, rs: Ruleset | None = None) -> 
     the zones are the game's (canonical names). Raises :class:`InputError` otherwise."""
     rs = rs or ruleset_of(state)
     cls = type(action)
-    if cls not in (_VOCABULARY.get(type(rs)) or _vocabulary(rs)):
+    if cls not in _vocabulary(type(rs)):
         raise _unknown_verb(rs, action)
     return _checked_names(state, action, rs)
 
@@ -161,31 +155,25 @@ def _checked_names(state: GameState, action: v.Action, rs: Ruleset) -> v.Action:
                 hint = suggest(str(p), state.players)
                 raise InputError("", name, f"unknown player {quote(p)}{hint}")
     changes: dict[str, Any] | None = None
-    zones = _ZONE_NAMES.get(type(rs)) or _ZONE_NAMES.setdefault(type(rs), {})
     for name in cls.zone_fields:
         zone = getattr(action, name)
         if zone is None:  # an optional zone field left out (scp breach of an object)
             continue
-        canonical = zones.get(zone) or _zone_name(rs, name, zone, zones)
+        canonical = _zone_name(rs, zone)
+        if canonical is None:
+            hint = suggest(zone, rs.zones)
+            raise InputError("", name, f"unknown zone {quote(zone)} for {rs.name}{hint}")
         if canonical != zone:
             changes = changes or {}
             changes[name] = canonical
     return msgspec.structs.replace(action, **changes) if changes else action
 
 
-#: Per ruleset class, each zone name it accepts and its canonical name (a pure function of
-#: the class: found once, not twice per action).
-_ZONE_NAMES: dict[type[Ruleset], dict[str, str]] = {}
-
-
-def _zone_name(rs: Ruleset, field: str, zone: str, known: dict[str, str]) -> str:
-    """The canonical name of ``zone`` (kept in ``known``); :class:`InputError` naming
-    ``field`` if it isn't one of ``rs``'s zones."""
-    if not rs.is_zone(zone):
-        hint = suggest(zone, rs.zones)
-        raise InputError("", field, f"unknown zone {quote(zone)} for {rs.name}{hint}")
-    known[zone] = canonical = rs.canonical_zone(zone)
-    return canonical
+@memo.per_value
+def _zone_name(rs: Ruleset, zone: str) -> str | None:
+    """The canonical name of ``zone`` under ``rs`` (found once, not twice per action), or
+    ``None`` if it isn't one of its zones."""
+    return rs.canonical_zone(zone) if rs.is_zone(zone) else None
 
 
 def check(

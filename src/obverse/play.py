@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from obverse import memo
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.engine import apply, legal_actions
@@ -164,13 +165,15 @@ def _draws(
 
 def _offered(rs: Ruleset, verbs: Sequence[str] | None) -> Sequence[tuple[str, bool]]:
     """The verbs to draw from, each with whether its actions name an object."""
-    every = _OFFERED.get(type(rs))
-    if every is None:  # a ruleset's vocabulary is fixed: listed once per class
-        every = _OFFERED[type(rs)] = tuple((v.verb_of(c), bool(c.refs)) for c in rs.vocabulary())
+    every = _every_verb(type(rs))
     return every if verbs is None else [x for x in every if x[0] in verbs]
 
 
-_OFFERED: dict[type[Ruleset], tuple[tuple[str, bool], ...]] = {}
+@memo.per_value
+def _every_verb(cls: type[Ruleset]) -> tuple[tuple[str, bool], ...]:
+    """A ruleset class's verbs (its vocabulary is fixed), each with whether its actions name
+    an object."""
+    return tuple((v.verb_of(c), bool(c.refs)) for c in cls.vocabulary())
 
 
 def random_legal_action(state: GameState, rng: random.Random, player: str) -> v.Action:

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse.cards import CardDef
 from obverse.errors import InputError, quote
@@ -39,19 +40,18 @@ replace = msgspec.structs.replace
 _PLACE_FIELDS = ("id", "zone", "owner", "controller", "face_down", "timestamp", "under")
 
 
-#: Per seat, the last state asked about and its classes (the state held, so its identity
-#: can't be reused while kept).
-_PLACES: dict[str, tuple[GameState, list[list[GameObject]]]] = {}
-
-
 def places(state: GameState, seat: str, rs: Ruleset | None = None) -> list[list[GameObject]]:
     """The classes of places ``seat`` can't tell apart (each in object id order, classes in
     the order of their first place): objects it can't identify, grouped by their view
     entries without the handle, the zone dropped in a private zone. Objects of more than one
     card (a melded pair) stay as they are."""
-    kept = _PLACES.get(seat)
-    if kept is not None and kept[0] is state:  # a search samples one root many times
-        return [list(group) for group in kept[1]]
+    return [list(group) for group in _places(state, seat, rs)]
+
+
+# Per seat, the last state asked about: a search samples one root many times.
+@memo.last("state", per="seat")
+def _places(state: GameState, seat: str, rs: Ruleset | None) -> list[list[GameObject]]:
+    """:func:`places` (don't change the lists: copy them)."""
     rs = rs or get_ruleset(state.ruleset)
     classes: dict[str, list[GameObject]] = {}
     for oid in sorted(state.objects.keys()):
@@ -63,9 +63,7 @@ def places(state: GameState, seat: str, rs: Ruleset | None = None) -> list[list[
         if not rs.is_public(obj.zone):
             entry["zone"] = None
         classes.setdefault(json.dumps(entry, sort_keys=True, default=str), []).append(obj)
-    found = list(classes.values())
-    _PLACES[seat] = (state, found)
-    return [list(group) for group in found]
+    return list(classes.values())
 
 
 def _record(obj: GameObject) -> GameObject:

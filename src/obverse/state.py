@@ -18,6 +18,7 @@ from typing import Any, Final
 import immutables
 import msgspec
 
+from obverse import memo
 from obverse.cards import CardDef, Face
 from obverse.memo import LastOf as LastOf
 
@@ -136,29 +137,37 @@ DESIGNATED: Final = operator.itemgetter(1)
 #: one is scanned (a scan of a few entries costs less than finding the index).
 _INDEXED_FROM: Final = 24
 
-#: Per field, the last long tuple asked about, the set of its entries' ``field`` values and
-#: those values in order: one slot each, as ``(entries, set, values)`` set at once (a reader
-#: never pairs one tuple with another's values). The tuple is held, so its identity can't be
-#: reused while kept.
-_NAMED: dict[Callable[[Any], Any], tuple[tuple[Any, ...], frozenset[Any], tuple[Any, ...]]] = {}
+#: An index of a long tuple's ``field`` values: the set of them and them in order.
+_Index = tuple[frozenset[Any], tuple[Any, ...]]
 
 
-def _slot(
-    entries: tuple[Any, ...], field: Callable[[Any], Any]
-) -> tuple[tuple[Any, ...], frozenset[Any], tuple[Any, ...]]:
-    """The index of a long plain tuple's ``field`` values. Knowledge grows with the game
-    and is asked about many times between its changes (designations, once per battle, at
-    every move): one pass per tuple, not per ask."""
-    slot = _NAMED.get(field)
-    if slot is None or slot[0] is not entries:
-        values = tuple(map(field, entries))
-        slot = _NAMED[field] = (entries, frozenset(values), values)
-    return slot
+def _grown(
+    kept: tuple[object, ...], index: _Index, entries: tuple[Any, ...], field: Callable[[Any], Any]
+) -> _Index | None:
+    """The index of ``entries`` from the index of the tuple asked before, when ``entries`` is
+    that tuple and more (:func:`adding`): only the new values read; ``None`` otherwise."""
+    (before,) = kept
+    n = len(before)  # type: ignore[arg-type]
+    if len(entries) <= n or entries[:n] != before:
+        return None
+    added = tuple(map(field, entries[n:]))
+    return index[0].union(added), (*index[1], *added)
+
+
+# Knowledge grows with the game and is asked about many times between its changes
+# (designations, once per battle, at every move): one pass per tuple, not per ask, and a
+# grown tuple's index grows from its predecessor's. One slot per field (the last long tuple
+# asked about), the tuple held so its identity can't be reused while kept.
+@memo.last("entries", per="field", derive=_grown)
+def _slot(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> _Index:
+    """The index of a long plain tuple's ``field`` values: their set and them in order."""
+    values = tuple(map(field, entries))
+    return frozenset(values), values
 
 
 def _named(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> frozenset[Any]:
     """The ``field`` values of a long plain tuple's entries, as a set (:func:`_slot`)."""
-    return _slot(entries, field)[1]
+    return _slot(entries, field)[0]
 
 
 def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> bool:
@@ -182,9 +191,10 @@ def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[
     return not xs.isdisjoint(map(field, entries))
 
 
-#: The last long designations tuple asked about and the set of its entries, as one slot
-#: ``(entries, set)`` (see :data:`_NAMED`).
-_MARKS: list[tuple[tuple[Any, ...], frozenset[Any]]] = [((), frozenset())]
+@memo.last("designations")
+def _marks(designations: tuple[tuple[str, int], ...]) -> frozenset[tuple[str, int]]:
+    """The set of a long designations tuple's entries (the last one asked about)."""
+    return frozenset(designations)
 
 
 def designated(designations: tuple[tuple[str, int], ...], mark: tuple[str, int]) -> bool:
@@ -193,10 +203,7 @@ def designated(designations: tuple[tuple[str, int], ...], mark: tuple[str, int])
     tuple: a move asks it several times, and a scan compares every entry."""
     if type(designations) is not tuple or len(designations) < _INDEXED_FROM:
         return mark in designations
-    slot = _MARKS[0]
-    if slot[0] is not designations:
-        slot = _MARKS[0] = (designations, frozenset(designations))
-    return mark in slot[1]
+    return mark in _marks(designations)
 
 
 def dropping(
@@ -216,7 +223,7 @@ def dropping(
             return derive(field, x, keep)  # type: ignore[no-any-return]
     # A scan in C (or the index of a long tuple) first: most x are named by no entry.
     if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
-        _, values, named = _slot(entries, field)  # the values in order kept with the set
+        values, named = _slot(entries, field)  # the values in order kept with the set
         if x not in values:
             return entries
     else:
@@ -242,14 +249,9 @@ def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
         derive = getattr(entries, "_adding", None)
         if derive is not None:
             return derive(new)  # type: ignore[no-any-return]
-    out = (*entries, *new)
-    # An index of entries (:func:`_named`) carries over: the new values added to it, not
+    # An index of entries (:func:`_slot`) grows with it: the new values added to it, not
     # every entry read again.
-    for field, slot in tuple(_NAMED.items()):
-        if slot[0] is entries and len(out) >= _INDEXED_FROM:
-            added = tuple(map(field, new))
-            _NAMED[field] = (out, slot[1].union(added), (*slot[2], *added))
-    return out
+    return (*entries, *new)
 
 
 class Zone(msgspec.Struct, eq=False, gc=False):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from obverse import memo
 from obverse.cards import STAT_FIELDS, Face
 from obverse.characteristics import (
     Characteristics,
@@ -23,8 +23,9 @@ from obverse.characteristics import (
     characteristics,
     marks_of,
     object_shape,
-    printed_cards,
+    printed_cards,  # noqa: F401 (read by _shared_body's cache: what its key names)
 )
+from obverse.memo import Kept, identity_difference, refcounts
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event
 from obverse.state import GameObject, GameState, Zone
@@ -79,17 +80,10 @@ def _block_handles(keyed: Any, block: int, tail: bytes) -> list[str]:
     return ("h" + text).replace(" ", " h").split(" ")
 
 
-_KEYED: dict[tuple[bytes, str | None], Any] = {}
-
-
+@memo.per_value(kept=1024)
 def _keyed(secret: bytes, viewer: str | None) -> Any:
-    h = _KEYED.get((secret, viewer))
-    if h is None:
-        h = hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=64)
-        if len(_KEYED) > 1024:
-            _KEYED.clear()
-        _KEYED[(secret, viewer)] = h
-    return h
+    """The keyed hash of ``"viewer:"``, copied for each digest (never updated itself)."""
+    return hashlib.blake2b(f"{viewer}:".encode(), key=secret[:64], digest_size=64)
 
 
 def _zone_shuffles(state: GameState, obj: GameObject) -> int:
@@ -136,78 +130,55 @@ def chars_dict(chars: Characteristics, rs: Ruleset) -> dict[str, Any]:
     return out
 
 
-#: View entries depend only on immutable inputs: cache by their identities (kept alive by the
-#: entry, so ids can't be reused while cached).
-_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _ALWAYS = frozenset({"handle", "visible", "zone", "owner", "controller", "face"})
 
 
 def view_object(
     state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset | None = None
 ) -> dict[str, Any]:
-    """One object as ``viewer`` sees it (a fresh dict; cached by immutable inputs)."""
-    effects, cards, knowledge = state.effects, state.cards, state.knowledge
-    key = (
-        viewer,
-        id(obj),
-        id(effects),
-        id(cards),
-        id(knowledge),
-        _zone_shuffles(state, obj),
-        state.pregame,
-        state.secret,
-        state.ruleset,
-        state.designations,
-    )
-    hit = _CACHE.get(key)
-    if hit is not None:
-        held = hit[0]
-        if held[0] is obj and held[1] is effects and held[2] is cards and held[3] is knowledge:
-            return dict(hit[1])
-    inputs = (obj, effects, cards, knowledge)
-    entry = _entry(state, viewer, obj, rs or get_ruleset(state.ruleset), key[5])
-    if len(_CACHE) > 100_000:
-        _CACHE.clear()
-    _CACHE[key] = (inputs, entry)
-    return dict(entry)
+    """One object as ``viewer`` sees it (a fresh dict)."""
+    rs = rs or get_ruleset(state.ruleset)
+    return dict(_object_entry(state, viewer, obj, rs, _zone_shuffles(state, obj)))
+
+
+@memo.per_key(
+    "(viewer, id(obj), id(state.effects), id(state.cards), id(state.knowledge), shuffles,"
+    " state.pregame, state.secret, state.ruleset, state.designations)",
+    "(obj, state.effects, state.cards, state.knowledge)",
+    kept=100_000,
+)
+def _object_entry(
+    state: GameState, viewer: str | None, obj: GameObject, rs: Ruleset, shuffles: int
+) -> dict[str, Any]:
+    """:func:`view_object`'s entry (don't change it: copy it): a function of the object, the
+    effects, the cards, the knowledge, its zone's shuffles and the state's settings, all
+    immutable."""
+    return _entry(state, viewer, obj, rs, shuffles)
 
 
 def clear_cache(shapes: bool = True) -> None:
     """Forget cached view entries and the views kept for incremental updates; with ``shapes``
     also the entry bodies shared per printed card and status."""
-    _CACHE.clear()
-    _MEMO.clear()
+    _object_entry.cache_clear()
+    _KEPT.clear()
     if shapes:
-        _BODIES.clear()
-        _TARGETED.clear()
+        _shared_body.cache_clear()
+        _targeted.cache_clear()
 
 
 # An entry is the handle (per object and viewer) followed by a body that depends only on what
 # the viewer sees of the object's shape: its status fields, its physical cards, the effects
 # and the ruleset, not its id. Objects of the same shape (four copies of a card on the
 # battlefield) share one body, so a first view computes characteristics once per shape.
-#: Body key -> (the effects and the printed cards whose ids the key holds, kept alive; the
-#: body).
-_BODIES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
-_BODIES_LIMIT = 50_000
-#: Objects an effect names by id (target or fixed), per effects tuple: their bodies are their own.
-_TARGETED: dict[int, tuple[tuple[Any, ...], frozenset[int]]] = {}
-
-
+@memo.per_identity("effects", kept=1000)
 def _targeted(effects: tuple[Any, ...]) -> frozenset[int]:
-    hit = _TARGETED.get(id(effects))
-    if hit is not None and hit[0] is effects:
-        return hit[1]
+    """Objects an effect names by id (target or fixed): their bodies are their own."""
     ids: set[int] = set()
     for e in effects:
         if e.target is not None:
             ids.add(e.target)
         ids.update(e.fixed or ())
-    out = frozenset(ids)
-    if len(_TARGETED) > 1000:
-        _TARGETED.clear()
-    _TARGETED[id(effects)] = (effects, out)
-    return out
+    return frozenset(ids)
 
 
 # What a body depends on of the object itself is what the characteristics' shape names
@@ -222,6 +193,14 @@ def _all_marks(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str
     return out
 
 
+# A visible object's body is the same for every viewer; a hidden one's is the viewer's
+# (public_characteristics takes the viewer). rs.aliases[0] is rs.name, read without the
+# property's call (once per new shape).
+@memo.per_key(
+    "(visible, None if visible else viewer, rs.aliases[0], id(state.effects), shape)",
+    "(state.effects, printed_cards(state, obj))",
+    kept=50_000,
+)
 def _shared_body(
     state: GameState,
     viewer: str | None,
@@ -230,22 +209,8 @@ def _shared_body(
     visible: bool,
     shape: tuple[Any, ...],
 ) -> dict[str, Any]:
-    """The body of every object of ``shape`` (don't change it: copy it). Raises TypeError if
-    a status field can't be hashed."""
-    effects = state.effects
-    # A visible object's body is the same for every viewer; a hidden one's is the viewer's
-    # (public_characteristics takes the viewer).
-    # rs.aliases[0] is rs.name, read without the property's call (once per new shape).
-    key = (visible, None if visible else viewer, rs.aliases[0], id(effects), shape)
-    hit = _BODIES.get(key)
-    if hit is not None:
-        # The ids in the key are of objects the cached value keeps alive: no id reuse.
-        return hit[1]
-    body = _body(state, viewer, obj, rs, visible)
-    if len(_BODIES) > _BODIES_LIMIT:
-        _BODIES.clear()
-    _BODIES[key] = ((effects, printed_cards(state, obj)), body)
-    return body
+    """The body of every object of ``shape`` (don't change it: copy it)."""
+    return _body(state, viewer, obj, rs, visible)
 
 
 def _entry(
@@ -374,8 +339,8 @@ class Memo:
     parts: dict[str, _Part]
 
 
-_MEMO: dict[tuple[bytes, str, str | None], Memo] = {}
-_MEMO_LIMIT = 256
+#: Each viewer's last view of each game, patched into the next.
+_KEPT: Kept[tuple[bytes, str, str | None], Memo] = Kept(256)
 
 
 def _entry_key(e: dict[str, Any]) -> tuple[bool, str, str]:
@@ -546,10 +511,6 @@ def _grouped(groups: dict[tuple[bool, str], list[dict[str, Any]]]) -> list[dict[
     return entries
 
 
-def _by_identity(items: tuple[Any, ...]) -> dict[int, Any]:
-    return {id(x): x for x in items}
-
-
 def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
     """Items in one tuple and not the other (by identity: states share unchanged items)."""
     if old is new:
@@ -562,8 +523,7 @@ def _diff(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[Any]:
         return list(new[n:])
     if m < n and old[:m] == new:
         return list(old[m:])
-    a, b = _by_identity(old), _by_identity(new)
-    return [x for k, x in a.items() if k not in b] + [x for k, x in b.items() if k not in a]
+    return identity_difference(old, new)
 
 
 def changed_objects(old: GameState, new: GameState) -> set[int] | None:
@@ -607,7 +567,7 @@ def changed_objects(old: GameState, new: GameState) -> set[int] | None:
 
 
 def _patch(
-    memo: Memo,
+    was: Memo,
     state: GameState,
     viewer: str | None,
     rs: Ruleset,
@@ -618,8 +578,8 @@ def _patch(
     isn't where the memo's state puts it (never expected: the caller rebuilds); ``owned``: no
     one else can reach the memo's lists, so they are patched in place instead of copied."""
     if not changed:
-        return Memo(state, _top(state, rs, viewer, memo.parts), memo.parts)
-    parts = dict(memo.parts)
+        return Memo(state, _top(state, rs, viewer, was.parts), was.parts)
+    parts = dict(was.parts)
     fresh: set[str] = set()
 
     def part(zkey: str) -> _Part:
@@ -635,7 +595,7 @@ def _patch(
         return parts[zkey]
 
     for oid in sorted(changed):
-        old = _place(memo.state, viewer, oid, rs)
+        old = _place(was.state, viewer, oid, rs)
         if old is not None:
             p = part(old[0])
             i = bisect.bisect_left(p.keys, old[1])
@@ -661,22 +621,13 @@ def _patch(
     return Memo(state, _top(state, rs, viewer, parts), parts)
 
 
-def _refcounts(memo: Memo) -> list[int]:
+def _refcounts(m: Memo) -> list[int]:
     """Reference counts of a memo's view and the containers inside it, in a fixed order."""
-    counts = [
-        sys.getrefcount(memo),
-        sys.getrefcount(memo.view),
-        sys.getrefcount(memo.view["zones"]),
-        sys.getrefcount(memo.parts),
-    ]
-    for p in memo.parts.values():
-        counts += [
-            sys.getrefcount(p),
-            sys.getrefcount(p.out),
-            sys.getrefcount(p.entries),
-            # Keys not made yet (-1) are held by no one.
-            -1 if p._keys is None else sys.getrefcount(p._keys),
-        ]
+    counts = refcounts(m, m.view, m.view["zones"], m.parts)
+    for p in m.parts.values():
+        counts += refcounts(p, p.out, p.entries)
+        # Keys not made yet (-1) are held by no one.
+        counts.append(-1 if p._keys is None else refcounts(p._keys)[0])
     return counts
 
 
@@ -685,9 +636,9 @@ def _baseline() -> list[int]:
     else, through the same calls as :func:`build` (measured, so the check holds whatever the
     interpreter's own references)."""
     parts = {"z": _part("z", [], [])}
-    memo = Memo(None, {"zones": [parts["z"].out]}, parts)  # type: ignore[arg-type]
+    m = Memo(None, {"zones": [parts["z"].out]}, parts)  # type: ignore[arg-type]
     del parts
-    return _refcounts(memo)
+    return _refcounts(m)
 
 
 _UNSHARED = _baseline()
@@ -711,19 +662,16 @@ def build(state: GameState, viewer: str | None) -> Memo:
     rs = get_ruleset(state.ruleset)
     mkey = (state.secret, state.ruleset, viewer)
     # Taken out while it is patched, so that only this function holds it (see _unshared).
-    memo = _MEMO.pop(mkey, None)
-    changed = None if memo is None else changed_objects(memo.state, state)
+    was = _KEPT.pop(mkey)
+    changed = None if was is None else changed_objects(was.state, state)
     if changed:
         changed |= rs.view_dependents(state, changed)
-    if memo is not None and changed is not None:
-        owned = _unshared(_refcounts(memo))  # a statement of its own: no extra reference
-        memo = _patch(memo, state, viewer, rs, changed, owned)
-    if memo is None or changed is None:
-        memo = _full(state, viewer, rs)
-    if len(_MEMO) >= _MEMO_LIMIT and mkey not in _MEMO:
-        _MEMO.clear()
-    _MEMO[mkey] = memo
-    return memo
+    if was is not None and changed is not None:
+        owned = _unshared(_refcounts(was))  # a statement of its own: no extra reference
+        was = _patch(was, state, viewer, rs, changed, owned)
+    if was is None or changed is None:
+        was = _full(state, viewer, rs)
+    return _KEPT.put(mkey, was)
 
 
 def fresh_view(state: GameState, viewer: str | None) -> dict[str, Any]:

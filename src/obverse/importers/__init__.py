@@ -11,13 +11,13 @@ Each importer yields :class:`Record` s (one stored card each) and reports a bad 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple, Protocol
 
+from obverse import memo
 from obverse.cards import MAX_STAT, CardDef, check_type_words
 from obverse.errors import InputError, quote, shorten
 from obverse.registry import rulesets
@@ -370,7 +370,7 @@ def _known_words(game: str, card: CardDef) -> bool:
     return True
 
 
-@functools.cache
+@memo.per_value
 def _type_words(game: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], bool]:
     """``game``'s type words by field (case-folded where the game ignores case)."""
     cls = next((c for c in rulesets() if c.game == game), None)

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import cache, lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
 import msgspec
 
+from obverse import memo
 from obverse.cards import CardDef, Face, game_layouts
 from obverse.errors import quote
 from obverse.importers import (
@@ -111,7 +112,7 @@ def as_card(obj: Any) -> Any:
     return ScryfallCard(**fields)
 
 
-@lru_cache(maxsize=4096)  # type lines repeat: "Creature — Human Wizard"
+@memo.per_value(kept=4096)  # type lines repeat: "Creature — Human Wizard"
 def parse_type_line(line: str | None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """``(supertypes, types, subtypes)`` of a type line such as
     ``Legendary Creature — Human Wizard`` (``Token`` is dropped: the layout says it)."""
@@ -155,7 +156,7 @@ def _ascii_folded(text: str) -> bytes | None:
     return text.encode("ascii", "replace").lower()
 
 
-@cache
+@memo.per_value
 def _keyword_pattern(keyword: str) -> tuple[re.Pattern[str], bytes | None]:
     """The pattern of a keyword in use, and (if ASCII) the keyword as :func:`_ascii_folded`
     text has it."""

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.cards import STAT_FIELDS, CardDef
@@ -73,10 +74,7 @@ class Ruleset(Offers, Hooks):
     @classmethod
     def action_class(cls, verb: str) -> type[v.Action] | None:
         """The action class of ``verb`` in this ruleset, or ``None``."""
-        table = _ACTION_CLASSES.get(cls)
-        if table is None:  # a class's vocabulary is fixed: its verb table is built once
-            table = _ACTION_CLASSES[cls] = {v.verb_of(a): a for a in cls.vocabulary()}
-        return table.get(verb)
+        return _action_classes(cls).get(verb)
 
     # --- core edits with this game's zone keys ---------------------------------------------
 
@@ -731,18 +729,17 @@ class Ruleset(Offers, Hooks):
         return Outcome(state, DONE, rulings, answer=ok)
 
 
-_VOCABULARY: dict[type[Ruleset], tuple[type[v.Action], ...]] = {}
-
-
-#: Per ruleset class, its verbs' action classes (:meth:`Ruleset.action_class`).
-_ACTION_CLASSES: dict[type[Ruleset], dict[str, type[v.Action]]] = {}
-
-
+@memo.per_value
 def _vocabulary(cls: type[Ruleset]) -> tuple[type[v.Action], ...]:
-    found = _VOCABULARY.get(cls)
-    if found is None:
-        found = _VOCABULARY[cls] = (*v.SHARED, *cls.actions)
-    return found
+    """The shared verbs' action classes and the ruleset class's own."""
+    return (*v.SHARED, *cls.actions)
+
+
+@memo.per_value
+def _action_classes(cls: type[Ruleset]) -> dict[str, type[v.Action]]:
+    """The ruleset class's verbs' action classes (:meth:`Ruleset.action_class`): a class's
+    vocabulary is fixed, so its verb table is built once."""
+    return {v.verb_of(a): a for a in cls.vocabulary()}
 
 
 def _frozen(values: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:

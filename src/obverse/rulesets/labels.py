@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from obverse import memo
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
@@ -73,11 +74,7 @@ def group(action: v.Action, rs: Hooks | None = None, state: GameState | None = N
     stack as a new object (MTG 601.2a, 400.7), which is not what the card does there (a
     Delver of Secrets on the battlefield transforms). The group reads only the object's zone,
     which the seat sees of any object it may act with."""
-    cls = type(action)
-    found = _GROUP_OF.get(cls)
-    if found is None:
-        verb = action.verb
-        found = _GROUP_OF[cls] = "move" if verb in MOVES else "more" if verb in MORE else "main"
+    found = _group_of(type(action))
     if isinstance(action, v.Cast) and rs is not None and state is not None:
         obj = state.objects.get(action.object)
         if obj is not None and (rs.is_in_play(obj.zone) or obj.zone == rs.stack_zone):
@@ -85,8 +82,11 @@ def group(action: v.Action, rs: Hooks | None = None, state: GameState | None = N
     return found
 
 
-#: Each action class's group (a verb is one class).
-_GROUP_OF: dict[type, str] = {}
+@memo.per_value
+def _group_of(cls: type[v.Action]) -> str:
+    """An action class's group (a verb is one class), before what the object's zone says."""
+    verb = v.verb_of(cls)
+    return "move" if verb in MOVES else "more" if verb in MORE else "main"
 
 
 def words(name: str) -> str:
@@ -333,21 +333,12 @@ def fallback(n: Namer, action: v.Action) -> str:
     return " ".join(parts)
 
 
-#: The namers of the last few (ruleset, state, player) asked: a list of offers names the same
-#: objects many times over (each kept with its state, so an id is never reused meanwhile).
-_NAMERS: dict[tuple[int, int, str | None], Namer] = {}
-
-
+# The namers of the last few (ruleset, state, player) asked: a list of offers names the same
+# objects many times over.
+@memo.per_key("(id(rs), id(state), player)", "(rs, state)", kept=16)
 def namer_for(rs: Hooks, state: GameState, player: str | None) -> Namer:
-    """The :class:`Namer` of ``player`` on ``state`` (made once, while it is among the last
-    few asked)."""
-    key = (id(rs), id(state), player)
-    found = _NAMERS.get(key)
-    if found is None or found.state is not state or found.rs is not rs:
-        if len(_NAMERS) >= 16:
-            _NAMERS.clear()
-        found = _NAMERS[key] = Namer(rs, state, player)
-    return found
+    """The :class:`Namer` of ``player`` on ``state``."""
+    return Namer(rs, state, player)
 
 
 def describe(rs: Hooks, state: GameState, action: v.Action, player: str | None) -> str:

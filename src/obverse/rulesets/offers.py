@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import msgspec
 
+from obverse import memo
 from obverse import vocab as v
 from obverse.rulesets.hooks import Hooks
-from obverse.state import FACES, GameObject, GameState, LastOf
+from obverse.state import FACES, GameObject, GameState
 
 
 class CandidatePart(NamedTuple):
@@ -316,7 +317,7 @@ class Offers(_Base):
         they name): none if ``player`` may not refer to it."""
         if verb in self.several_verbs:
             return self.several_on(state, player, o, verb)
-        make = (_TABLES.get(type(self)) or _table(type(self))).makers.get(verb)
+        make = _table(type(self)).makers.get(verb)
         out = [] if make is None else make(self, state, player or o.owner, o)
         if verb in _target_verbs(type(self)):
             out = out + self.target_candidates(state, player, o, verb)
@@ -508,35 +509,26 @@ def _offers_on(
 ) -> list[v.Action]:
     """``rs.object_candidates(state, player, o, verb)`` (a new list), asking only the
     verb's generators when no override stands between."""
-    make = (_TABLES.get(type(rs)) or _table(type(rs))).makers.get(verb)
+    make = _table(type(rs)).makers.get(verb)
     return [] if make is None else make(rs, state, player, o)
 
 
-_TABLES: dict[type[Offers], _Table] = {}
-_TARGET_TABLES: dict[type[Offers], tuple[str, ...]] = {}
-_TARGET_VERBS: dict[type[Offers], frozenset[str]] = {}
-_VERBS: dict[type[Offers], frozenset[str]] = {}
-
-
+@memo.per_value
 def _verbs(cls: type[Offers]) -> frozenset[str]:
-    found = _VERBS.get(cls)
-    if found is None:
-        found = _VERBS[cls] = frozenset(v.verb_of(a) for a in cls.vocabulary())
-    return found
+    """``cls``'s verbs."""
+    return frozenset(v.verb_of(a) for a in cls.vocabulary())
 
 
+@memo.per_value
 def _target_table(cls: type[Offers]) -> tuple[str, ...]:
     """``cls``'s free-target methods, base classes first, of verbs in its vocabulary."""
-    found = _TARGET_TABLES.get(cls)
-    if found is None:
-        verbs = _verbs(cls)
-        found = _TARGET_TABLES[cls] = tuple(
-            name
-            for k in reversed(cls.__mro__)
-            for verb, name in vars(k).get("target_offers", ())
-            if verb in verbs
-        )
-    return found
+    verbs = _verbs(cls)
+    return tuple(
+        name
+        for k in reversed(cls.__mro__)
+        for verb, name in vars(k).get("target_offers", ())
+        if verb in verbs
+    )
 
 
 def with_choice(action: v.Action, field: str, x: int) -> v.Action:
@@ -559,14 +551,10 @@ def _target_pairs(cls: type[Offers]) -> tuple[tuple[str, str], ...]:
     )
 
 
+@memo.per_value
 def _target_verbs(cls: type[Offers]) -> frozenset[str]:
     """The verbs made as free targets (never by :attr:`Offers.object_offers`)."""
-    found = _TARGET_VERBS.get(cls)
-    if found is None:
-        found = _TARGET_VERBS[cls] = frozenset(
-            {verb for k in cls.__mro__ for verb, _ in vars(k).get("target_offers", ())}
-        )
-    return found
+    return frozenset({verb for k in cls.__mro__ for verb, _ in vars(k).get("target_offers", ())})
 
 
 def _with_faces(cls: type[v.Cast], rs: Offers, state: GameState, o: GameObject) -> list[v.Action]:
@@ -577,39 +565,32 @@ def _with_faces(cls: type[v.Cast], rs: Offers, state: GameState, o: GameObject) 
     return [cls(object=o.id), *(cls(object=o.id, face=f) for f in FACES)]
 
 
-_KINDS: dict[type[Offers], tuple[str, ...]] = {}
-
-
+@memo.per_value
 def _kinds(cls: type[Offers]) -> tuple[str, ...]:
-    """``cls``'s face-down kinds, sorted (found once)."""
-    found = _KINDS.get(cls)
-    if found is None:
-        found = _KINDS[cls] = tuple(sorted(getattr(cls, "face_down_kinds", ())))
-    return found
+    """``cls``'s face-down kinds, sorted."""
+    return tuple(sorted(getattr(cls, "face_down_kinds", ())))
 
 
+@memo.per_value
 def _table(cls: type[Offers]) -> _Table:
     """``cls``'s generators: each class's :attr:`Offers.object_offers`, base classes first
-    (the order of ``super()`` calls), found once per class (a subclass overriding a generator
-    method gets its own)."""
-    found = _TABLES.get(cls)
-    if found is None:
-        verbs = {v.verb_of(a) for a in cls.vocabulary()}
-        every = tuple(
-            (verb, getattr(cls, name))
-            for k in reversed(cls.__mro__)
-            for verb, name in vars(k).get("object_offers", ())
-            if verb in verbs
-        )
-        by_verb: dict[str, tuple[Offer, ...]] = {}
-        for verb, make in every:
-            by_verb[verb] = (*by_verb.get(verb, ()), make)
-        if cls.object_candidates is Offers.object_candidates:
-            makers = {verb: _joined(gens) for verb, gens in by_verb.items()}
-        else:  # an override may add to any verb naming an object
-            makers = {v.verb_of(a): _asking(v.verb_of(a)) for a in cls.vocabulary() if a.refs}
-        found = _TABLES[cls] = _Table(every, by_verb, makers)
-    return found
+    (the order of ``super()`` calls), per class (a subclass overriding a generator method
+    gets its own)."""
+    verbs = {v.verb_of(a) for a in cls.vocabulary()}
+    every = tuple(
+        (verb, getattr(cls, name))
+        for k in reversed(cls.__mro__)
+        for verb, name in vars(k).get("object_offers", ())
+        if verb in verbs
+    )
+    by_verb: dict[str, tuple[Offer, ...]] = {}
+    for verb, make in every:
+        by_verb[verb] = (*by_verb.get(verb, ()), make)
+    if cls.object_candidates is Offers.object_candidates:
+        makers = {verb: _joined(gens) for verb, gens in by_verb.items()}
+    else:  # an override may add to any verb naming an object
+        makers = {v.verb_of(a): _asking(v.verb_of(a)) for a in cls.vocabulary() if a.refs}
+    return _Table(every, by_verb, makers)
 
 
 def _joined(gens: tuple[Offer, ...]) -> Offer:
@@ -635,70 +616,40 @@ def _asking(verb: str) -> Offer:
     return make
 
 
-_SHUFFLED: dict[tuple[type[Offers], str], tuple[tuple[str, str], ...]] = {}
-
-
+@memo.per_value(kept=1024)  # players are named by callers: a bounded few
 def _shuffled_zones(rs: Offers, who: str) -> tuple[tuple[str, str], ...]:
-    """``who``'s unordered zones of their own, sorted, each with its key (a function of the
-    class and the player, found once each)."""
-    found = _SHUFFLED.get((type(rs), who))
-    if found is None:
-        if len(_SHUFFLED) > 1024:  # players are named by callers: keep a bounded few
-            _SHUFFLED.clear()
-        found = _SHUFFLED[type(rs), who] = tuple(
-            (zone, rs.zone_key(zone, who))
-            for zone in _zones_in_order(type(rs))
-            if zone not in rs.ordered_zones and not rs.is_shared(zone)
-        )
-    return found
-
-
-_MOVE_TARGETS: dict[tuple[type[Offers], str], tuple[str, ...]] = {}
+    """``who``'s unordered zones of their own, sorted, each with its key."""
+    return tuple(
+        (zone, rs.zone_key(zone, who))
+        for zone in _zones_in_order(type(rs))
+        if zone not in rs.ordered_zones and not rs.is_shared(zone)
+    )
 
 
 def _move_targets(rs: Offers, zone: str) -> tuple[str, ...]:
     """The zones an object in ``zone`` is offered to move to, sorted: every zone (the kernel
-    decides, e.g. 400.7: a move within a zone may be a move; found once each)."""
-    found = _MOVE_TARGETS.get((type(rs), zone))
-    if found is None:
-        found = _MOVE_TARGETS[type(rs), zone] = tuple(z for z in _zones_in_order(type(rs)))
-    return found
+    decides, e.g. 400.7: a move within a zone may be a move)."""
+    return _zones_in_order(type(rs))
 
 
+@memo.last("state.objects")
 def objects_in_order(state: GameState) -> tuple[GameObject, ...]:
     """Every object, in the object table's own order (the same for equal states, as it
-    depends on the ids only): random play draws from it. The last table's objects are kept
-    (most draws see the same table)."""
-    found = _IN_ORDER.get(state.objects)
-    if found is None:
-        found = _IN_ORDER.put(tuple(state.objects.values()), state.objects)
-    return found
+    depends on the ids only): random play draws from it (most draws see the same table)."""
+    return tuple(state.objects.values())
 
 
-_IN_ORDER: LastOf[tuple[GameObject, ...]] = LastOf()
-
-
-_OBJECT_VERBS: dict[type[Offers], frozenset[str]] = {}
-
-
+@memo.per_value
 def _object_verbs(cls: type[Offers]) -> frozenset[str]:
     """The verbs of ``cls`` whose actions name an object: only they have per-object
     candidates."""
-    found = _OBJECT_VERBS.get(cls)
-    if found is None:
-        found = _OBJECT_VERBS[cls] = frozenset(v.verb_of(a) for a in cls.vocabulary() if a.refs)
-    return found
+    return frozenset(v.verb_of(a) for a in cls.vocabulary() if a.refs)
 
 
-_ZONES: dict[type[Offers], tuple[str, ...]] = {}
-
-
+@memo.per_value
 def _zones_in_order(cls: type[Offers]) -> tuple[str, ...]:
-    """The zones of ``cls`` sorted by name, as candidates list them (sorted once)."""
-    found = _ZONES.get(cls)
-    if found is None:
-        found = _ZONES[cls] = tuple(sorted(cls.zones))
-    return found
+    """The zones of ``cls`` sorted by name, as candidates list them."""
+    return tuple(sorted(cls.zones))
 
 
 __all__ = ["OfferContext", "Offers", "Targets", "objects_in_order", "with_choice"]

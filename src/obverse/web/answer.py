@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from obverse.memo import ByIdentity
 from obverse.web.table import Table
 
 
@@ -36,15 +37,12 @@ def _view_bytes(table: Table, seat: str, view: dict[str, Any]) -> bytes:
     if not isinstance(zones, list) or next(reversed(view)) != "zones":
         return msgspec.json.encode(view)
     encode = msgspec.json.encode
-    last = table.zone_bytes.get(seat, {})
-    live: dict[int, tuple[Any, bytes]] = {}  # only this view's zones are kept
+    last = table.zone_bytes.get(seat) or ByIdentity()
+    live: ByIdentity[bytes] = ByIdentity()  # only this view's zones are kept
     parts = []
     for zone in zones:
-        found = last.get(id(zone))
-        if found is None or found[0] is not zone:
-            found = (zone, encode(zone))
-        live[id(zone)] = found
-        parts.append(found[1])
+        found = last.get(zone)
+        parts.append(live.put(encode(zone) if found is None else found, zone))
     table.zone_bytes[seat] = live
     head = encode({k: v for k, v in view.items() if k != "zones"})[:-1]
     return head + (b"," if len(view) > 1 else b"") + b'"zones":[' + b",".join(parts) + b"]}"

@@ -16,6 +16,7 @@ import msgspec
 
 from obverse import vocab as v
 from obverse.engine import Legal
+from obverse.memo import ByIdentity
 from obverse.rulesets.labels import group
 from obverse.web.seatview import shown_names
 from obverse.web.store import JUDGE
@@ -138,7 +139,9 @@ def legal_body(table: Table, seat: str) -> bytes:
     if seat_names is None:
         return b'{"actions":[]}'
     player, names = seat_names
-    kept: dict[int, tuple[Legal, bytes]] = table.offer_bytes.setdefault(seat, {})
+    kept = table.offer_bytes.get(seat)
+    if kept is None:
+        kept = table.offer_bytes[seat] = ByIdentity()
     naming = table.offer_naming.setdefault(seat, {})
     if len(kept) > 20_000:  # bounded: a long game's old offers go
         kept.clear()
@@ -153,20 +156,19 @@ def legal_body(table: Table, seat: str) -> bytes:
     renamed = {i for i, h in shown.items() if given.get(i, h) != h}
     for oid in renamed:
         for made in naming.pop(oid, ()):
-            kept.pop(made, None)
+            kept.drop(made)
     given.update(shown)
     # Each part's bytes, by the identity of the kernel's part: only this call's are kept.
-    joined = table.part_bytes.get(seat, {})
-    live: dict[int, tuple[list[Legal], bytes]] = {}
+    joined = table.part_bytes.get(seat) or ByIdentity()
+    live: ByIdentity[bytes] = ByIdentity()
     parts: list[bytes] = []
     for part in _seat_parts(table, seat, player):
         if not part:
             continue
-        found = joined.get(id(part))
-        if found is None or found[0] is not part or (renamed and _names_any(part, renamed)):
-            found = (part, _part_bytes(table, part, kept, naming, names, player))
-        live[id(part)] = found
-        parts.append(found[1])
+        found = joined.get(part)
+        if found is None or (renamed and _names_any(part, renamed)):
+            found = _part_bytes(table, part, kept, naming, names, player)
+        parts.append(live.put(found, part))
     table.part_bytes[seat] = live
     return b'{"actions":[' + b",".join(parts) + b"]}"
 
@@ -174,8 +176,8 @@ def legal_body(table: Table, seat: str) -> bytes:
 def _part_bytes(
     table: Table,
     part: list[Legal],
-    kept: dict[int, tuple[Legal, bytes]],
-    naming: dict[int, set[int]],
+    kept: ByIdentity[bytes],
+    naming: dict[int, list[Legal]],
     names: Mapping[int, str],
     player: str | None,
 ) -> bytes:
@@ -188,14 +190,13 @@ def _part_bytes(
     place = functools.partial(group, rs=table.rs, state=table.state)
     out: list[bytes] = []
     for legal in part:
-        found = kept.get(id(legal))
-        if found is None or found[0] is not legal:
+        found = kept.get(legal)
+        if found is None:
             action = legal.action
-            made = encode(_offer(templates, legal, names, words, place))
-            found = kept[id(legal)] = (legal, made)
+            found = kept.put(encode(_offer(templates, legal, names, words, place)), legal)
             for oid in (*action.object_ids(), *legal.choices()):
-                naming.setdefault(oid, set()).add(id(legal))
-        out.append(found[1])
+                naming.setdefault(oid, []).append(legal)
+        out.append(found)
     return b",".join(out)
 
 

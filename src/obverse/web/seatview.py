@@ -17,6 +17,7 @@ from operator import is_, itemgetter
 from typing import Any
 
 from obverse.characteristics import characteristics
+from obverse.memo import ByIdentity
 from obverse.rulesets import Ruleset
 from obverse.rulesets.labels import namer_for
 from obverse.state import GameObject, GameState, Zone
@@ -26,15 +27,12 @@ from obverse.web.store import JUDGE, SPECTATOR
 #: A handle's inputs besides the game's key and the viewer: object id, zone, facing, and
 #: the zone's shuffle count (see :func:`obverse.views.handle`).
 HandleKey = tuple[int, str, bool, int]
-#: A player's kept entry: the view's entry it was made from (kept alive, so its id stays its
-#: own), the object, the card table, and the entry with ``ref`` and the printed faces.
-_PlayerKept = tuple[dict[str, Any], GameObject, Any, dict[str, Any]]
 #: A player's kept zone: the view's entries (a copy of its list), the card table, the objects
 #: behind the entries, and the zone with ``ref`` and printed faces added.
 _PlayerZone = tuple[list[dict[str, Any]], Any, list[GameObject], dict[str, Any]]
-#: The judge's kept entry: the object, its label, its characteristics (the cached value,
-#: kept alive), the card table, the ruleset's name, the seats it is hidden from, the entry.
-_JudgeKept = tuple[GameObject, str | None, Any, Any, str, list[str], dict[str, Any]]
+#: The judge's kept entry, per object: its label, its characteristics (the cached value, kept
+#: alive), the card table, the ruleset's name, the seats it is hidden from, the entry.
+_JudgeKept = tuple[str | None, Any, Any, str, list[str], dict[str, Any]]
 
 _handle_of = itemgetter("handle")
 
@@ -55,14 +53,15 @@ class SeatParts:
     last_handles: dict[str, tuple[GameState, dict[str, GameObject], dict[int, str]]] = field(
         default_factory=dict
     )
-    #: Per player or spectator seat: id of a view entry -> what was made of it.
-    entries: dict[str, dict[int, _PlayerKept]] = field(default_factory=dict)
+    #: Per player or spectator seat: per view entry (with the object and the card table it
+    #: was made with) the entry with ``ref`` and the printed faces.
+    entries: dict[str, ByIdentity[dict[str, Any]]] = field(default_factory=dict)
     #: Per player or spectator seat: each zone's part of its last answer, by zone and owner.
     zones: dict[str, dict[tuple[str, str | None], _PlayerZone]] = field(default_factory=dict)
     #: Per seat: the names it can't identify and can, in the last state asked.
     names: dict[str, _Names] = field(default_factory=dict)
-    #: The judge's: id of an object -> what was made of it.
-    judge: dict[int, _JudgeKept] = field(default_factory=dict)
+    #: The judge's: per object, what was made of it.
+    judge: ByIdentity[_JudgeKept] = field(default_factory=ByIdentity)
     #: The state the judge was last answered for (every object of it has its entry kept),
     #: the labels then, and each zone's part then (with the zone it was made of).
     judge_state: GameState | None = None
@@ -77,7 +76,7 @@ class SeatParts:
             self.last_handles.clear()
 
 
-def _bounded(kept: dict[Any, Any], objects: int) -> None:
+def _bounded(kept: dict[Any, Any] | ByIdentity[Any], objects: int) -> None:
     """Drop a seat's kept parts once they far outnumber the objects (old versions' parts)."""
     if len(kept) > _SPARE * objects + _MARGIN:
         kept.clear()
@@ -145,7 +144,9 @@ def player_view(
     is a zone whose entries and objects are all the very same (compared in C, one pointer
     per object: no entry is built or looked up)."""
     base = view(state, viewer)
-    kept = parts.entries.setdefault(seat, {})
+    kept = parts.entries.get(seat)
+    if kept is None:
+        kept = parts.entries[seat] = ByIdentity()
     _bounded(kept, len(state.objects))
     last = parts.zones.get(seat, {})
     new: dict[tuple[str, str | None], _PlayerZone] = {}
@@ -172,7 +173,7 @@ def player_view(
 
 
 def _player_zone(
-    kept: dict[int, _PlayerKept],
+    kept: ByIdentity[dict[str, Any]],
     z: dict[str, Any],
     objs: dict[str, GameObject],
     cards: Any,
@@ -186,14 +187,14 @@ def _player_zone(
     for e in z["objects"]:
         o = objs[e["handle"]]
         found.append(o)
-        k = kept.get(id(e))
-        if k is None or k[0] is not e or k[1] is not o or k[2] is not cards:
+        entry = kept.get(e, o, cards)
+        if entry is None:
             entry = dict(e)
             entry["ref"] = e["handle"]
             if e["visible"]:
                 entry.update(printed(o))
-            k = kept[id(e)] = (e, o, cards, entry)
-        objects.append(k[3])
+            kept.put(entry, e, o, cards)
+        objects.append(entry)
     return (list(z["objects"]), cards, found, {**z, "objects": objects})
 
 
@@ -241,7 +242,7 @@ def _changed_since(last: GameState | None, state: GameState, rs: Ruleset) -> set
 
 
 def _judge_object(
-    kept: dict[int, _JudgeKept],
+    kept: ByIdentity[_JudgeKept],
     state: GameState,
     rs: Ruleset,
     o: GameObject,
@@ -252,19 +253,18 @@ def _judge_object(
     chars = characteristics(state, o, rs)
     seats: list[str | None] = [*state.players, None]
     hidden = [s or SPECTATOR for s in seats if not is_visible(state, s, o, rs)]
-    k = kept.get(id(o))
+    k = kept.get(o)
     if (
         k is None
-        or k[0] is not o
-        or k[1] != label
-        or k[2] is not chars
-        or k[3] is not state.cards
-        or k[4] != state.ruleset
-        or k[5] != hidden
+        or k[0] != label
+        or k[1] is not chars
+        or k[2] is not state.cards
+        or k[3] != state.ruleset
+        or k[4] != hidden
     ):
         entry = _judge_entry(state, rs, o, label, chars, hidden=hidden, printed=printed)
-        k = kept[id(o)] = (o, label, chars, state.cards, state.ruleset, hidden, entry)
-    return k[6]
+        k = kept.put((label, chars, state.cards, state.ruleset, hidden, entry), o)
+    return k[5]
 
 
 def judge_view(
@@ -321,7 +321,7 @@ def judge_view(
 
 
 def _judge_zone(
-    kept: dict[int, _JudgeKept],
+    kept: ByIdentity[_JudgeKept],
     state: GameState,
     rs: Ruleset,
     key: str,
@@ -338,9 +338,9 @@ def _judge_zone(
         o = state.objects[oid]
         label = labels.get(oid)
         if changed is not None and oid not in changed:
-            k = kept.get(id(o))
-            if k is not None and k[0] is o and k[1] == label:
-                objs.append(k[6])
+            k = kept.get(o)
+            if k is not None and k[0] == label:
+                objs.append(k[5])
                 continue
         objs.append(_judge_object(kept, state, rs, o, label, printed))
     return {"zone": zone, "owner": owner or None, "count": len(ids), "objects": objs}

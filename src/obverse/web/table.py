@@ -11,7 +11,6 @@ acts on by those handles, which are mapped back to labels here.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import json
@@ -22,12 +21,14 @@ from typing import Any
 
 import msgspec
 
+from obverse import memo
 from obverse import scenario as scn_mod
 from obverse import vocab as v
 from obverse.cards import CardDef
 from obverse.engine import Legal, check_actor, normalize
 from obverse.errors import InputError, ObverseError, RulesError, quote, shorten, suggest
 from obverse.fastoffers import OfferMemo
+from obverse.memo import ByIdentity
 from obverse.rulesets import Ruleset, get_ruleset
 from obverse.rulings import Event, Outcome, Ruling
 from obverse.runner import Runner, _Nothing
@@ -166,16 +167,16 @@ class Table:
         self.offer_templates: dict[v.Action, Any] = {}
         #: Per (state, seat): the names it can't identify and can (see :meth:`hidden_names`;
         #: shared the same way).
-        self._state_names: dict[tuple[int, str], tuple[GameState, set[str], set[str]]] = {}
+        self._state_names: dict[str, ByIdentity[tuple[set[str], set[str]]]] = {}
         #: Each seat's encoded offers (see :func:`legal_body`; shared the same way).
-        self.offer_bytes: dict[str, dict[int, tuple[Legal, bytes]]] = {}
+        self.offer_bytes: dict[str, ByIdentity[bytes]] = {}
         #: Each seat's encoded parts of its last offers, by the identity of the kernel's
         #: part (:meth:`~obverse.fastoffers.OfferMemo.parts`; shared the same way), and its kept
         #: offers by the objects they name.
-        self.part_bytes: dict[str, dict[int, tuple[list[Legal], bytes]]] = {}
-        self.offer_naming: dict[str, dict[int, set[int]]] = {}
+        self.part_bytes: dict[str, ByIdentity[bytes]] = {}
+        self.offer_naming: dict[str, dict[int, list[Legal]]] = {}
         #: Each seat's last view's zones as JSON, by the zone's identity (shared the same way).
-        self.zone_bytes: dict[str, dict[int, tuple[Any, bytes]]] = {}
+        self.zone_bytes: dict[str, ByIdentity[bytes]] = {}
         #: Each seat's last name of every object it named in offers (shared the same way).
         self.offer_names: dict[str, dict[int, str]] = {}
         #: What each seat was given of the objects (see :mod:`obverse.web.seatview`; shared
@@ -406,16 +407,16 @@ class Table:
     def _names_of(self, st: GameState, seat: str) -> tuple[set[str], set[str]]:
         """The names of the cards ``seat`` can't identify in ``st``, and of those it can
         (once per state and seat: a step's state is the next step's state before)."""
-        kept = self._state_names
-        found = kept.get((id(st), seat))
-        if found is not None and found[0] is st:
-            return found[1], found[2]
+        kept = self._state_names.get(seat)
+        if kept is None:
+            kept = self._state_names[seat] = ByIdentity()
+        found = kept.get(st)
+        if found is not None:
+            return found
         v = self.viewer(seat)
-        hidden, shown = seat_names(self.seat_parts, st, seat, v, self.rs)
         if len(kept) > 1024:  # bounded: only the newest states are asked again
             kept.clear()
-        kept[(id(st), seat)] = (st, hidden, shown)  # the state kept: its id stays its own
-        return hidden, shown
+        return kept.put(seat_names(self.seat_parts, st, seat, v, self.rs), st)
 
     def scrub(self, text: str, secret: Iterable[str]) -> str:
         """``text`` with every secret name and every label replaced."""
@@ -495,18 +496,15 @@ class Table:
         return b"[" + b",".join(done[start:]) + b"]"
 
 
-#: Printed faces as plain data, by the identity of their (immutable) tuple, which is kept.
-_FACES: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
-
-
 def _faces_builtins(faces: tuple[Any, ...]) -> list[Any]:
     """``faces`` as plain data (a new list of the shared, never changed, face mappings)."""
-    found = _FACES.get(id(faces))
-    if found is None or found[0] is not faces:
-        if len(_FACES) > 4096:
-            _FACES.clear()
-        found = _FACES[id(faces)] = (faces, [msgspec.to_builtins(f) for f in faces])
-    return list(found[1])
+    return list(_faces_data(faces))
+
+
+@memo.per_identity("faces", kept=4096)
+def _faces_data(faces: tuple[Any, ...]) -> list[Any]:
+    """Printed faces as plain data, per (immutable) tuple of them (don't change it)."""
+    return [msgspec.to_builtins(f) for f in faces]
 
 
 def entry_key(previous: str, entry: Mapping[str, Any]) -> str:
@@ -696,7 +694,7 @@ def card_builtins(card: CardDef) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=64)
+@memo.per_value(kept=64)
 def ruleset_info(alias: str) -> dict[str, Any]:
     """What the page needs to know of a ruleset: zones, verbs, faces (computed once per
     alias: callers must not change the answer)."""
