@@ -124,10 +124,10 @@ def characteristics(
 def clear_cache(shapes: bool = True) -> None:
     """Drop cached characteristics (for memory measurements); ``shapes=False`` keeps the base
     characteristics per printed card and status (what a fresh object of a known shape reuses)."""
-    characteristics.cache_clear()
+    memo.forget(characteristics)
     if shapes:
-        _base.cache_clear()
-        _applied.cache_clear()
+        memo.forget(_base)
+        memo.forget(_applied)
 
 
 # Base characteristics (before effects) depend on the printed card(s) and the object's status,

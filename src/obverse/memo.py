@@ -62,6 +62,12 @@ class Cached(Protocol[_P, _R_co]):
         """Forget every kept answer."""
 
 
+def forget(f: Callable[..., object]) -> None:
+    """Empty the cache of one function wrapped here (its ``cache_clear``; typed callers see
+    the wrapped function's own signature, so they ask through this)."""
+    cast(Cached[..., object], f).cache_clear()
+
+
 def is_on() -> bool:
     """Whether the caches answer (they don't inside :func:`plain`)."""
     return _ON[0]
@@ -88,13 +94,13 @@ def plain() -> Iterator[None]:
 
 def _cached(
     f: Callable[_P, _R], wrapper: Callable[_P, _R], empty: Callable[[], None]
-) -> Cached[_P, _R]:
+) -> Callable[_P, _R]:
     """``wrapper`` as :class:`Cached`: ``f``'s name and docstring, ``empty`` as its
     ``cache_clear``, emptied by :func:`clear` too."""
     functools.update_wrapper(wrapper, f)
     wrapper.cache_clear = empty  # type: ignore[attr-defined]
     _ALL.append(empty)
-    return cast(Cached[_P, _R], wrapper)
+    return wrapper
 
 
 class LastOf(Generic[_V]):
@@ -136,18 +142,18 @@ class LastOf(Generic[_V]):
 @overload
 def last(
     parts: str, per: str | None = None, derive: Callable[..., Any] | None = None
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
 @overload
 def last(
     parts: Callable[_P, tuple[object, ...]],
     per: Callable[_P, Hashable] | None = None,
     derive: Callable[..., Any] | None = None,
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
 def last(
     parts: Callable[_P, tuple[object, ...]] | str,
     per: Callable[_P, Hashable] | str | None = None,
     derive: Callable[..., Any] | None = None,
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """One entry: the wrapped function's answer for the latest ``parts(*args)``, compared by
     identity (a state's ``zones`` and ``objects``: what it reads). The answer must depend on
     nothing but those parts (and constants). With ``per``, one such entry per slot
@@ -165,7 +171,7 @@ def last(
     assert not isinstance(per, str)
     key_of, slot_of = parts, per
 
-    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
         slots: dict[Hashable, tuple[tuple[object, ...], _R]] = {}
 
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -199,10 +205,10 @@ def last(
 
 def _compiled_last(
     parts: str, per: str | None, derive: Callable[..., Any] | None
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """:func:`last` with its parts (and slot) expressions of the parameters."""
 
-    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
         slots: dict[Hashable, tuple[tuple[object, ...], _R]] = {}
         exprs = [x.strip() for x in parts.split(",") if x.strip()]
         local = [f"_p{i}" for i in range(len(exprs))]
@@ -233,17 +239,17 @@ return _value"""
 
 
 @overload
-def per_value(f: Callable[_P, _R], /) -> Cached[_P, _R]: ...
+def per_value(f: Callable[_P, _R], /) -> Callable[_P, _R]: ...
 @overload
-def per_value(*, kept: int = KEPT) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+def per_value(*, kept: int = KEPT) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
 def per_value(
     f: Callable[_P, _R] | None = None, /, *, kept: int = KEPT
-) -> Cached[_P, _R] | Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+) -> Callable[_P, _R] | Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """The wrapped function's answers keyed by its (hashable, positional) arguments, at most
     ``kept`` of them (then emptied: a bound, not a policy). ``@per_value`` or
     ``@per_value(kept=n)``."""
 
-    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
         table: dict[Hashable, _R] = {}
         if _plain_parameters(f):  # compiled: one frame a call
             # The table is empty inside plain() and nothing is kept then: no check on a hit.
@@ -313,16 +319,16 @@ def _compiled(
 @overload
 def per_identity(
     parts: Callable[_P, tuple[object, ...] | None], /, *, kept: int = KEPT
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
 @overload
 def per_identity(
     *parts: str, when: str | None = None, kept: int = KEPT
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]: ...
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
 def per_identity(
     *parts: str | Callable[..., tuple[object, ...] | None],
     when: str | None = None,
     kept: int = KEPT,
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """The wrapped function's answers keyed by the identity of some parts (a printed card, a
     face; a state's maps), at most ``kept`` of them. Each entry holds its parts, so an
     identity can't be reused while kept: equal ids are the same objects. The answer must
@@ -336,10 +342,10 @@ def per_identity(
     kept (asked when one is computed: a call whose parts are all those of a kept answer
     asks the same question)."""
     if len(parts) == 1 and callable(parts[0]):
-        return _per_parts(parts[0], kept)  # type: ignore[return-value]
+        return _per_parts(parts[0], kept)
     exprs = [p for p in parts if isinstance(p, str)]
 
-    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
         table: dict[int, tuple[object, ...]] = {}
         # Each part is read where it is compared (a miss reads no more than it must); the
         # table is empty inside plain() and nothing is kept then, so a hit needs no check.
@@ -361,10 +367,10 @@ return _value"""
 
 def _per_parts(
     parts: Callable[_P, tuple[object, ...] | None], kept: int
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """:func:`per_identity` with its parts a function of the arguments."""
 
-    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
         table: dict[tuple[int, ...], tuple[tuple[object, ...], _R]] = {}
 
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -388,7 +394,7 @@ def _per_parts(
 
 def per_key(
     key: str, holds: str, *, kept: int = KEPT
-) -> Callable[[Callable[_P, _R]], Cached[_P, _R]]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """The wrapped function's answers keyed by the value of the expression ``key`` of its
     parameters, which may name objects by ``id()`` (a printed card inside a shape): the
     expression ``holds`` gives those objects, held with the entry (evaluated only when an
@@ -396,7 +402,7 @@ def per_key(
     A key that can't be hashed (an unhashable status field) is no key: the answer is computed
     plainly."""
 
-    def wrap(f: Callable[_P, _R]) -> Cached[_P, _R]:
+    def wrap(f: Callable[_P, _R]) -> Callable[_P, _R]:
         table: dict[Hashable, tuple[object, _R]] = {}
         # The table is empty inside plain() and nothing is kept then: no check on a hit.
         body = f"""_key = {key}

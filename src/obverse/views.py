@@ -159,11 +159,11 @@ def _object_entry(
 def clear_cache(shapes: bool = True) -> None:
     """Forget cached view entries and the views kept for incremental updates; with ``shapes``
     also the entry bodies shared per printed card and status."""
-    _object_entry.cache_clear()
+    memo.forget(_object_entry)
     _KEPT.clear()
     if shapes:
-        _shared_body.cache_clear()
-        _targeted.cache_clear()
+        memo.forget(_shared_body)
+        memo.forget(_targeted)
 
 
 # An entry is the handle (per object and viewer) followed by a body that depends only on what
