@@ -8,7 +8,6 @@ imports under ``if TYPE_CHECKING:`` left out (they never run)."""
 from __future__ import annotations
 
 import ast
-import fnmatch
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,13 +282,6 @@ def test_module_size(module: str) -> None:
 #: At most this many parameters a call may pass by position (``self``/``cls`` not counted):
 #: past it, pass a struct (the action, a context) or make the options keyword-only.
 MAX_POSITIONAL = 6
-#: Functions still wider, as ``module:function`` (``module:*``: the whole module), which
-#: other work narrows. The lead empties this at the merge of issue 27.
-WIDE_FOR_NOW = frozenset(
-    {
-        "obverse.views:_new_shared",
-    }
-)
 
 
 def wide_signatures(source: str, limit: int = MAX_POSITIONAL) -> list[tuple[str, int, int]]:
@@ -305,19 +297,11 @@ def wide_signatures(source: str, limit: int = MAX_POSITIONAL) -> list[tuple[str,
     return found
 
 
-def _allowed_wide(module: str, name: str) -> bool:
-    return any(
-        fnmatch.fnmatchcase(module, m) and fnmatch.fnmatchcase(name, f)
-        for m, _, f in (entry.partition(":") for entry in WIDE_FOR_NOW)
-    )
-
-
 def test_no_function_takes_more_than_six_positional_parameters() -> None:
     bad = [
         f"{module}:{line} {name} takes {count} positional parameters"
         for module, path in sorted(modules().items())
         for name, line, count in wide_signatures(path.read_text(encoding="utf-8"))
-        if not _allowed_wide(module, name)
     ]
     why = f"at most {MAX_POSITIONAL}: pass a struct or make the options keyword-only:\n"
     assert not bad, why + "\n".join(bad)
@@ -335,8 +319,6 @@ def test_wide_signatures_count_positional_parameters_only() -> None:
         "    def wide(self, a, b, c, d, e, f, g, /, h=0): ...\n"
     )
     assert wide_signatures(src) == [("seven", 1, 7), ("wide", 5, 8)]
-    assert _allowed_wide("obverse.views", "_new_shared")
-    assert not _allowed_wide("obverse.rulesets.base", "relocate")
 
 
 def test_find_cycle_reports_the_cycle() -> None:

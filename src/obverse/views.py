@@ -444,7 +444,15 @@ def _zone_entries(
                 if hit is None:
                     place = rows if ordered else groups
                     hit = _new_shared(
-                        state, viewer, obj, rs, visible, shape, place, digests, shuffles
+                        state,
+                        viewer,
+                        obj,
+                        rs,
+                        visible,
+                        shape,
+                        place=place,
+                        digests=digests,
+                        shuffles=shuffles,
                     )
                     local[visible][shape] = hit
             except TypeError:  # an unhashable status field: no sharing
@@ -473,6 +481,7 @@ def _new_shared(
     rs: Ruleset,
     visible: bool,
     shape: tuple[Any, ...],
+    *,
     place: list[dict[str, Any]] | dict[tuple[bool, str], list[dict[str, Any]]],
     digests: dict[tuple[str, bool], tuple[bytes, dict[int, list[str]]]],
     shuffles: int,
