@@ -16,7 +16,7 @@ the decisions of the objects that changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from obverse import vocab as v
@@ -29,7 +29,7 @@ from obverse.engine import (
     target_offers,
 )
 from obverse.rulesets.base import Catalog
-from obverse.rulesets.offers import OfferContext, Targets
+from obverse.rulesets.offers import OfferContext, Offers, Targets
 from obverse.state import GameObject, GameState
 
 
@@ -75,15 +75,20 @@ class _Own:
 
     def same_choices(self, ctx: _KeptContext, state: GameState) -> bool:
         """Whether every choice the decisions read is the same object with the same
-        inputs."""
+        inputs (found once a call for the versions sharing their choices)."""
+        firsts = self.firsts
+        found = ctx.checked.get(id(firsts))
+        if found is not None and found[0] is firsts:
+            return found[1]
+        same = True
         objects = state.objects
-        for i, x, inputs in self.firsts:
+        for i, x, inputs in firsts:
             now = objects.get(i)
-            if now is not x and now != x:
-                return False
-            if now is not None and ctx.choice(i)[1] != inputs:
-                return False
-        return True
+            if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
+                same = False
+                break
+        ctx.checked[id(firsts)] = (firsts, same)
+        return same
 
     def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
         return (
@@ -106,8 +111,11 @@ class OfferMemo:
         #: search going back and forth between branches finds each branch's again.
         self._own: dict[tuple[str | None, int], list[_Own]] = {}
         self._targets: dict[tuple[str | None, int], list[_Own]] = {}
-        #: Free-target versions by the sets they were made with (:func:`_signature`).
-        self._by_sets: dict[tuple[Any, ...], _Own] = {}
+        #: Kept versions by the identities they were found with: the seat, the object, the
+        #: (interned) globals and, for free-target offers, the sets (:func:`_signature`).
+        self._index: dict[tuple[Any, ...], list[_Own]] = {}
+        #: The recent calls' globals (:meth:`_world`), the latest first.
+        self._worlds: list[tuple[Any, ...]] = []
         #: The shared target sets, interned by (key, contents): an equal set is the same
         #: tuple, so offers holding it are kept by an identity test.
         self._sets: dict[Any, tuple[int, ...]] = {}
@@ -123,7 +131,7 @@ class OfferMemo:
         """:func:`obverse.engine.offer_parts`, kept (see the class)."""
         rs = ruleset_of(state)
         ctx = _KeptContext(rs, state, seat, self._sets)
-        world = _globals(state, rs.own_designations)
+        world = self._world(_globals(state, rs.own_designations))
         known = ctx.known = self._knowledge(state)
         out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
         seen: set[tuple[str | None, int]] = set()
@@ -131,11 +139,18 @@ class OfferMemo:
             key = (seat, o.id)
             seen.add(key)
             inputs = rs.offer_inputs(state, o)
-            versions = self._own.setdefault(key, [])
-            kept = _first(versions, _Holds(o, world, mine, inputs))
+            # First the version made from this very object in this very world (a search's
+            # branch coming back), else any version made from equal inputs.
+            holds = _Holds(o, world, mine, inputs)
+            hint = self._index.get((seat, id(o), id(world)), ())
+            kept = _first(hint, holds)
             if kept is None:
-                kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
-                _push(versions, kept)
+                versions = self._own.setdefault(key, [])
+                kept = _first(versions, holds)
+                if kept is None:
+                    kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
+                    _push(versions, kept)
+                self._keep(kept, (seat, id(o), id(world)))
             out.append(kept.legal)
             out.append(self._target_part(state, seat, o, ctx, world, mine, inputs, catalog))
         out.append(self._loose(state, seat, world, catalog))
@@ -208,12 +223,18 @@ class OfferMemo:
                 and k.same_choices(ctx, state)
             )
 
-        if not o.copies:  # a copy's exclusions read the other objects (FaB 8.5.25d)
-            # First the version made with this call's very sets, when they are made already.
-            sig = _signature(versions[0].reads, ctx.sets) if versions else None
-            kept = self._by_sets.get((seat, o.id, sig)) if sig is not None else None
-            if kept is None or not fits(kept):
+        # A copy's exclusions may read the other objects (FaB 8.5.25d).
+        sig = _signature(versions[0].reads, ctx.sets) if versions else None
+        if sig is not None and not (o.copies and _reads_copies(ctx.rs)):
+            # First the version made from this very object in this very world with this
+            # call's very sets (a search's branch coming back). While a set is not made
+            # yet this call, no version can be known to hold: the generators make it.
+            key = (seat, id(o), id(world), sig)
+            kept = _first(self._index.get(key, ()), fits)
+            if kept is None:
                 kept = _first(versions, fits)
+                if kept is not None:
+                    self._keep(kept, key)
             if kept is not None:
                 return kept.legal
         ctx.read = []
@@ -234,12 +255,36 @@ class OfferMemo:
             kept = _Own(o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog))
             _push(versions, kept)
         kept.reads = reads
-        kept.firsts = tuple((i, *ctx.choice(i)) for i in _firsts(found))
+        kept.firsts = ctx.firsts(_firsts(found))
         if reads:
-            if len(self._by_sets) > _INTERNED:
-                self._by_sets.clear()
-            self._by_sets[seat, o.id, _signature(reads, ctx.sets)] = kept
+            self._keep(kept, (seat, id(o), id(world), _signature(reads, ctx.sets)))
         return kept.legal
+
+    def _keep(self, kept: _Own, key: tuple[Any, ...]) -> None:
+        """Index ``kept`` by the identities it was found with, beside the versions found
+        with the same ones (a hint: a version found there is still checked to hold, so a
+        reused identity finds nothing wrong)."""
+        index = self._index
+        if len(index) > _INTERNED:
+            index.clear()
+        hint = index.get(key)
+        if hint is None:
+            index[key] = [kept]
+        elif kept not in hint:
+            hint.insert(0, kept)
+            del hint[_HINTS:]
+
+    def _world(self, world: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``world`` interned among the recent calls' (an equal one is the very same
+        tuple, so the kept versions made in it are found by its identity)."""
+        worlds = self._worlds
+        for i, w in enumerate(worlds):
+            if w == world:
+                if i:
+                    worlds.insert(0, worlds.pop(i))
+                return w
+        _push(worlds, world)
+        return world
 
     def _loose(
         self, state: GameState, seat: str | None, world: Any, catalog: Catalog | None
@@ -307,7 +352,7 @@ def _signature(reads: tuple[tuple[Any, tuple[int, ...]], ...], sets: dict[Any, A
     return tuple(out)
 
 
-def _first(versions: list[_T], holds: Callable[[_T], bool]) -> _T | None:
+def _first(versions: Sequence[_T], holds: Callable[[_T], bool]) -> _T | None:
     """The first version that ``holds`` (left where it is: a search cycling through its
     branches would otherwise find each one last)."""
     for k in versions:
@@ -334,6 +379,10 @@ def _push(versions: list[_T], kept: _T) -> None:
     del versions[VERSIONS:]
 
 
+#: The versions an index entry keeps (:meth:`OfferMemo._keep`): those made from the same
+#: object, globals and sets, differing in what else their ruleset says they read.
+_HINTS = 8
+
 #: At most this many interned sets are kept (then they are interned afresh).
 _INTERNED = 4096
 
@@ -352,6 +401,18 @@ class _KeptContext(OfferContext):
         #: The kept knowledge and designations by what they name (``OfferMemo._knowledge``).
         self.known: dict[Any, tuple[Any, ...]] = {}
         self._choices: dict[int, tuple[GameObject | None, Any]] = {}
+        #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
+        self.checked: dict[int, tuple[Any, bool]] = {}
+        self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
+
+    def firsts(self, ids: list[int]) -> tuple[tuple[Any, ...], ...]:
+        """Each of the choices ``ids`` with its object and inputs (:meth:`choice`), one
+        tuple for every object whose decisions read the same choices this call."""
+        key = tuple(ids)
+        found = self._firsts.get(key)
+        if found is None:
+            found = self._firsts[key] = tuple((i, *self.choice(i)) for i in ids)
+        return found
 
     def choice(self, oid: int) -> tuple[GameObject | None, Any]:
         """A choice's object and what its ruleset says its offers read
@@ -390,6 +451,12 @@ def _zone_keys(rs: Any, players: tuple[str, ...]) -> tuple[str, ...]:
             sorted({rs.zone_key(z, p) for z in rs.zones for p in players})
         )
     return found
+
+
+def _reads_copies(rs: Any) -> bool:
+    """Whether the ruleset's free-target offers read what a copy has become
+    (:meth:`~obverse.rulesets.Ruleset.copy_excluded` overridden: FaB 8.5.25d)."""
+    return type(rs).copy_excluded is not Offers.copy_excluded
 
 
 def _firsts(found: list[Targets]) -> list[int]:
