@@ -122,8 +122,8 @@ class OfferMemo:
         self._known: tuple[Any, dict[Any, tuple[Any, ...]], Any] | None = None
         self._loose_kept: dict[str | None, list[tuple[Any, tuple[Any, ...], list[Legal]]]] = {}
         #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
-        #: with it and refer to it.
-        self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool]] = {}
+        #: with it, refer to it and identify it.
+        self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool, bool]] = {}
 
     def parts(
         self, state: GameState, seat: str | None, catalog: Catalog | None = None
@@ -138,7 +138,7 @@ class OfferMemo:
         for o, mine in self._acting(state, seat, ctx, world, known):
             key = (seat, o.id)
             seen.add(key)
-            inputs = rs.offer_inputs(state, o)
+            inputs = ctx.inputs(o)
             # First the version made from this very object in this very world (a search's
             # branch coming back), else any version made from equal inputs.
             holds = _Holds(o, world, mine, inputs)
@@ -168,10 +168,12 @@ class OfferMemo:
         known: dict[Any, tuple[Any, ...]],
     ) -> list[tuple[GameObject, tuple[Any, ...]]]:
         """The objects the seat may act with, each with the knowledge naming it; and the
-        call's set of objects it may refer to. Whether it may act with or refer to an object
-        is kept while the object, the globals and that knowledge are the same."""
+        call's sets of objects it may refer to and identify. Whether it may act with, refer
+        to or identify an object is kept while the object, the globals and that knowledge
+        are the same."""
         rs, facts = ctx.rs, self._facts
         referable: list[int] = []
+        identified: list[int] = []
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
         for o in ctx.objects():
             mine = (
@@ -189,12 +191,16 @@ class OfferMemo:
             ):
                 acts = rs.may_act(state, seat, o)
                 refers = seat is None or rs.may_refer(state, seat, o)
-                f = facts[key] = (o, world, mine, acts, refers)
+                knows = rs.may_identify(state, seat, o)
+                f = facts[key] = (o, world, mine, acts, refers, knows)
             if f[4]:
                 referable.append(o.id)
+            if f[5]:
+                identified.append(o.id)
             if f[3]:
                 acting.append((o, mine))
         ctx.shared("referable", lambda: tuple(referable))
+        ctx.shared("identified", lambda: tuple(identified))
         if len(facts) > 4 * len(ctx.objects()) + 256:
             facts.clear()
         return acting
@@ -403,7 +409,16 @@ class _KeptContext(OfferContext):
         self._choices: dict[int, tuple[GameObject | None, Any]] = {}
         #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
         self.checked: dict[int, tuple[Any, bool]] = {}
+        self._inputs: dict[int, Any] = {}
         self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
+
+    def inputs(self, o: GameObject) -> Any:
+        """What ``o``'s ruleset says its offers read (:meth:`~obverse.rulesets.Ruleset.
+        offer_inputs`), found once a call."""
+        found = self._inputs.get(o.id)
+        if found is None:
+            found = self._inputs[o.id] = self.rs.offer_inputs(self.state, o)
+        return found
 
     def firsts(self, ids: list[int]) -> tuple[tuple[Any, ...], ...]:
         """Each of the choices ``ids`` with its object and inputs (:meth:`choice`), one
@@ -421,7 +436,7 @@ class _KeptContext(OfferContext):
         found = self._choices.get(oid)
         if found is None:
             obj = self.state.objects.get(oid)
-            inputs = () if obj is None else self.rs.offer_inputs(self.state, obj)
+            inputs = () if obj is None else self.inputs(obj)
             found = self._choices[oid] = (obj, (inputs, self.known.get(("d", oid), ())))
         return found
 
