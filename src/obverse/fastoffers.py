@@ -229,25 +229,36 @@ class OfferMemo:
                 and k.same_choices(ctx, state)
             )
 
-        # A copy's exclusions may read the other objects (FaB 8.5.25d).
-        sig = _signature(versions[0].reads, ctx.sets) if versions else None
-        if sig is not None and not (o.copies and _reads_copies(ctx.rs)):
-            # First the version made from this very object in this very world with this
-            # call's very sets (a search's branch coming back). While a set is not made
-            # yet this call, no version can be known to hold: the generators make it.
+        def kept_one() -> _Own | None:
+            """The version made from this very object in this very world with this call's
+            very sets (a search's branch coming back), else any that fits; ``None`` while
+            a set it read isn't made yet this call (nothing can be known to hold)."""
+            sig = _signature(versions[0].reads, ctx.sets) if versions else None
+            if sig is None or (o.copies and _reads_copies(ctx.rs)):
+                return None  # a copy's exclusions may read the other objects (FaB 8.5.25d)
             key = (seat, id(o), id(world), sig)
             kept = _first(self._index.get(key, ()), fits)
             if kept is None:
                 kept = _first(versions, fits)
                 if kept is not None:
                     self._keep(kept, key)
-            if kept is not None:
-                return kept.legal
+            return kept
+
+        kept = kept_one()
+        if kept is not None:
+            return kept.legal
+        unmade = not versions or _signature(versions[0].reads, ctx.sets) is None
         ctx.read = []
         found = ctx.rs.target_offers_on(state, seat, o, ctx)
         reads, ctx.read = tuple(ctx.read), None
         if not found:
             return []
+        if unmade:
+            # The generators made this call's sets: a kept version may now be known to hold
+            # (the first object of a call, whose sets no object made before it).
+            kept = kept_one()
+            if kept is not None:
+                return kept.legal
         shape = tuple(_shape(ctx, t) for t in found)
         kept = _first(versions, lambda k: k.holds(o, world, mine, (inputs, shape)))
         if kept is not None:
