@@ -91,9 +91,11 @@ class _Own:
         return same
 
     def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
+        """Whether this version was made from ``obj``, ``world`` (interned: the very same
+        tuple, :meth:`OfferMemo._world`), ``known`` and ``inputs``."""
         return (
             (self.obj is obj or self.obj == obj)
-            and (self.world is world or self.world == world)
+            and self.world is world
             and self.known == known
             and self.inputs == inputs
         )
@@ -142,8 +144,16 @@ class OfferMemo:
             # First the version made from this very object in this very world (a search's
             # branch coming back), else any version made from equal inputs.
             holds = _Holds(o, world, mine, inputs)
-            hint = self._index.get((seat, id(o), id(world)), ())
-            kept = _first(hint, holds)
+            kept = None
+            for k in self._index.get((seat, id(o), id(world)), ()):
+                if (
+                    k.world is world
+                    and k.known == mine
+                    and k.inputs == inputs
+                    and (k.obj is o or k.obj == o)
+                ):
+                    kept = k
+                    break
             if kept is None:
                 versions = self._own.setdefault(key, [])
                 kept = _first(versions, holds)
@@ -220,12 +230,16 @@ class OfferMemo:
         offer's first choice (and, decided one by one, every choice) are unchanged."""
         versions = self._targets.setdefault((seat, o.id), [])
 
+        sets = ctx.sets
+
         def fits(k: _Own) -> bool:
             return (
-                bool(k.reads)
-                and k.same_sets(ctx.sets)
-                and k.holds(o, world, mine, k.inputs)
+                k.world is world  # interned (:meth:`_world`)
+                and bool(k.reads)
+                and (k.obj is o or k.obj == o)
+                and k.known == mine
                 and k.inputs[0] == inputs
+                and k.same_sets(sets)
                 and k.same_choices(ctx, state)
             )
 
