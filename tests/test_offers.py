@@ -286,3 +286,23 @@ def test_random_face_down_twins_get_the_same_offers(alias: str, seed: int) -> No
         outs = [g.apply(action) for g in games]
         if outs[0].result != outs[1].result:
             return  # the rules themselves told the cards apart (a move revealed it)
+
+
+def test_a_permission_changes_only_its_cards_offers_and_the_fast_path_follows() -> None:
+    """GA Public vs Private Information 6.1: a permission on a card banished face down makes
+    it private to the player given it (an own designation: only that card's offers are
+    decided again). The kept offers follow it: bob's offers, kept across the grant, are
+    the plain definition's, and now include what bob may do with the card."""
+    from obverse.rulesets.ga.info import GrantPermission
+
+    game = Game("ga", secret=b"p" * 16)
+    for card in card_pool("ga")[:4]:
+        game.add(card, zone="field", owner="bob")
+    secret = game.add(card_pool("ga")[5], zone="banishment", owner="bob", face_down=True)
+    game.change_control(secret, "alice")
+    before = game.legal_actions("bob")
+    assert before == legal_actions(game.state, "bob", catalog=game.cards)
+    game.apply(GrantPermission(object=game.obj(secret).id, player="bob"))
+    after = game.legal_actions("bob")
+    assert after == legal_actions(game.state, "bob", catalog=game.cards)
+    assert after != before
