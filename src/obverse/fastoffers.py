@@ -122,7 +122,9 @@ class OfferMemo:
         #: tuple, so offers holding it are kept by an identity test.
         self._sets: dict[Any, tuple[int, ...]] = {}
         self._known: tuple[Any, dict[Any, tuple[Any, ...]], Any] | None = None
-        self._loose_kept: dict[str | None, list[tuple[Any, tuple[Any, ...], list[Legal]]]] = {}
+        self._loose_kept: dict[
+            str | None, list[tuple[Any, tuple[Any, ...], list[Legal], list[Legal]]]
+        ] = {}
         #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
         #: with it, refer to it and identify it.
         self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool, bool]] = {}
@@ -135,7 +137,8 @@ class OfferMemo:
         ctx = _KeptContext(rs, state, seat, self._sets)
         world = self._world(_globals(state, rs.own_designations))
         known = ctx.known = self._knowledge(state)
-        out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
+        end, loose = self._loose(state, seat, world, catalog)
+        out: list[list[Legal]] = [end]
         seen: set[tuple[str | None, int]] = set()
         for o, mine in self._acting(state, seat, ctx, world, known):
             key = (seat, o.id)
@@ -163,7 +166,7 @@ class OfferMemo:
                 self._keep(kept, (seat, id(o), id(world)))
             out.append(kept.legal)
             out.append(self._target_part(state, seat, o, ctx, world, mine, inputs, catalog))
-        out.append(self._loose(state, seat, world, catalog))
+        out.append(loose)
         out.append(target_offers(state, seat, rs.loose_target_offers(state, seat, ctx), catalog))
         ctx.keep()
         self._forget(seat, seen)
@@ -319,10 +322,11 @@ class OfferMemo:
 
     def _loose(
         self, state: GameState, seat: str | None, world: Any, catalog: Catalog | None
-    ) -> list[Legal]:
-        """The offers naming no object, kept while the globals, every zone they may name
-        (each player's, the shared ones), the objects and the knowledge are the very same
-        (ending the game reads every face-down object and who knows it, 708.9)."""
+    ) -> tuple[list[Legal], list[Legal]]:
+        """Ending the turn and the offers naming no object, kept while the globals, every
+        zone they may name (each player's, the shared ones), the objects and the knowledge
+        are the very same (ending the game reads every face-down object and who knows it,
+        708.9; ending the turn, every object: FaB's suspense, 8.3.42)."""
         rs = ruleset_of(state)
         zones = state.zones
         keys = _zone_keys(rs, state.players)
@@ -335,10 +339,11 @@ class OfferMemo:
             ),
         )
         if kept is not None:
-            return kept[2]
+            return kept[3], kept[2]
+        end = decided(state, seat, [v.EndTurn()], catalog)
         legal = loose_offers(state, seat, catalog)
-        _push(versions, (world, held, legal))
-        return legal
+        _push(versions, (world, held, legal, end))
+        return end, legal
 
     def _knowledge(self, state: GameState) -> dict[Any, tuple[Any, ...]]:
         """The kept knowledge by the object id and (``("card", id)``) card it names, and the
