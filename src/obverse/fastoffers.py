@@ -233,33 +233,8 @@ class OfferMemo:
         offer's first choice (and, decided one by one, every choice) are unchanged."""
         versions = self._targets.setdefault((seat, o.id), [])
 
-        sets = ctx.sets
-
-        def fits(k: _Own) -> bool:
-            return (
-                k.world is world  # interned (:meth:`_world`)
-                and bool(k.reads)
-                and (k.obj is o or k.obj == o)
-                and k.known == mine
-                and k.inputs[0] == inputs
-                and k.same_sets(sets)
-                and k.same_choices(ctx, state)
-            )
-
         def kept_one() -> _Own | None:
-            """The version made from this very object in this very world with this call's
-            very sets (a search's branch coming back), else any that fits; ``None`` while
-            a set it read isn't made yet this call (nothing can be known to hold)."""
-            sig = _signature(versions[0].reads, ctx.sets) if versions else None
-            if sig is None or (o.copies and _reads_copies(ctx.rs)):
-                return None  # a copy's exclusions may read the other objects (FaB 8.5.25d)
-            key = (seat, id(o), id(world), sig)
-            kept = _first(self._index.get(key, ()), fits)
-            if kept is None:
-                kept = _first(versions, fits)
-                if kept is not None:
-                    self._keep(kept, key)
-            return kept
+            return self._kept_targets(versions, state, seat, o, ctx, world, mine, inputs)
 
         kept = kept_one()
         if kept is not None:
@@ -293,6 +268,45 @@ class OfferMemo:
         if reads:
             self._keep(kept, (seat, id(o), id(world), _signature(reads, ctx.sets)))
         return kept.legal
+
+    def _kept_targets(
+        self,
+        versions: list[_Own],
+        state: GameState,
+        seat: str | None,
+        o: GameObject,
+        ctx: _KeptContext,
+        world: Any,
+        mine: Any,
+        inputs: Any,
+    ) -> _Own | None:
+        """The kept free-target offers of ``o`` made from this very object in this very
+        world with this call's very sets (a search's branch coming back), else any version
+        that fits; ``None`` while a set they read isn't made yet this call (nothing can be
+        known to hold)."""
+        sig = _signature(versions[0].reads, ctx.sets) if versions else None
+        if sig is None or (o.copies and _reads_copies(ctx.rs)):
+            return None  # a copy's exclusions may read the other objects (FaB 8.5.25d)
+        sets = ctx.sets
+
+        def fits(k: _Own) -> bool:
+            return (
+                k.world is world  # interned (:meth:`_world`)
+                and bool(k.reads)
+                and (k.obj is o or k.obj == o)
+                and k.known == mine
+                and k.inputs[0] == inputs
+                and k.same_sets(sets)
+                and k.same_choices(ctx, state)
+            )
+
+        key = (seat, id(o), id(world), sig)
+        kept = _first(self._index.get(key, ()), fits)
+        if kept is None:
+            kept = _first(versions, fits)
+            if kept is not None:
+                self._keep(kept, key)
+        return kept
 
     def _keep(self, kept: _Own, key: tuple[Any, ...]) -> None:
         """Index ``kept`` by the identities it was found with, beside the versions found
