@@ -77,9 +77,11 @@ class _Own:
         """Whether every choice the decisions read is the same object with the same
         inputs (found once a call for the versions sharing their choices)."""
         firsts = self.firsts
-        found = ctx.checked.get(id(firsts))
-        if found is not None and found[0] is firsts:
-            return found[1]
+        shared = len(firsts) > 2  # a few choices are checked as fast as looked up
+        if shared:
+            found = ctx.checked.get(id(firsts))
+            if found is not None and found[0] is firsts:
+                return bool(found[1])
         same = True
         objects = state.objects
         for i, x, inputs in firsts:
@@ -87,7 +89,8 @@ class _Own:
             if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
                 same = False
                 break
-        ctx.checked[id(firsts)] = (firsts, same)
+        if shared:
+            ctx.checked[id(firsts)] = (firsts, same)
         return same
 
     def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
@@ -146,7 +149,6 @@ class OfferMemo:
             inputs = ctx.inputs(o)
             # First the version made from this very object in this very world (a search's
             # branch coming back), else any version made from equal inputs.
-            holds = _Holds(o, world, mine, inputs)
             kept = None
             for k in self._index.get((seat, id(o), id(world)), ()):
                 if (
@@ -159,7 +161,7 @@ class OfferMemo:
                     break
             if kept is None:
                 versions = self._own.setdefault(key, [])
-                kept = _first(versions, holds)
+                kept = _first(versions, _Holds(o, world, mine, inputs))
                 if kept is None:
                     kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
                     _push(versions, kept)
@@ -213,7 +215,7 @@ class OfferMemo:
             if f[3]:
                 acting.append((o, mine))
         ctx.shared("referable", lambda: tuple(referable))
-        ctx.shared("identified", lambda: tuple(identified))
+        ctx.identifiable = identified
         if len(facts) > 4 * len(ctx.objects()) + 256:
             facts.clear()
         return acting
@@ -232,11 +234,8 @@ class OfferMemo:
         """``o``'s free-target offers: a kept decision while ``o``, the globals and each
         offer's first choice (and, decided one by one, every choice) are unchanged."""
         versions = self._targets.setdefault((seat, o.id), [])
-
-        def kept_one() -> _Own | None:
-            return self._kept_targets(versions, state, seat, o, ctx, world, mine, inputs)
-
-        kept = kept_one()
+        how = (versions, state, seat, o, ctx, world, mine, inputs)
+        kept = self._kept_targets(*how)
         if kept is not None:
             return kept.legal
         unmade = not versions or _signature(versions[0].reads, ctx.sets) is None
@@ -248,7 +247,7 @@ class OfferMemo:
         if unmade:
             # The generators made this call's sets: a kept version may now be known to hold
             # (the first object of a call, whose sets no object made before it).
-            kept = kept_one()
+            kept = self._kept_targets(*how)
             if kept is not None:
                 return kept.legal
         shape = tuple(_shape(ctx, t) for t in found)
@@ -454,7 +453,17 @@ class _KeptContext(OfferContext):
         #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
         self.checked: dict[int, tuple[Any, bool]] = {}
         self._inputs: dict[int, Any] = {}
+        #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
+        self.identifiable: list[int] | None = None
         self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
+
+    def identified(self) -> tuple[int, ...]:
+        """:meth:`OfferContext.identified`, from the kept facts (``identifiable``, found
+        with whom the seat may act), made into the call's set only when a verb asks."""
+        made = self.identifiable
+        if made is None:
+            return super().identified()
+        return self.shared("identified", lambda: tuple(made))
 
     def inputs(self, o: GameObject) -> Any:
         """What ``o``'s ruleset says its offers read (:meth:`~obverse.rulesets.Ruleset.
