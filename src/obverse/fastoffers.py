@@ -8,8 +8,10 @@ global fields (effects, designations, the turn ...), the kept knowledge naming t
 its card, and what its ruleset says it reads beyond it
 (:meth:`~obverse.rulesets.Ruleset.offer_inputs`). A free-target offer is kept with the first
 choice it was decided on, and shares the call's target set (a new list only when the set
-changed). So after one change a call costs a look-up per object the seat may act with, and
-the decisions of the objects that changed.
+changed). So after one change a call costs a look-up per object the seat may act with (by
+identity first: the globals are interned, and each version is indexed by the object, globals
+and sets it was found with, so a search's branch coming back finds its own), and the decisions
+of the objects that changed.
 
 ``tests/test_offers.py`` holds the two equal on random histories of every game.
 """
