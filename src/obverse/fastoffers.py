@@ -144,10 +144,8 @@ class OfferMemo:
         known = ctx.known = self._knowledge(state)
         end, loose = self._loose(state, seat, world, catalog)
         out: list[list[Legal]] = [end]
-        seen: set[tuple[str | None, int]] = set()
-        for o, mine in self._acting(state, seat, ctx, world, known):
-            key = (seat, o.id)
-            seen.add(key)
+        acting = self._acting(state, seat, ctx, world, known)
+        for o, mine in acting:
             inputs = ctx.inputs(o)
             # First the version made from this very object in this very world (a search's
             # branch coming back), else any version made from equal inputs.
@@ -162,7 +160,7 @@ class OfferMemo:
                     kept = k
                     break
             if kept is None:
-                versions = self._own.setdefault(key, [])
+                versions = self._own.setdefault((seat, o.id), [])
                 kept = _first(versions, _Holds(o, world, mine, inputs))
                 if kept is None:
                     kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
@@ -173,7 +171,7 @@ class OfferMemo:
         out.append(loose)
         out.append(target_offers(state, seat, rs.loose_target_offers(state, seat, ctx), catalog))
         ctx.keep()
-        self._forget(seat, seen)
+        self._forget(seat, acting)
         return out
 
     def _acting(
@@ -377,10 +375,11 @@ class OfferMemo:
         self._known = (known, index, marks)
         return index
 
-    def _forget(self, seat: str | None, seen: set[tuple[str | None, int]]) -> None:
+    def _forget(self, seat: str | None, acting: list[tuple[GameObject, Any]]) -> None:
         """Drop the seat's entries of objects it no longer acts with (bounded memory)."""
         for table in (self._own, self._targets):
-            if len(table) > 2 * len(seen) + 64:
+            if len(table) > 2 * len(acting) + 64:
+                seen = {(seat, o.id) for o, _ in acting}
                 for key in [k for k in table if k[0] == seat and k not in seen]:
                     del table[key]
 
