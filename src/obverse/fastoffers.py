@@ -121,6 +121,8 @@ class OfferMemo:
         #: Kept versions by the identities they were found with: the seat, the object, the
         #: (interned) globals and, for free-target offers, the sets (:func:`_signature`).
         self._index: dict[tuple[Any, ...], list[_Own]] = {}
+        #: The index's bound (emptied past it): room for a few worlds of the board.
+        self._limit = _INTERNED
         #: The recent calls' globals (:meth:`_world`), the latest first.
         self._worlds: list[tuple[Any, ...]] = []
         #: The shared target sets, interned by (key, contents): an equal set is the same
@@ -145,6 +147,8 @@ class OfferMemo:
         end, loose = self._loose(state, seat, world, catalog)
         out: list[list[Legal]] = [end]
         acting = self._acting(state, seat, ctx, world, known)
+        # Room for a few worlds' versions of every object (a large board's too).
+        self._limit = _INTERNED + 8 * len(acting)
         for o, mine in acting:
             inputs = ctx.inputs(o)
             # First the version made from this very object in this very world (a search's
@@ -312,7 +316,7 @@ class OfferMemo:
         with the same ones (a hint: a version found there is still checked to hold, so a
         reused identity finds nothing wrong)."""
         index = self._index
-        if len(index) > _INTERNED:
+        if len(index) > self._limit:
             index.clear()
         hint = index.get(key)
         if hint is None:
