@@ -70,6 +70,30 @@ def test_the_fast_path_is_the_plain_definition(alias: str, seed: int) -> None:
             assert [x for p in parts for x in p] == legal_actions(state, seat)
 
 
+@pytest.mark.parametrize("game", ["mtg", "fab", "ga", "scp"])
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_the_fast_path_is_the_plain_definition_back_and_forth(game: str, seed: int) -> None:
+    """A search going back and forth between branches (apply an offer, list the offers,
+    undo; each branch again, in another order): what :class:`Game` keeps gives, each time,
+    the plain definition's offers (kept versions are found again by identity)."""
+    rng = random.Random(seed)
+    g = Game(game, secret=b"b" * 16)
+    pool = card_pool(game)
+    for _ in range(10):
+        g.add(rng.choice(pool), g.ruleset.play_zone, owner=rng.choice(g.state.players))
+    seat = g.state.active_player
+    offers = [x.action for x in g.legal_actions(seat)]
+    branches = rng.sample(offers, min(6, len(offers)))
+    for order in (branches, branches[::-1], branches):
+        for action in order:
+            g.apply(action, seat)
+            for who in (seat, None):
+                assert g.legal_actions(who) == legal_actions(g.state, who, catalog=g.cards)
+            g.undo()
+        assert g.legal_actions(seat) == legal_actions(g.state, seat, catalog=g.cards)
+
+
 @pytest.mark.parametrize("alias", ALIASES)
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000))
@@ -262,3 +286,23 @@ def test_random_face_down_twins_get_the_same_offers(alias: str, seed: int) -> No
         outs = [g.apply(action) for g in games]
         if outs[0].result != outs[1].result:
             return  # the rules themselves told the cards apart (a move revealed it)
+
+
+def test_a_permission_changes_only_its_cards_offers_and_the_fast_path_follows() -> None:
+    """GA Public vs Private Information 6.1: a permission on a card banished face down makes
+    it private to the player given it (an own designation: only that card's offers are
+    decided again). The kept offers follow it: bob's offers, kept across the grant, are
+    the plain definition's, and now include what bob may do with the card."""
+    from obverse.rulesets.ga.info import GrantPermission
+
+    game = Game("ga", secret=b"p" * 16)
+    for card in card_pool("ga")[:4]:
+        game.add(card, zone="field", owner="bob")
+    secret = game.add(card_pool("ga")[5], zone="banishment", owner="bob", face_down=True)
+    game.change_control(secret, "alice")
+    before = game.legal_actions("bob")
+    assert before == legal_actions(game.state, "bob", catalog=game.cards)
+    game.apply(GrantPermission(object=game.obj(secret).id, player="bob"))
+    after = game.legal_actions("bob")
+    assert after == legal_actions(game.state, "bob", catalog=game.cards)
+    assert after != before

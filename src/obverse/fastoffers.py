@@ -8,15 +8,17 @@ global fields (effects, designations, the turn ...), the kept knowledge naming t
 its card, and what its ruleset says it reads beyond it
 (:meth:`~obverse.rulesets.Ruleset.offer_inputs`). A free-target offer is kept with the first
 choice it was decided on, and shares the call's target set (a new list only when the set
-changed). So after one change a call costs a look-up per object the seat may act with, and
-the decisions of the objects that changed.
+changed). So after one change a call costs a look-up per object the seat may act with (by
+identity first: the globals are interned, and each version is indexed by the object, globals
+and sets it was found with, so a search's branch coming back finds its own), and the decisions
+of the objects that changed.
 
 ``tests/test_offers.py`` holds the two equal on random histories of every game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from obverse import vocab as v
@@ -29,7 +31,7 @@ from obverse.engine import (
     target_offers,
 )
 from obverse.rulesets.base import Catalog
-from obverse.rulesets.offers import OfferContext, Targets
+from obverse.rulesets.offers import OfferContext, Offers, Targets
 from obverse.state import GameObject, GameState
 
 
@@ -75,20 +77,30 @@ class _Own:
 
     def same_choices(self, ctx: _KeptContext, state: GameState) -> bool:
         """Whether every choice the decisions read is the same object with the same
-        inputs."""
+        inputs (found once a call for the versions sharing their choices)."""
+        firsts = self.firsts
+        shared = len(firsts) > 2  # a few choices are checked as fast as looked up
+        if shared:
+            found = ctx.checked.get(id(firsts))
+            if found is not None and found[0] is firsts:
+                return bool(found[1])
+        same = True
         objects = state.objects
-        for i, x, inputs in self.firsts:
+        for i, x, inputs in firsts:
             now = objects.get(i)
-            if now is not x and now != x:
-                return False
-            if now is not None and ctx.choice(i)[1] != inputs:
-                return False
-        return True
+            if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
+                same = False
+                break
+        if shared:
+            ctx.checked[id(firsts)] = (firsts, same)
+        return same
 
     def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
+        """Whether this version was made from ``obj``, ``world`` (interned: the very same
+        tuple, :meth:`OfferMemo._world`), ``known`` and ``inputs``."""
         return (
             (self.obj is obj or self.obj == obj)
-            and (self.world is world or self.world == world)
+            and self.world is world
             and self.known == known
             and self.inputs == inputs
         )
@@ -106,16 +118,23 @@ class OfferMemo:
         #: search going back and forth between branches finds each branch's again.
         self._own: dict[tuple[str | None, int], list[_Own]] = {}
         self._targets: dict[tuple[str | None, int], list[_Own]] = {}
-        #: Free-target versions by the sets they were made with (:func:`_signature`).
-        self._by_sets: dict[tuple[Any, ...], _Own] = {}
+        #: Kept versions by the identities they were found with: the seat, the object, the
+        #: (interned) globals and, for free-target offers, the sets (:func:`_signature`).
+        self._index: dict[tuple[Any, ...], list[_Own]] = {}
+        #: The index's bound (emptied past it): room for a few worlds of the board.
+        self._limit = _INTERNED
+        #: The recent calls' globals (:meth:`_world`), the latest first.
+        self._worlds: list[tuple[Any, ...]] = []
         #: The shared target sets, interned by (key, contents): an equal set is the same
         #: tuple, so offers holding it are kept by an identity test.
         self._sets: dict[Any, tuple[int, ...]] = {}
         self._known: tuple[Any, dict[Any, tuple[Any, ...]], Any] | None = None
-        self._loose_kept: dict[str | None, list[tuple[Any, tuple[Any, ...], list[Legal]]]] = {}
+        self._loose_kept: dict[
+            str | None, list[tuple[Any, tuple[Any, ...], list[Legal], list[Legal]]]
+        ] = {}
         #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
-        #: with it and refer to it.
-        self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool]] = {}
+        #: with it, refer to it and identify it.
+        self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool, bool]] = {}
 
     def parts(
         self, state: GameState, seat: str | None, catalog: Catalog | None = None
@@ -123,25 +142,40 @@ class OfferMemo:
         """:func:`obverse.engine.offer_parts`, kept (see the class)."""
         rs = ruleset_of(state)
         ctx = _KeptContext(rs, state, seat, self._sets)
-        world = _globals(state, rs.own_designations)
+        world = self._world(_globals(state, rs.own_designations))
         known = ctx.known = self._knowledge(state)
-        out: list[list[Legal]] = [decided(state, seat, [v.EndTurn()], catalog)]
-        seen: set[tuple[str | None, int]] = set()
-        for o, mine in self._acting(state, seat, ctx, world, known):
-            key = (seat, o.id)
-            seen.add(key)
-            inputs = rs.offer_inputs(state, o)
-            versions = self._own.setdefault(key, [])
-            kept = _first(versions, _Holds(o, world, mine, inputs))
+        end, loose = self._loose(state, seat, world, catalog)
+        out: list[list[Legal]] = [end]
+        acting = self._acting(state, seat, ctx, world, known)
+        # Room for a few worlds' versions of every object (a large board's too).
+        self._limit = _INTERNED + 8 * len(acting)
+        for o, mine in acting:
+            inputs = ctx.inputs(o)
+            # First the version made from this very object in this very world (a search's
+            # branch coming back), else any version made from equal inputs.
+            kept = None
+            for k in self._index.get((seat, id(o), id(world)), ()):
+                if (
+                    k.world is world
+                    and k.known == mine
+                    and k.inputs == inputs
+                    and (k.obj is o or k.obj == o)
+                ):
+                    kept = k
+                    break
             if kept is None:
-                kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
-                _push(versions, kept)
+                versions = self._own.setdefault((seat, o.id), [])
+                kept = _first(versions, _Holds(o, world, mine, inputs))
+                if kept is None:
+                    kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
+                    _push(versions, kept)
+                self._keep(kept, (seat, id(o), id(world)))
             out.append(kept.legal)
             out.append(self._target_part(o, ctx, world, mine, inputs, catalog))
-        out.append(self._loose(state, seat, world, catalog))
+        out.append(loose)
         out.append(target_offers(state, seat, rs.loose_target_offers(state, seat, ctx), catalog))
         ctx.keep()
-        self._forget(seat, seen)
+        self._forget(seat, acting)
         return out
 
     def _acting(
@@ -153,10 +187,12 @@ class OfferMemo:
         known: dict[Any, tuple[Any, ...]],
     ) -> list[tuple[GameObject, tuple[Any, ...]]]:
         """The objects the seat may act with, each with the knowledge naming it; and the
-        call's set of objects it may refer to. Whether it may act with or refer to an object
-        is kept while the object, the globals and that knowledge are the same."""
+        call's sets of objects it may refer to and identify. Whether it may act with, refer
+        to or identify an object is kept while the object, the globals and that knowledge
+        are the same."""
         rs, facts = ctx.rs, self._facts
         referable: list[int] = []
+        identified: list[int] = []
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
         for o in ctx.objects():
             mine = (
@@ -174,12 +210,16 @@ class OfferMemo:
             ):
                 acts = rs.may_act(state, seat, o)
                 refers = seat is None or rs.may_refer(state, seat, o)
-                f = facts[key] = (o, world, mine, acts, refers)
+                knows = rs.may_identify(state, seat, o)
+                f = facts[key] = (o, world, mine, acts, refers, knows)
             if f[4]:
                 referable.append(o.id)
+            if f[5]:
+                identified.append(o.id)
             if f[3]:
                 acting.append((o, mine))
         ctx.shared("referable", lambda: tuple(referable))
+        ctx.identifiable = identified
         if len(facts) > 4 * len(ctx.objects()) + 256:
             facts.clear()
         return acting
@@ -198,29 +238,22 @@ class OfferMemo:
         choice) are unchanged."""
         state, seat = ctx.state, ctx.seat
         versions = self._targets.setdefault((seat, o.id), [])
-
-        def fits(k: _Own) -> bool:
-            return (
-                bool(k.reads)
-                and k.same_sets(ctx.sets)
-                and k.holds(o, world, mine, k.inputs)
-                and k.inputs[0] == inputs
-                and k.same_choices(ctx, state)
-            )
-
-        if not o.copies:  # a copy's exclusions read the other objects (FaB 8.5.25d)
-            # First the version made with this call's very sets, when they are made already.
-            sig = _signature(versions[0].reads, ctx.sets) if versions else None
-            kept = self._by_sets.get((seat, o.id, sig)) if sig is not None else None
-            if kept is None or not fits(kept):
-                kept = _first(versions, fits)
-            if kept is not None:
-                return kept.legal
+        how = (versions, o, ctx, world, mine, inputs)
+        kept = self._kept_targets(*how)
+        if kept is not None:
+            return kept.legal
+        unmade = not versions or _signature(versions[0].reads, ctx.sets) is None
         ctx.read = []
         found = ctx.rs.target_offers_on(state, seat, o, ctx)
         reads, ctx.read = tuple(ctx.read), None
         if not found:
             return []
+        if unmade:
+            # The generators made this call's sets: a kept version may now be known to hold
+            # (the first object of a call, whose sets no object made before it).
+            kept = self._kept_targets(*how)
+            if kept is not None:
+                return kept.legal
         shape = tuple(_shape(ctx, t) for t in found)
         kept = _first(versions, lambda k: k.holds(o, world, mine, (inputs, shape)))
         if kept is not None:
@@ -234,19 +267,82 @@ class OfferMemo:
             kept = _Own(o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog))
             _push(versions, kept)
         kept.reads = reads
-        kept.firsts = tuple((i, *ctx.choice(i)) for i in _firsts(found))
+        kept.firsts = ctx.firsts(_firsts(found))
         if reads:
-            if len(self._by_sets) > _INTERNED:
-                self._by_sets.clear()
-            self._by_sets[seat, o.id, _signature(reads, ctx.sets)] = kept
+            self._keep(kept, (seat, id(o), id(world), _signature(reads, ctx.sets)))
         return kept.legal
+
+    def _kept_targets(
+        self,
+        versions: list[_Own],
+        o: GameObject,
+        ctx: _KeptContext,
+        world: Any,
+        mine: Any,
+        inputs: Any,
+    ) -> _Own | None:
+        """The kept free-target offers of ``o`` made from this very object in this very
+        world with this call's very sets (a search's branch coming back), else any version
+        that fits; ``None`` while a set they read isn't made yet this call (nothing can be
+        known to hold)."""
+        state, seat = ctx.state, ctx.seat
+        sig = _signature(versions[0].reads, ctx.sets) if versions else None
+        if sig is None or (o.copies and _reads_copies(ctx.rs)):
+            return None  # a copy's exclusions may read the other objects (FaB 8.5.25d)
+        sets = ctx.sets
+
+        def fits(k: _Own) -> bool:
+            return (
+                k.world is world  # interned (:meth:`_world`)
+                and bool(k.reads)
+                and (k.obj is o or k.obj == o)
+                and k.known == mine
+                and k.inputs[0] == inputs
+                and k.same_sets(sets)
+                and k.same_choices(ctx, state)
+            )
+
+        key = (seat, id(o), id(world), sig)
+        kept = _first(self._index.get(key, ()), fits)
+        if kept is None:
+            kept = _first(versions, fits)
+            if kept is not None:
+                self._keep(kept, key)
+        return kept
+
+    def _keep(self, kept: _Own, key: tuple[Any, ...]) -> None:
+        """Index ``kept`` by the identities it was found with, beside the versions found
+        with the same ones (a hint: a version found there is still checked to hold, so a
+        reused identity finds nothing wrong)."""
+        index = self._index
+        if len(index) > self._limit:
+            index.clear()
+        hint = index.get(key)
+        if hint is None:
+            index[key] = [kept]
+        elif kept not in hint:
+            hint.insert(0, kept)
+            del hint[_HINTS:]
+
+    def _world(self, world: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``world`` interned among the recent calls' (an equal one is the very same
+        tuple, so the kept versions made in it are found by its identity)."""
+        worlds = self._worlds
+        for i, w in enumerate(worlds):
+            if w == world:
+                if i:
+                    worlds.insert(0, worlds.pop(i))
+                return w
+        _push(worlds, world)
+        return world
 
     def _loose(
         self, state: GameState, seat: str | None, world: Any, catalog: Catalog | None
-    ) -> list[Legal]:
-        """The offers naming no object, kept while the globals, every zone they may name
-        (each player's, the shared ones), the objects and the knowledge are the very same
-        (ending the game reads every face-down object and who knows it, 708.9)."""
+    ) -> tuple[list[Legal], list[Legal]]:
+        """Ending the turn and the offers naming no object, kept while the globals, every
+        zone they may name (each player's, the shared ones), the objects and the knowledge
+        are the very same (ending the game reads every face-down object and who knows it,
+        708.9; ending the turn, every object: FaB's suspense, 8.3.42)."""
         rs = ruleset_of(state)
         zones = state.zones
         keys = _zone_keys(rs, state.players)
@@ -259,10 +355,11 @@ class OfferMemo:
             ),
         )
         if kept is not None:
-            return kept[2]
+            return kept[3], kept[2]
+        end = decided(state, seat, [v.EndTurn()], catalog)
         legal = loose_offers(state, seat, catalog)
-        _push(versions, (world, held, legal))
-        return legal
+        _push(versions, (world, held, legal, end))
+        return end, legal
 
     def _knowledge(self, state: GameState) -> dict[Any, tuple[Any, ...]]:
         """The kept knowledge by the object id and (``("card", id)``) card it names, and the
@@ -281,10 +378,11 @@ class OfferMemo:
         self._known = (known, index, marks)
         return index
 
-    def _forget(self, seat: str | None, seen: set[tuple[str | None, int]]) -> None:
+    def _forget(self, seat: str | None, acting: list[tuple[GameObject, Any]]) -> None:
         """Drop the seat's entries of objects it no longer acts with (bounded memory)."""
         for table in (self._own, self._targets):
-            if len(table) > 2 * len(seen) + 64:
+            if len(table) > 2 * len(acting) + 64:
+                seen = {(seat, o.id) for o, _ in acting}
                 for key in [k for k in table if k[0] == seat and k not in seen]:
                     del table[key]
 
@@ -307,7 +405,7 @@ def _signature(reads: tuple[tuple[Any, tuple[int, ...]], ...], sets: dict[Any, A
     return tuple(out)
 
 
-def _first(versions: list[_T], holds: Callable[[_T], bool]) -> _T | None:
+def _first(versions: Sequence[_T], holds: Callable[[_T], bool]) -> _T | None:
     """The first version that ``holds`` (left where it is: a search cycling through its
     branches would otherwise find each one last)."""
     for k in versions:
@@ -334,6 +432,10 @@ def _push(versions: list[_T], kept: _T) -> None:
     del versions[VERSIONS:]
 
 
+#: The versions an index entry keeps (:meth:`OfferMemo._keep`): those made from the same
+#: object, globals and sets, differing in what else their ruleset says they read.
+_HINTS = 8
+
 #: At most this many interned sets are kept (then they are interned afresh).
 _INTERNED = 4096
 
@@ -352,6 +454,37 @@ class _KeptContext(OfferContext):
         #: The kept knowledge and designations by what they name (``OfferMemo._knowledge``).
         self.known: dict[Any, tuple[Any, ...]] = {}
         self._choices: dict[int, tuple[GameObject | None, Any]] = {}
+        #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
+        self.checked: dict[int, tuple[Any, bool]] = {}
+        self._inputs: dict[int, Any] = {}
+        #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
+        self.identifiable: list[int] | None = None
+        self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
+
+    def identified(self) -> tuple[int, ...]:
+        """:meth:`OfferContext.identified`, from the kept facts (``identifiable``, found
+        with whom the seat may act), made into the call's set only when a verb asks."""
+        made = self.identifiable
+        if made is None:
+            return super().identified()
+        return self.shared("identified", lambda: tuple(made))
+
+    def inputs(self, o: GameObject) -> Any:
+        """What ``o``'s ruleset says its offers read (:meth:`~obverse.rulesets.Ruleset.
+        offer_inputs`), found once a call."""
+        found = self._inputs.get(o.id)
+        if found is None:
+            found = self._inputs[o.id] = self.rs.offer_inputs(self.state, o)
+        return found
+
+    def firsts(self, ids: list[int]) -> tuple[tuple[Any, ...], ...]:
+        """Each of the choices ``ids`` with its object and inputs (:meth:`choice`), one
+        tuple for every object whose decisions read the same choices this call."""
+        key = tuple(ids)
+        found = self._firsts.get(key)
+        if found is None:
+            found = self._firsts[key] = tuple((i, *self.choice(i)) for i in ids)
+        return found
 
     def choice(self, oid: int) -> tuple[GameObject | None, Any]:
         """A choice's object and what its ruleset says its offers read
@@ -360,7 +493,7 @@ class _KeptContext(OfferContext):
         found = self._choices.get(oid)
         if found is None:
             obj = self.state.objects.get(oid)
-            inputs = () if obj is None else self.rs.offer_inputs(self.state, obj)
+            inputs = () if obj is None else self.inputs(obj)
             found = self._choices[oid] = (obj, (inputs, self.known.get(("d", oid), ())))
         return found
 
@@ -390,6 +523,12 @@ def _zone_keys(rs: Any, players: tuple[str, ...]) -> tuple[str, ...]:
             sorted({rs.zone_key(z, p) for z in rs.zones for p in players})
         )
     return found
+
+
+def _reads_copies(rs: Any) -> bool:
+    """Whether the ruleset's free-target offers read what a copy has become
+    (:meth:`~obverse.rulesets.Ruleset.copy_excluded` overridden: FaB 8.5.25d)."""
+    return type(rs).copy_excluded is not Offers.copy_excluded
 
 
 def _firsts(found: list[Targets]) -> list[int]:

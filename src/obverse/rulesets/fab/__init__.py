@@ -581,7 +581,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         in hand or a demi-hero outside the arena, the players' heroes (8.5.29: a charged card
         goes into its owner's hero's soul; 8.1.11b: entering, a demi-hero is its controller's
         hero or is cleared), and every player's equipment zones."""
-        arsenals, subs = _arena_index(state)
+        arsenals, subs, equipment = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
         heroes: object = ()
         if o.zone == "hand" or (
@@ -590,7 +590,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         ):
             heroes = self._heroes(state)
         # 8.5.41, 8.5.35a: equipping it (or equipped by a new controller) reads the zones
-        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, _equipment(state))
+        return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, equipment)
 
     @memo.last(lambda self, state: (self, state.objects, state.effects, state.designations))
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
@@ -784,22 +784,13 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 
-@memo.last(lambda state: (state.zones,))
-def _equipment(state: GameState) -> tuple[object, ...]:
-    """Every player's equipment zones (what equipping reads of them)."""
-    return tuple(
-        state.zones.get(state.zone_key(z, p))
-        for p in state.players
-        for z in sorted(EQUIPMENT_ZONES)
-    )
-
-
 @memo.last(lambda state: (state.zones, state.objects))
 def _arena_index(
     state: GameState,
-) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]]]:
+) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[object, ...]]:
     """What :meth:`FleshAndBlood.offer_inputs` reads of the zones: the owners whose arsenal
-    holds a card, the sub-cards under each top-card."""
+    holds a card, the sub-cards under each top-card, every player's equipment zones (what
+    equipping reads of them)."""
     zones = state.zones
     arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
     subs: dict[int, tuple[GameObject, ...]] = {}
@@ -808,4 +799,7 @@ def _arena_index(
             x = state.objects[i]
             if x.under is not None:
                 subs[x.under] = (*subs.get(x.under, ()), x)
-    return arsenals, subs
+    equipment = tuple(
+        zones.get(state.zone_key(z, p)) for p in state.players for z in sorted(EQUIPMENT_ZONES)
+    )
+    return arsenals, subs, equipment

@@ -326,9 +326,12 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def _regalia_destination(self, state: GameState, obj: GameObject, zone: str) -> Decided[str]:
         """:meth:`destination` but for Ephemeral and Renewable."""
+        if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
+            return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
         default = state.card_def(obj).front
-        if not _typed(default, REGALIA):
-            return self._champion_destination(default, zone)
+        words = _type_words(default)  # one look-up: a move is the hottest call
+        if REGALIA not in words:
+            return self._champion_destination(default, zone, words)
         if zone == GRAVEYARD:
             dest, rule, why = (
                 BANISHMENT,
@@ -518,10 +521,12 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         types = self.base_characteristics(state, obj).props.types
         return any(t.upper() in OBJECT_TYPES for t in types)
 
-    def _champion_destination(self, default: Face, zone: str) -> Decided[str]:
-        """Champion 8: a champion card that would go to a graveyard from anywhere is
-        banished instead."""
-        if zone != GRAVEYARD or not _typed(default, CHAMPION):
+    def _champion_destination(
+        self, default: Face, zone: str, words: frozenset[str]
+    ) -> Decided[str]:
+        """Champion 8: a champion card (``words``: the types of ``default``, its default
+        side) that would go to a graveyard from anywhere is banished instead."""
+        if zone != GRAVEYARD or CHAMPION not in words:
             return PLAIN[zone]
         why = f"{default.name} is a champion: one that would go to a graveyard is banished instead"
         return Decided(BANISHMENT, self.cite("Champion 8", why))

@@ -62,6 +62,11 @@ class Information(_Base):
     #: :meth:`after_action`).
     ends_on_action: ClassVar[bool] = True
 
+    #: Public vs Private Information 6.1: a permission concerns the card it names alone (it
+    #: is read only by that card's visibility, :meth:`has_permission`), so granting one
+    #: leaves the other objects' offers as they were.
+    own_designations: ClassVar[tuple[str, ...]] = (PERMISSION,)
+
     # A query (find) is asked, never offered: only the permission has a generator.
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (
         ("grant_permission", "_offer_grant_permission"),
