@@ -118,15 +118,3 @@ def test_knowledge_prechecks_keep_every_match() -> None:
     both = msgspec.structs.replace(state, knowledge=(other, brief, lasting))
     assert core.forget(both, oid).knowledge == (other, lasting)
     assert core.forget(both, oid + 500).knowledge == (other, brief, lasting)
-
-
-def test_last_of_keeps_one_value_for_the_very_same_key_parts() -> None:
-    from obverse.memo import LastOf
-
-    last: LastOf[str] = LastOf()
-    a, b = tuple([1, 2]), tuple([1, 2])  # equal, not the same
-    assert last.get(a) is None
-    assert last.put("found", a) == "found" and last.get(a) == "found"
-    assert last.get(b) is None and last.get(a, a) is None  # identity, and the whole key
-    last.put("other", b)
-    assert last.get(a) is None and last.get(b) == "other"

@@ -36,11 +36,10 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Final, Generic, ParamSpec, TypeVar, overload
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-_R_co = TypeVar("_R_co", covariant=True)
 _V = TypeVar("_V")
 _K = TypeVar("_K", bound=Hashable)
 
@@ -50,16 +49,6 @@ _ON: Final[list[bool]] = [True]
 _ALL: Final[list[Callable[[], None]]] = []
 #: A per-value or per-identity cache this large is emptied before it grows further.
 KEPT: Final = 10_000
-
-
-class Cached(Protocol[_P, _R_co]):
-    """A function wrapped by a decorator of this module: called as the plain one, with
-    ``cache_clear()`` to forget what it kept (as :func:`functools.lru_cache`'s)."""
-
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
-
-    def cache_clear(self) -> None:
-        """Forget every kept answer."""
 
 
 def forget(f: Callable[..., object]) -> None:
@@ -95,48 +84,12 @@ def plain() -> Iterator[None]:
 def _cached(
     f: Callable[_P, _R], wrapper: Callable[_P, _R], empty: Callable[[], None]
 ) -> Callable[_P, _R]:
-    """``wrapper`` as :class:`Cached`: ``f``'s name and docstring, ``empty`` as its
-    ``cache_clear``, emptied by :func:`clear` too."""
+    """``wrapper`` with ``f``'s name and docstring and ``empty`` as its ``cache_clear``
+    (:func:`forget`), emptied by :func:`clear` too."""
     functools.update_wrapper(wrapper, f)
     wrapper.cache_clear = empty  # type: ignore[attr-defined]
     _ALL.append(empty)
     return wrapper
-
-
-class LastOf(Generic[_V]):
-    """What a rule finds once a state rather than once an object: the value kept for the
-    latest key, whose parts (a state's maps, tuples) are compared by identity. The key is
-    held, so a part's identity can't be reused while it is kept. Values are never ``None``.
-
-    ``found = LAST.get(state.objects)``, then ``if found is None: found = LAST.put(make(),
-    state.objects)``. Inside :func:`plain` it never answers."""
-
-    __slots__ = ("key", "value")
-
-    def __init__(self) -> None:
-        self.key: tuple[object, ...] = ()
-        self.value: _V | None = None
-        _ALL.append(self.drop)
-
-    def drop(self) -> None:
-        """Forget the kept value."""
-        self.key, self.value = (), None
-
-    def get(self, *key: object) -> _V | None:
-        """The value kept for ``key`` (the very same parts), or ``None``."""
-        kept = self.key
-        if len(kept) != len(key) or not _ON[0]:
-            return None
-        for a, b in zip(kept, key, strict=True):
-            if a is not b:
-                return None
-        return self.value
-
-    def put(self, value: _V, *key: object) -> _V:
-        """Keep ``value`` for ``key`` (the one before is dropped); ``value``."""
-        if _ON[0]:
-            self.key, self.value = key, value
-        return value
 
 
 @overload

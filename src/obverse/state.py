@@ -20,7 +20,6 @@ import msgspec
 
 from obverse import memo
 from obverse.cards import CardDef, Face
-from obverse.memo import LastOf as LastOf
 
 FACES: Final = ("front", "back", "left", "right", "both")
 
