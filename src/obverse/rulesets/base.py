@@ -245,7 +245,14 @@ class Ruleset(Offers, Hooks):
             gone = Event("cease", obj.id, obj.cards[0])
             return Outcome(state, DONE, (*rulings, *why), (*events, gone))
         new, state = self._moved(
-            state, obj, a, dest=dest, face=new_face, fd=fd, is_new=is_new, controller=controller
+            state,
+            obj,
+            dest=dest,
+            face=new_face,
+            fd=fd,
+            is_new=is_new,
+            face_down=a.face_down,
+            controller=controller,
         )
         next_id = new.id + 1 if is_new else None  # the counters advance in the same edit
         state = self.relocate(state, obj, new, position, clock=new.timestamp, next_id=next_id)
@@ -255,18 +262,17 @@ class Ruleset(Offers, Hooks):
         self,
         state: GameState,
         obj: GameObject,
-        a: v.Move,
         *,
         dest: str,
         face: str,
         fd: bool,
         is_new: bool,
+        face_down: bool | None = None,
         controller: str | None = None,
     ) -> tuple[GameObject, GameState]:
-        """The object ``a`` moves as it arrives in ``dest`` (a new object, or the same one)
-        with ``face`` up, face down if ``fd``, and the next timestamp (and id); the state's
-        counters are left for the caller's edit to advance."""
-        face_down = a.face_down
+        """``obj`` as it arrives in ``dest`` (a new object, or the same one) with ``face`` up,
+        face down if ``fd`` (``face_down``: the facing the move asked for), and the next
+        timestamp (and id); the state's counters are left for the caller's edit to advance."""
         ts = state.clock + 1
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner

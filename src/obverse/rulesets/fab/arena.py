@@ -278,13 +278,7 @@ class FabArena(_Base):
         face = self._face_after_move(state, obj, SUB_CARDS, None).value
         # One core edit, as a move's (the counters advance in it).
         new, state = self._moved(
-            state,
-            obj,
-            v.Move(object=obj.id, to=SUB_CARDS, face_down=False),
-            dest=SUB_CARDS,
-            face=face,
-            fd=False,
-            is_new=True,
+            state, obj, dest=SUB_CARDS, face=face, fd=False, is_new=True, face_down=False
         )
         new = replace(new, under=top.id)
         state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
