@@ -10,7 +10,9 @@ import pytest
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.characteristics import characteristics
-from obverse.engine import apply
+from obverse.engine import apply, legal_actions
+from obverse.fastoffers import OfferMemo
+from obverse.offer_reference import expanded, reference_actions
 from obverse.rulesets import get_ruleset
 from obverse.rulesets.scp import CrossTest
 from obverse.rulings import DONE, ILLEGAL, NOTHING
@@ -236,6 +238,33 @@ def test_cross_test_needs_a_site_object_and_an_opponents_target() -> None:
     assert out.result == ILLEGAL and "601.2a" in out.cites
     ok = apply(state, CrossTest(object=x))
     assert ok.result == DONE and ok.state.obj(x).cross_tested
+
+
+def test_cross_test_offers_against_nothing_and_each_opponents_site_object() -> None:
+    """601.2a: a site object's cross test is offered against nothing (its own offer) and
+    against each object on the site its controller's opponent controls (one offer carrying
+    them, in id order): the actions the brute-force reference finds, for each seat and the
+    judge, and what the fast path gives; random play still draws every form."""
+    state, x = _add(_game(), "site")
+    state, mine = _add(state, "site")
+    state, t1 = _add(state, "site", owner="bob")
+    state, _ = _add(state, "sandbox", owner="bob")
+    state, t2 = _add(state, "site", owner="bob", face_down=True)
+    offers = legal_actions(state, "alice")
+    on_x = [
+        legal
+        for legal in offers
+        if isinstance(legal.action, CrossTest) and legal.action.object == x
+    ]
+    assert [(legal.action, legal.choices()) for legal in on_x] == [
+        (CrossTest(object=x), ()),
+        (CrossTest(object=x, target=t1), (t1, t2)),
+    ]
+    for seat in ("alice", "bob", None):
+        assert expanded(legal_actions(state, seat)) == reference_actions(state, seat)
+        assert [a for p in OfferMemo().parts(state, seat) for a in p] == legal_actions(state, seat)
+    drawn = RS.candidates_on(state, "alice", state.obj(x), "cross_test")
+    assert drawn == [CrossTest(object=x), *(CrossTest(object=x, target=i) for i in (mine, t1, t2))]
 
 
 def test_select_and_search_rulings() -> None:

@@ -9,7 +9,7 @@ from one generator at a time (:meth:`Offers.draw_on`), never listing the board.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import msgspec
@@ -153,6 +153,12 @@ class Offers(_Base):
     #: :attr:`object_offers` are; a verb here is not made by :attr:`object_offers`.
     target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("become_copy", "_targets_copy"),)
 
+    #: Free-target verbs that also have a form naming no target (SCP's cross test against
+    #: nothing): per verb, its free-target field. The verb's :attr:`object_offers` make every
+    #: form (what random play draws from); the offers decide one by one only those naming no
+    #: target (the field ``None``), the others being the :attr:`target_offers` offer.
+    untargeted_forms: ClassVar[Mapping[str, str]] = {}
+
     def target_offers_on(
         self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
     ) -> list[Targets]:
@@ -191,14 +197,16 @@ class Offers(_Base):
     def offer_candidates(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         """The candidates on ``o`` the kernel decides one by one (:meth:`object_candidates`
         less the free-target verbs of :attr:`target_offers`)."""
-        skip = _target_verbs(type(self))
+        skip, forms = _target_verbs(type(self)), self.untargeted_forms
         if type(self).object_candidates is not Offers.object_candidates:  # a plugin's override
             made = self.object_candidates(state, player, o)
-            return [a for a in made if a.verb not in skip]
+            return [a for a in made if a.verb not in skip or _untargeted(forms, a.verb, a)]
         out: list[v.Action] = []
         for verb, make in _table(type(self)).every:
             if verb not in skip:
                 out += make(self, state, player, o)
+            elif verb in forms:
+                out += [a for a in make(self, state, player, o) if _untargeted(forms, verb, a)]
         return out
 
     def loose_offer_candidates(self, state: GameState, seat: str | None) -> list[v.Action]:
@@ -319,7 +327,7 @@ class Offers(_Base):
             return self.several_on(state, player, o, verb)
         make = _table(type(self)).makers.get(verb)
         out = [] if make is None else make(self, state, player or o.owner, o)
-        if verb in _target_verbs(type(self)):
+        if verb in _target_verbs(type(self)) and verb not in self.untargeted_forms:
             out = out + self.target_candidates(state, player, o, verb)
         # Asked last: most draws find no candidate of the verb on the object, and whether the
         # player may refer to it costs more than listing the few there are.
@@ -379,12 +387,15 @@ class Offers(_Base):
         ctx: OfferContext | None = None,
     ) -> list[v.Action]:
         """The free-target verbs' candidates on ``o`` (``verb``: only that verb's), one per
-        choice (not those of :attr:`several_verbs`, made apart); ``ctx``: the call's shared
+        choice (not those of :attr:`several_verbs`, made apart, nor of
+        :attr:`untargeted_forms`, whose object generators make them); ``ctx``: the call's shared
         sets (one for every object of a list)."""
         out: list[v.Action] = []
         ctx = ctx or OfferContext(self, state, player)
         for name_verb, name in _target_pairs(type(self)):
             if name_verb in self.several_verbs or verb not in (None, name_verb):
+                continue
+            if name_verb in self.untargeted_forms:  # its object generators make every form
                 continue
             t = getattr(self, name)(state, player, o, ctx)
             if t is not None:
@@ -549,6 +560,13 @@ def _target_pairs(cls: type[Offers]) -> tuple[tuple[str, str], ...]:
         for pair in vars(k).get("target_offers", ())
         if pair[0] in verbs
     )
+
+
+def _untargeted(forms: Mapping[str, str], verb: str, a: v.Action) -> bool:
+    """Whether ``a``, of a free-target verb, is a form of :attr:`Offers.untargeted_forms`
+    naming no target (decided one by one)."""
+    field = forms.get(verb)
+    return field is not None and getattr(a, field) is None
 
 
 @memo.per_value

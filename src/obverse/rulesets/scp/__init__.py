@@ -25,6 +25,7 @@ from obverse.cards import CardDef, Face
 from obverse.characteristics import Characteristics, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.hooks import Sight
+from obverse.rulesets.offers import OfferContext, Targets
 from obverse.rulesets.scp.sandbox import ACTIONS as SANDBOX_ACTIONS
 from obverse.rulesets.scp.sandbox import Breach, Sandboxes, designated_sandbox
 from obverse.rulings import DONE, ILLEGAL, Decided, Event, Outcome
@@ -548,23 +549,41 @@ class SCP(Sandboxes, Ruleset):
 
     # --- cross test (サイト上) ---------------------------------------------------------------
 
-    #: Also a cross test declared by each object on the site.
+    #: Also a cross test declared by each object on the site: against nothing, an offer of
+    #: its own; against an opponent's object (601.2a), one offer carrying its targets.
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("cross_test", "_offer_cross_test"),)
+    target_offers: ClassVar[tuple[tuple[str, str], ...]] = (("cross_test", "_targets_cross_test"),)
+    untargeted_forms: ClassVar[Mapping[str, str]] = {"cross_test": "target"}
 
     def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
-        """An object on the site: also the others there (a cross test's targets) and whether
-        its controller's chain is empty (601.1c)."""
+        """An object on the site: also whether its controller's chain is empty (601.1c).
+        A cross test's targets are a shared set (:meth:`_targets_cross_test`)."""
         if o.zone != SITE_ZONE:
             return ()
-        chain = bool(state.zones.get(self.zone_key(self.stack_zone, o.controller)))
-        return (chain, _on_site(state))
+        return (bool(state.zones.get(self.zone_key(self.stack_zone, o.controller))),)
 
     def _offer_cross_test(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         if o.zone != SITE_ZONE:
             return []
-        # Against nothing, or each other object on the site (a few: the kernel decides).
+        # Against nothing, or each other object on the site (a few: the kernel decides):
+        # random play draws from these; the offers make the targeted ones as a free target.
         site = [x for x in state.iter_objects() if x.zone == SITE_ZONE and x.id != o.id]
         return [CrossTest(object=o.id), *(CrossTest(object=o.id, target=x.id) for x in site)]
+
+    def _targets_cross_test(
+        self, state: GameState, seat: str | None, o: GameObject, ctx: OfferContext
+    ) -> Targets | None:
+        """601.2a: ``o`` on the site declaring a cross test against each object on the site
+        an opponent of its controller controls (that the seat may refer to). The first
+        decides for all: the procedure reads of the target only that it is such an object."""
+        if o.zone != SITE_ZONE:
+            return None
+        ids = ctx.shared(
+            ("cross_test", o.controller), lambda: _opposing(state, ctx.referable(), o.controller)
+        )
+        if not ids:
+            return None
+        return Targets(CrossTest(object=o.id, target=ids[0]), "target", ids)
 
     def cross_test(self, state: GameState, a: CrossTest) -> Outcome:
         """``cross_test`` (サイト上): the declaration turns a face-down site object face up;
@@ -668,7 +687,9 @@ class SCP(Sandboxes, Ruleset):
 RULESETS: list[type[Ruleset]] = [SCP]
 
 
-@memo.last(lambda state: (state.objects,))  # every site object's offers read them
-def _on_site(state: GameState) -> tuple[GameObject, ...]:
-    """The objects on the site."""
-    return tuple(x for x in state.iter_objects() if x.zone == SITE_ZONE)
+def _opposing(state: GameState, ids: tuple[int, ...], controller: str) -> tuple[int, ...]:
+    """The objects of ``ids`` on the site that ``controller`` doesn't control."""
+    objects = state.objects
+    return tuple(
+        x for x in ids if (found := objects[x]).zone == SITE_ZONE and found.controller != controller
+    )
