@@ -90,18 +90,32 @@ def apply(
     route = _route(type(rs), type(action))
     if route is None:
         raise _unknown_verb(rs, action)
-    procedure, names, uses_catalog = route
-    if names:  # players or zones to check or make canonical
+    procedure, names, uses_catalog, zone_field, as_named, ref = route
+    # A zone already named as the ruleset names it needs no check (the names found once).
+    if names and (zone_field is None or getattr(action, zone_field) not in as_named):
         action = _checked_names(state, action, rs)
-    refusal = check(state, action, actor, rs)
-    if refusal is not None:
-        return refusal
+    if not (actor is None and ref is not None and _exists(state, action, ref)):
+        refusal = check(state, action, actor, rs)
+        if refusal is not None:
+            return refusal
     if uses_catalog:
         out = procedure(rs, state, action, catalog or _EmptyCatalog())
     else:
         out = procedure(rs, state, action)
     # What lasts only until the next action (GA Reveal 3) ends once this one is taken.
     return rs.after_action(state, action, out) if rs.ends_on_action else out
+
+
+def _exists(state: GameState, action: v.Action, ref: str) -> bool:
+    """Whether :func:`check` passes a judge's action whose one object field is ``ref``: the
+    object exists and no effect may forbid it (none, or the verb has no subject). The same
+    reads as :func:`check`'s, so a legal-action trial notes no more."""
+    oid = getattr(action, ref)
+    return (
+        type(oid) is int
+        and oid in state.objects
+        and (type(action).subject is None or not state.effects)
+    )
 
 
 class _Route(NamedTuple):
@@ -112,6 +126,14 @@ class _Route(NamedTuple):
     #: Whether the action names a player or zone (:func:`normalize` checks them).
     names: bool
     uses_catalog: bool
+    #: The verb's one zone field, when it names no player and no other zone (a move's
+    #: ``to``); ``None`` otherwise.
+    zone_field: str | None
+    #: The names that zone field may hold as they are: the ruleset's zones named as it
+    #: names them (:func:`_checked_names` leaves them so).
+    as_named: frozenset[str]
+    #: The verb's one object field (a move's ``object``); ``None`` otherwise.
+    ref: str | None
 
 
 @memo.per_value
@@ -121,7 +143,13 @@ def _route(rules: type[Ruleset], cls: type[v.Action]) -> _Route | None:
     if cls not in _vocabulary(rules):
         return None
     names = bool(cls.player_fields or cls.zone_fields)
-    return _Route(getattr(rules, v.VERBS[cls]), names, cls.uses_catalog)
+    one_zone = len(cls.zone_fields) == 1 and not cls.player_fields
+    zone_field = cls.zone_fields[0] if one_zone else None
+    rs = rules()
+    as_named = frozenset(z for z in rs.zones if _zone_name(rs, z) == z) if one_zone else frozenset()
+    ref = cls.refs[0] if len(cls.refs) == 1 else None
+    procedure = getattr(rules, v.VERBS[cls])
+    return _Route(procedure, names, cls.uses_catalog, zone_field, as_named, ref)
 
 
 def _unknown_verb(rs: Ruleset, action: v.Action) -> InputError:
