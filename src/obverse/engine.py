@@ -90,11 +90,23 @@ def apply(
     route = _route(type(rs), type(action))
     if route is None:
         raise _unknown_verb(rs, action)
-    procedure, names, uses_catalog, zone_field, as_named, ref = route
+    procedure, names, uses_catalog, zone_field, as_named = route
     # A zone already named as the ruleset names it needs no check (the names found once).
     if names and (zone_field is None or getattr(action, zone_field) not in as_named):
         action = _checked_names(state, action, rs)
-    if not (actor is None and ref is not None and _exists(state, action, ref)):
+    # check() passes a judge's action (no actor) whose object fields each name one object
+    # that exists, with no effect that may forbid it (none, or the verb has no subject):
+    # asked here with check()'s own reads in its order, so a legal-action trial notes no more.
+    passes = False
+    if actor is None:
+        objects = state.objects
+        for name in action.refs:
+            oid = getattr(action, name)
+            if type(oid) is not int or oid not in objects:
+                break  # none, several or a gone one: check() decides
+        else:
+            passes = type(action).subject is None or not state.effects
+    if not passes:
         refusal = check(state, action, actor, rs)
         if refusal is not None:
             return refusal
@@ -104,18 +116,6 @@ def apply(
         out = procedure(rs, state, action)
     # What lasts only until the next action (GA Reveal 3) ends once this one is taken.
     return rs.after_action(state, action, out) if rs.ends_on_action else out
-
-
-def _exists(state: GameState, action: v.Action, ref: str) -> bool:
-    """Whether :func:`check` passes a judge's action whose one object field is ``ref``: the
-    object exists and no effect may forbid it (none, or the verb has no subject). The same
-    reads as :func:`check`'s, so a legal-action trial notes no more."""
-    oid = getattr(action, ref)
-    return (
-        type(oid) is int
-        and oid in state.objects
-        and (type(action).subject is None or not state.effects)
-    )
 
 
 class _Route(NamedTuple):
@@ -132,8 +132,6 @@ class _Route(NamedTuple):
     #: The names that zone field may hold as they are: the ruleset's zones named as it
     #: names them (:func:`_checked_names` leaves them so).
     as_named: frozenset[str]
-    #: The verb's one object field (a move's ``object``); ``None`` otherwise.
-    ref: str | None
 
 
 @memo.per_value
@@ -147,9 +145,7 @@ def _route(rules: type[Ruleset], cls: type[v.Action]) -> _Route | None:
     zone_field = cls.zone_fields[0] if one_zone else None
     rs = rules()
     as_named = frozenset(z for z in rs.zones if _zone_name(rs, z) == z) if one_zone else frozenset()
-    ref = cls.refs[0] if len(cls.refs) == 1 else None
-    procedure = getattr(rules, v.VERBS[cls])
-    return _Route(procedure, names, cls.uses_catalog, zone_field, as_named, ref)
+    return _Route(getattr(rules, v.VERBS[cls]), names, cls.uses_catalog, zone_field, as_named)
 
 
 def _unknown_verb(rs: Ruleset, action: v.Action) -> InputError:

@@ -230,15 +230,20 @@ def dropping(
             return entries
         named = tuple(map(field, entries))
     # The entries naming x found in C too (tuple.index), only they looked at in Python: a
-    # long tuple names x a few times at most.
-    out: list[Any] = []
+    # long tuple names x a few times at most, most often once (then cut out by two slices).
+    count, at = named.count(x), named.index(x)  # counted: no ValueError ends a search
+    if count == 1:
+        if keep is not None and keep(entries[at]):
+            return entries
+        return entries[:at] + entries[at + 1 :]
+    out: tuple[Any, ...] = ()
     start, at = 0, -1
-    for _ in range(named.count(x)):  # counted in C: no ValueError raised to end the search
+    for _ in range(count):
         at = named.index(x, at + 1)
         if keep is None or not keep(entries[at]):
             out += entries[start:at]
             start = at + 1
-    return entries if start == 0 else (*out, *entries[start:])
+    return entries if start == 0 else out + entries[start:]
 
 
 def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
@@ -707,10 +712,16 @@ def relocate(
     if old_key == new_key:
         zones = zones.set(new_key, contents.put_absent(nid, bottom))
     else:
+        target = zones.get(new_key, EMPTY_ZONE).put_absent(nid, bottom)
+        # Both zones edited in one mutation: the trie's root copied once, not twice.
+        edit = zones.mutate()
         # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
-        keep = contents.rank_of or contents.shuffles
-        zones = zones.set(old_key, contents) if keep else zones.delete(old_key)
-        zones = zones.set(new_key, zones.get(new_key, EMPTY_ZONE).put_absent(nid, bottom))
+        if contents.rank_of or contents.shuffles:
+            edit[old_key] = contents
+        else:
+            del edit[old_key]
+        edit[new_key] = target
+        zones = edit.finish()
     card_object, trail = state.card_object, state.trail
     cards = new.cards
     if oid != nid or cards != old.cards:  # else each card names this object already
