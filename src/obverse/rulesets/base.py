@@ -255,7 +255,10 @@ class Ruleset(Offers, Hooks):
             controller=controller,
         )
         next_id = new.id + 1 if is_new else None  # the counters advance in the same edit
-        state = self.relocate(state, obj, new, position, clock=new.timestamp, next_id=next_id)
+        old_key, new_key = self.zone_key(obj.zone, obj.owner), self.zone_key(new.zone, new.owner)
+        state = core.relocate(
+            state, obj, old_key, new, new_key, position, clock=new.timestamp, next_id=next_id
+        )
         return Outcome(self.after_move(state, obj, new), DONE, rulings, events)
 
     def _moved(
