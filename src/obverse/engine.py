@@ -90,12 +90,26 @@ def apply(
     route = _route(type(rs), type(action))
     if route is None:
         raise _unknown_verb(rs, action)
-    procedure, names, uses_catalog = route
-    if names:  # players or zones to check or make canonical
+    procedure, names, uses_catalog, zone_field, as_named = route
+    # A zone already named as the ruleset names it needs no check (the names found once).
+    if names and (zone_field is None or getattr(action, zone_field) not in as_named):
         action = _checked_names(state, action, rs)
-    refusal = check(state, action, actor, rs)
-    if refusal is not None:
-        return refusal
+    # check() passes a judge's action (no actor) whose object fields each name one object
+    # that exists, with no effect that may forbid it (none, or the verb has no subject):
+    # asked here with check()'s own reads in its order, so a legal-action trial notes no more.
+    passes = False
+    if actor is None:
+        objects = state.objects
+        for name in action.refs:
+            oid = getattr(action, name)
+            if type(oid) is not int or oid not in objects:
+                break  # none, several or a gone one: check() decides
+        else:
+            passes = type(action).subject is None or not state.effects
+    if not passes:
+        refusal = check(state, action, actor, rs)
+        if refusal is not None:
+            return refusal
     if uses_catalog:
         out = procedure(rs, state, action, catalog or _EmptyCatalog())
     else:
@@ -112,6 +126,12 @@ class _Route(NamedTuple):
     #: Whether the action names a player or zone (:func:`normalize` checks them).
     names: bool
     uses_catalog: bool
+    #: The verb's one zone field, when it names no player and no other zone (a move's
+    #: ``to``); ``None`` otherwise.
+    zone_field: str | None
+    #: The names that zone field may hold as they are: the ruleset's zones named as it
+    #: names them (:func:`_checked_names` leaves them so).
+    as_named: frozenset[str]
 
 
 @memo.per_value
@@ -121,7 +141,11 @@ def _route(rules: type[Ruleset], cls: type[v.Action]) -> _Route | None:
     if cls not in _vocabulary(rules):
         return None
     names = bool(cls.player_fields or cls.zone_fields)
-    return _Route(getattr(rules, v.VERBS[cls]), names, cls.uses_catalog)
+    one_zone = len(cls.zone_fields) == 1 and not cls.player_fields
+    zone_field = cls.zone_fields[0] if one_zone else None
+    rs = rules()
+    as_named = frozenset(z for z in rs.zones if _zone_name(rs, z) == z) if one_zone else frozenset()
+    return _Route(getattr(rules, v.VERBS[cls]), names, cls.uses_catalog, zone_field, as_named)
 
 
 def _unknown_verb(rs: Ruleset, action: v.Action) -> InputError:

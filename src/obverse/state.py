@@ -230,15 +230,20 @@ def dropping(
             return entries
         named = tuple(map(field, entries))
     # The entries naming x found in C too (tuple.index), only they looked at in Python: a
-    # long tuple names x a few times at most.
-    out: list[Any] = []
+    # long tuple names x a few times at most, most often once (then cut out by two slices).
+    count, at = named.count(x), named.index(x)  # counted: no ValueError ends a search
+    if count == 1:
+        if keep is not None and keep(entries[at]):
+            return entries
+        return entries[:at] + entries[at + 1 :]
+    out: tuple[Any, ...] = ()
     start, at = 0, -1
-    for _ in range(named.count(x)):  # counted in C: no ValueError raised to end the search
+    for _ in range(count):
         at = named.index(x, at + 1)
         if keep is None or not keep(entries[at]):
             out += entries[start:at]
             start = at + 1
-    return entries if start == 0 else (*out, *entries[start:])
+    return entries if start == 0 else out + entries[start:]
 
 
 def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
@@ -256,10 +261,12 @@ def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
 class Zone(msgspec.Struct, eq=False, gc=False):
     """A zone's contents: a persistent ordered set of object ids (top first).
 
-    Each id has an integer rank (smaller is nearer the top) held in two hash-array-mapped
-    tries, so placing on top or bottom, removing and finding an id are O(log n) and share
-    structure with the previous state instead of rebuilding a tuple. ``shuffles`` counts this
-    zone's shuffles: handles of its objects change with it (and only with it).
+    Each id has an integer rank (smaller is nearer the top) held in a hash-array-mapped trie,
+    so placing on top or bottom, removing and finding an id are O(log n) and share structure
+    with the previous state instead of rebuilding a tuple. The order is the ranks' (read
+    whole, once per zone value: :meth:`ids`); a map from rank to id as well would be a second
+    trie to edit on every move, for nothing the rules ask. ``shuffles`` counts this zone's
+    shuffles: handles of its objects change with it (and only with it).
     Equality is by order and shuffle count, so states built the same way compare equal.
 
     A struct, not a plain class: every zone edit makes one, and a struct is built without a
@@ -267,9 +274,9 @@ class Zone(msgspec.Struct, eq=False, gc=False):
     cycle (``gc=False``). Treat it as immutable: only the ``ids()`` memo is ever set.
     """
 
-    by_rank: immutables.Map[int, int]
     rank_of: immutables.Map[int, int]
-    #: The smallest and largest ranks in use (top and bottom): new tops go at lo - 1.
+    #: Bounds of the ranks in use (every rank is in ``[lo, hi]``; removals leave them):
+    #: new tops go at lo - 1, new bottoms at hi + 1.
     lo: int = 0
     hi: int = -1
     shuffles: int = 0
@@ -280,48 +287,39 @@ class Zone(msgspec.Struct, eq=False, gc=False):
     def of(cls, ids: Iterable[int], shuffles: int = 0) -> Zone:
         """A zone holding ``ids`` (top first)."""
         order = tuple(ids)
-        by_rank = immutables.Map(enumerate(order))
         rank_of = immutables.Map((oid, r) for r, oid in enumerate(order))
         if len(rank_of) != len(order):
             raise ValueError("an object appears twice in one zone")
-        return cls(by_rank, rank_of, 0, len(order) - 1, shuffles)
+        return cls(rank_of, 0, len(order) - 1, shuffles)
 
     def put(self, oid: int, bottom: bool = False) -> Zone:
         """The zone with ``oid`` added on top (or at the bottom)."""
         if oid in self.rank_of:
             self = self.without(oid)
+        return self.put_absent(oid, bottom)
+
+    def put_absent(self, oid: int, bottom: bool = False) -> Zone:
+        """:meth:`put` of an ``oid`` known not to be here."""
         if not self.rank_of:
-            rank, lo, hi = 0, 0, 0
-        elif bottom:
-            rank, lo, hi = self.hi + 1, self.lo, self.hi + 1
-        else:
-            rank, lo, hi = self.lo - 1, self.lo - 1, self.hi
-        return Zone(self.by_rank.set(rank, oid), self.rank_of.set(oid, rank), lo, hi, self.shuffles)
+            return Zone(self.rank_of.set(oid, 0), 0, 0, self.shuffles)
+        if bottom:
+            hi = self.hi + 1
+            return Zone(self.rank_of.set(oid, hi), self.lo, hi, self.shuffles)
+        lo = self.lo - 1
+        return Zone(self.rank_of.set(oid, lo), lo, self.hi, self.shuffles)
 
     def without(self, oid: int) -> Zone:
         """The zone without ``oid`` (KeyError if it isn't there)."""
-        rank = self.rank_of[oid]
-        by_rank = self.by_rank.delete(rank)
-        lo, hi = self.lo, self.hi
-        if not by_rank:
-            lo, hi = 0, -1
-        # Keep the bounds tight, so top and bottom are one lookup: step past the holes earlier
-        # removals left (each hole is stepped over once along a line of states).
-        elif rank == lo:
-            lo += 1
-            while lo not in by_rank:
-                lo += 1
-        elif rank == hi:
-            hi -= 1
-            while hi not in by_rank:
-                hi -= 1
-        return Zone(by_rank, self.rank_of.delete(oid), lo, hi, self.shuffles)
+        rank_of = self.rank_of.delete(oid)
+        if not rank_of:
+            return Zone(rank_of, 0, -1, self.shuffles)
+        return Zone(rank_of, self.lo, self.hi, self.shuffles)
 
     def swap(self, old: int, new: int) -> Zone:
         """The zone with ``new`` in ``old``'s place."""
         rank = self.rank_of[old]
         rank_of = self.rank_of.delete(old).set(new, rank)
-        return Zone(self.by_rank.set(rank, new), rank_of, self.lo, self.hi, self.shuffles)
+        return Zone(rank_of, self.lo, self.hi, self.shuffles)
 
     def shuffled(self, order: Iterable[int]) -> Zone:
         """The zone holding ``order`` (top first), one shuffle later."""
@@ -332,17 +330,20 @@ class Zone(msgspec.Struct, eq=False, gc=False):
         return self.rank_of.get(oid)
 
     def top(self) -> int | None:
-        """The id on top, or None when empty (O(log n): the bounds are tight)."""
-        return self.by_rank.get(self.lo) if self.by_rank else None
+        """The id on top, or None when empty (O(n) once per zone value: :meth:`ids`)."""
+        ids = self.ids()
+        return ids[0] if ids else None
 
     def bottom(self) -> int | None:
-        """The id at the bottom, or None when empty (O(log n): the bounds are tight)."""
-        return self.by_rank.get(self.hi) if self.by_rank else None
+        """The id at the bottom, or None when empty (O(n) once per zone value)."""
+        ids = self.ids()
+        return ids[-1] if ids else None
 
     def ids(self) -> tuple[int, ...]:
         """The ids, top first (O(n log n) once per zone value; not for the hot path)."""
         if self._ids is None:
-            self._ids = tuple(oid for _, oid in sorted(self.by_rank.items()))
+            rank_of = self.rank_of
+            self._ids = tuple(sorted(rank_of, key=rank_of.__getitem__))
         return self._ids
 
     def __iter__(self) -> Iterator[int]:
@@ -373,7 +374,7 @@ class Zone(msgspec.Struct, eq=False, gc=False):
         return f"Zone({list(self.ids())}, shuffles={self.shuffles})"
 
 
-EMPTY_ZONE: Final = Zone(immutables.Map(), immutables.Map())
+EMPTY_ZONE: Final = Zone(immutables.Map())
 
 
 class Trail(msgspec.Struct, eq=False, frozen=True):
@@ -381,13 +382,16 @@ class Trail(msgspec.Struct, eq=False, frozen=True):
     can find what changed since an earlier state in O(changes). Bookkeeping, not game state:
     any two trails compare equal and it isn't serialized.
 
-    A struct (each core edit makes one or two, built without a Python ``__init__``), tracked
+    A struct (each core edit makes one, built without a Python ``__init__``), tracked
     by the garbage collector so freeing a long trail doesn't recurse through it. ``depth``
     is ``prev.depth + 1`` (0 at the root)."""
 
     prev: Trail | None = None
     oid: int = 0
     depth: int = 0
+    #: A second object the same edit touched (a move's new object), or 0 (no object has
+    #: id 0): one node for a move, not two.
+    also: int = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Trail)
@@ -422,9 +426,13 @@ class Trail(msgspec.Struct, eq=False, frozen=True):
                 return None
             if a.depth >= b.depth:
                 out.add(a.oid)
+                if a.also:
+                    out.add(a.also)
                 a = a.prev
             else:
                 out.add(b.oid)
+                if b.also:
+                    out.add(b.also)
                 b = b.prev
         # Every game starts at the root, and a loaded state's trail is the root: no common
         # history to go by there.
@@ -696,28 +704,39 @@ def relocate(
     """:func:`remove` ``old`` from zone ``old_key``, then :func:`place` ``new`` (the object it
     became: the same id or a new one) into ``new_key``, as one edit (a move is the hottest
     pair of edits); ``clock`` and ``next_id``: the state's new counters, if they change."""
-    zones = state.zones
-    contents = zones[old_key].without(old.id)
+    zones, oid, nid = state.zones, old.id, new.id
+    bottom = position == "bottom"
+    contents = zones[old_key].without(oid)
+    # ``new`` is in no zone now (``old`` was in this one, and a new id is in none): its put
+    # needs no test of whether it is there.
     if old_key == new_key:
-        zones = zones.set(new_key, contents.put(new.id, position == "bottom"))
+        zones = zones.set(new_key, contents.put_absent(nid, bottom))
     else:
+        target = zones.get(new_key, EMPTY_ZONE).put_absent(nid, bottom)
+        # Both zones edited in one mutation: the trie's root copied once, not twice.
+        edit = zones.mutate()
         # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
-        keep = contents.rank_of or contents.shuffles
-        zones = zones.set(old_key, contents) if keep else zones.delete(old_key)
-        target = zones.get(new_key, EMPTY_ZONE).put(new.id, position == "bottom")
-        zones = zones.set(new_key, target)
+        if contents.rank_of or contents.shuffles:
+            edit[old_key] = contents
+        else:
+            del edit[old_key]
+        edit[new_key] = target
+        zones = edit.finish()
     card_object, trail = state.card_object, state.trail
-    for card in old.cards:
-        if card not in new.cards and card_object.get(card) == old.id:
-            card_object = card_object.delete(card)
-    for card in new.cards:
-        card_object = card_object.set(card, new.id)
+    cards = new.cards
+    if oid != nid or cards != old.cards:  # else each card names this object already
+        for card in old.cards:
+            if card not in cards and card_object.get(card) == oid:
+                card_object = card_object.delete(card)
+        for card in cards:
+            card_object = card_object.set(card, nid)
+    objects = state.objects
     return _replace(
         state,
         zones=zones,
-        objects=state.objects.delete(old.id).set(new.id, new),
+        objects=(objects.delete(oid) if oid != nid else objects).set(nid, new),
         card_object=card_object,
-        trail=Trail(Trail(trail, old.id, trail.depth + 1), new.id, trail.depth + 2),
+        trail=Trail(trail, oid, trail.depth + 1, nid),
         clock=state.clock if clock is None else clock,
         next_id=state.next_id if next_id is None else next_id,
     )
@@ -745,7 +764,7 @@ def replace_object(state: GameState, old: GameObject, new: GameObject) -> GameSt
         zones=state.zones.set(key, state.zones[key].swap(old.id, new.id)),
         objects=state.objects.delete(old.id).set(new.id, new),
         card_object=card_object,
-        trail=Trail(Trail(trail, old.id, trail.depth + 1), new.id, trail.depth + 2),
+        trail=Trail(trail, old.id, trail.depth + 1, new.id),
     )
 
 

@@ -426,14 +426,13 @@ def _zone_entries(
     may_look, knows = rs.may_look, rs.knows
     ordered = zkey.rpartition(":")[2] in rs.ordered_zones
     # An ordered zone's objects are visited in rank order, so its entries need no sort.
-    ranks = sorted(zone.by_rank) if ordered else []
     rows: list[dict[str, Any]] = []  # an ordered zone's entries
     groups: dict[tuple[bool, str], list[dict[str, Any]]] = {}  # an unordered zone's, by head
     # Per visibility (False, True): shape -> what its objects share (see _Shared).
     local: tuple[dict[Any, _Shared], dict[Any, _Shared]] = ({}, {})
     # Per zone and facing: the handles' tail and per block its handles (see _block_handles).
     digests: dict[tuple[str, bool], tuple[bytes, dict[int, list[str]]]] = {}
-    for oid in map(zone.by_rank.__getitem__, ranks) if ordered else zone.rank_of:
+    for oid in zone.ids() if ordered else zone.rank_of:
         obj = objects[oid]
         visible = may_look(state, viewer, obj) or (viewer is not None and knows(state, viewer, obj))
         hit = None
@@ -470,7 +469,7 @@ def _zone_entries(
         entry["handle"] = handles[oid & 7]
         hit[1].append(entry)
     if ordered:
-        return list(zip(ranks)), rows  # keys (rank,)
+        return list(zip(sorted(zone.rank_of.values()))), rows  # keys (rank,), in order
     return None, _grouped(groups)
 
 

@@ -255,7 +255,10 @@ class Ruleset(Offers, Hooks):
             controller=controller,
         )
         next_id = new.id + 1 if is_new else None  # the counters advance in the same edit
-        state = self.relocate(state, obj, new, position, clock=new.timestamp, next_id=next_id)
+        old_key, new_key = self.zone_key(obj.zone, obj.owner), self.zone_key(new.zone, new.owner)
+        state = core.relocate(
+            state, obj, old_key, new, new_key, position, clock=new.timestamp, next_id=next_id
+        )
         return Outcome(self.after_move(state, obj, new), DONE, rulings, events)
 
     def _moved(
@@ -277,7 +280,11 @@ class Ruleset(Offers, Hooks):
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
-            state = core.forget(state, obj.id)
+            known, marks = state.knowledge, state.designations
+            # core.forget's own first test, made here: most objects leave nothing to forget.
+            plain = type(known) is tuple and type(marks) is tuple  # traced: ask no emptiness
+            if not plain or state.effects or known or marks:
+                state = core.forget(state, obj.id)
             oid = state.next_id
             new = GameObject(
                 id=oid,
