@@ -69,6 +69,10 @@ def _outcome(rs: Ruleset, state: GameState, a: v.Move) -> object:
     return out.result, out.rulings, out.events, out.state, out.state.knowledge
 
 
+#: The ways a move is asked: plainly, face down, transformed, on a face.
+_HOW: list[dict[str, Any]] = [{}, {"face_down": True}, {"transformed": True}, {"face": "back"}]
+
+
 @pytest.mark.parametrize(("seed", "links"), [(1, False), (2, True), (3, False)])
 def test_a_move_skipping_the_seams_decides_as_going_through_them(seed: int, links: bool) -> None:
     """Every object of a random table moved to every zone, by GA and by GA going through
@@ -78,8 +82,9 @@ def test_a_move_skipping_the_seams_decides_as_going_through_them(seed: int, link
     assert (LOADED_MARK, state.card_object[1]) in state.designations
     for oid in list(state.objects.keys()):
         for to in sorted(fast.zones):
-            a = v.Move(object=oid, to=to)
-            assert _outcome(fast, state, a) == _outcome(plain, state, a), (oid, to)
+            for how in _HOW:
+                a = v.Move(object=oid, to=to, **how)
+                assert _outcome(fast, state, a) == _outcome(plain, state, a), (oid, to, how)
 
 
 def test_the_fast_paths_know_every_override() -> None:

@@ -25,7 +25,7 @@ import msgspec
 from obverse import memo
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics, apply_effects
+from obverse.characteristics import Characteristics, apply_effects, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.ga.info import ACTIONS as INFO_ACTIONS
 from obverse.rulesets.ga.info import Information
@@ -38,6 +38,7 @@ from obverse.rulesets.ga.objects import (
     BANISHMENT,
     FIELD,
     GRAVEYARD,
+    IMMORTALITY,
     MATERIAL_DECK,
     STACK,
     FieldObjects,
@@ -317,16 +318,24 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def move(self, state: GameState, a: v.Move) -> Outcome:
         """:meth:`Ruleset.move`, through the seams' own ``move`` (Link 1 in :mod:`.status`,
-        Immortality 1 in :mod:`.keywords`) only when one of them has something to say: both
-        pass through unchanged a move of an object off the field, and one from the field
-        while no link exists and the object is not immortal. Decided here once, as a move is
-        the hottest call (``tests/test_ga_moves.py`` holds this path equal to theirs)."""
+        Immortality 1 in :mod:`.keywords`) and ``move_object`` (see :meth:`move_object`)
+        only when one of them has something to say: both ``move`` pass through unchanged a
+        move of an object off the field, and one from the field while no link exists and the
+        object is not immortal. Decided here once, with one look-up of the object's
+        abilities, as a move is the hottest call (``tests/test_ga_moves.py`` holds this path
+        equal to theirs)."""
         obj = state.objects[a.object]
-        if obj.zone == FIELD and (
-            any(d[0].startswith(LINK) for d in state.designations) or self.is_immortal(state, obj)
-        ):
+        if obj.zone != FIELD:
+            return super(Keywords, self).move(state, a)
+        marks = state.designations
+        if marks and ((LOADED_MARK, obj.id) in marks or any(d[0].startswith(LINK) for d in marks)):
             return super().move(state, a)
-        return super(Keywords, self).move(state, a)
+        abilities = characteristics(state, obj, self).props.abilities
+        if IMMORTALITY in abilities:  # is_immortal
+            return super().move(state, a)
+        if PRESERVE in abilities or a.as_ is not None or a.values is not None:
+            return super(Keywords, self).move(state, a)  # Ruleset.move's checks, or Preserve 1
+        return super(FieldObjects, self).move_object(state, a)  # all would pass it through
 
     def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """:meth:`Ruleset.move_object`, through the seams' own (loaded cards in
@@ -337,7 +346,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         if (
             before.zone != FIELD
             or (LOADED_MARK, before.id) in state.designations
-            or PRESERVE in self._chars(state, before).props.abilities
+            or PRESERVE in characteristics(state, before, self).props.abilities
         ):
             return super().move_object(state, a, **how)
         return super(FieldObjects, self).move_object(state, a, **how)
