@@ -369,7 +369,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         """:meth:`destination` but for Ephemeral and Renewable."""
         if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
             return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
-        default = state.card_def(obj).front
+        default = state.card_def(obj).faces[0]  # its front, without the property's frame
         words = _type_words(default)  # one look-up: a move is the hottest call
         if REGALIA not in words:
             if CHAMPION not in words:
