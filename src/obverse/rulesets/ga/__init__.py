@@ -18,34 +18,35 @@ on are "Regalia 4", "Game Zones 5.1", "Public vs Private Information 6.1.1", "Ob
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
 from obverse import memo
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.characteristics import Characteristics, apply_effects
+from obverse.characteristics import Characteristics, apply_effects, characteristics
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.ga.info import ACTIONS as INFO_ACTIONS
 from obverse.rulesets.ga.info import Information
 from obverse.rulesets.ga.keywords import ACTIONS as KEYWORD_ACTIONS
 from obverse.rulesets.ga.keywords import INTENT, Keywords
 from obverse.rulesets.ga.lineage import ACTIONS as LINEAGE_ACTIONS
-from obverse.rulesets.ga.lineage import Lineages
+from obverse.rulesets.ga.lineage import PRESERVE, Lineages
 from obverse.rulesets.ga.objects import (
     ACTIONS,
     BANISHMENT,
     FIELD,
     GRAVEYARD,
+    IMMORTALITY,
     MATERIAL_DECK,
     STACK,
     FieldObjects,
 )
 from obverse.rulesets.ga.pantheon import ACTIONS as PANTHEON_ACTIONS
-from obverse.rulesets.ga.pantheon import LOADED, PANTHEON, Pantheon
+from obverse.rulesets.ga.pantheon import LOADED, LOADED_MARK, PANTHEON, Pantheon
 from obverse.rulesets.ga.status import ACTIONS as STATUS_ACTIONS
-from obverse.rulesets.ga.status import Statuses
+from obverse.rulesets.ga.status import LINK, Statuses
 from obverse.rulesets.hooks import Sight
 from obverse.rulings import NO, PLAIN, YES, Decided, Outcome
 from obverse.state import (
@@ -65,6 +66,8 @@ MAIN_DECK: Final = "main_deck"
 #: Card types whose cards become objects on the field when they resolve (GA Objects 1).
 OBJECT_TYPES: Final = frozenset({"CHAMPION", "ALLY", "WEAPON", "ITEM", "DOMAIN", "PHANTASIA"})
 REGALIA: Final = "REGALIA"
+#: The default side with no rulings: what most moves decide (a NamedTuple is slow to build).
+FRONT: Final[Decided[str | None]] = Decided("front")
 CHAMPION: Final = "CHAMPION"
 #: Card Types: the card types and supertypes GA has.
 GA_TYPES: Final = frozenset(
@@ -313,24 +316,64 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     # --- moves (4.1, 4.2, regalia, new objects) ---------------------------------------------
 
+    def move(self, state: GameState, a: v.Move) -> Outcome:
+        """:meth:`Ruleset.move`, through the seams' own ``move`` (Link 1 in :mod:`.status`,
+        Immortality 1 in :mod:`.keywords`) and ``move_object`` (see :meth:`move_object`)
+        only when one of them has something to say: both ``move`` pass through unchanged a
+        move of an object off the field, and one from the field while no link exists and the
+        object is not immortal. Decided here once, with one look-up of the object's
+        abilities, as a move is the hottest call (``tests/test_ga_moves.py`` holds this path
+        equal to theirs)."""
+        obj = state.objects[a.object]
+        if obj.zone != FIELD:
+            return super(Keywords, self).move(state, a)
+        marks = state.designations
+        if marks and ((LOADED_MARK, obj.id) in marks or any(d[0].startswith(LINK) for d in marks)):
+            return super().move(state, a)
+        abilities = characteristics(state, obj, self).props.abilities
+        if IMMORTALITY in abilities:  # is_immortal
+            return super().move(state, a)
+        if PRESERVE in abilities or a.as_ is not None or a.values is not None:
+            return super(Keywords, self).move(state, a)  # Ruleset.move's checks, or Preserve 1
+        return super(FieldObjects, self).move_object(state, a)  # all would pass it through
+
+    def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
+        """:meth:`Ruleset.move_object`, through the seams' own (loaded cards in
+        :mod:`.pantheon`, Preserve 1 in :mod:`.lineage`, entering the field in
+        :mod:`.objects`) only when one of them has something to say: all three pass through
+        unchanged a move from the field of an object with no loaded card and no Preserve."""
+        before = state.objects[a.object]
+        if (
+            before.zone != FIELD
+            or (LOADED_MARK, before.id) in state.designations
+            or PRESERVE in characteristics(state, before, self).props.abilities
+        ):
+            return super().move_object(state, a, **how)
+        return super(FieldObjects, self).move_object(state, a, **how)
+
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
     ) -> Decided[str]:
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
         graveyard is banished (Regalia 4); one sent to hand, main deck or memory returns to
         its owner's material deck (Regalia 5). An ephemeral object is banished (Ephemeral)."""
-        ephemeral = self.ephemeral_destination(state, obj, zone)
-        if ephemeral is not None:
-            return self.renewable_destination(state, obj, ephemeral)
-        return self.renewable_destination(state, obj, self._regalia_destination(state, obj, zone))
+        # Ephemeral needs a designation; Renewable 1 replaces only a banishment.
+        decided = self.ephemeral_destination(state, obj, zone) if state.designations else None
+        if decided is None:
+            decided = self._regalia_destination(state, obj, zone)
+        if decided.value != BANISHMENT:
+            return decided
+        return self.renewable_destination(state, obj, decided)
 
     def _regalia_destination(self, state: GameState, obj: GameObject, zone: str) -> Decided[str]:
         """:meth:`destination` but for Ephemeral and Renewable."""
         if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
             return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
-        default = state.card_def(obj).front
+        default = state.card_def(obj).faces[0]  # its front, without the property's frame
         words = _type_words(default)  # one look-up: a move is the hottest call
         if REGALIA not in words:
+            if CHAMPION not in words:
+                return PLAIN[zone]
             return self._champion_destination(default, zone, words)
         if zone == GRAVEYARD:
             dest, rule, why = (
@@ -381,27 +424,28 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         """3, 4, 4.1, 7.2: off the field only the default side; onto the field the flip side
         only when asked (it is then transformed); a card with no flip side can't enter
         transformed and stays where it is."""
-        card = state.card_def(obj)
-        out: Rulings = ()
-        if self.is_transformed(state, obj) and zone != FIELD:
-            out += self.cite(
-                "Double-faced Cards 4.1",
-                "leaving the field it is flipped back to its default "
-                f"side, {card.front.name} (last-known information still sees "
-                f"{card.faces[1].name})",
-            )
         if zone != FIELD:
+            out: Rulings = ()
+            if obj.face == "back" and self.is_transformed(state, obj):  # only then: a look-up
+                card = state.card_def(obj)
+                out += self.cite(
+                    "Double-faced Cards 4.1",
+                    "leaving the field it is flipped back to its default "
+                    f"side, {card.front.name} (last-known information still sees "
+                    f"{card.faces[1].name})",
+                )
             if face == "back" or transformed:
                 out += self.cite(
                     "Double-faced Cards 4",
                     f"in the {_words(zone)} only the default side is "
                     "considered; the flip side asked for is ignored",
                 )
-            return Decided("front", out)
+            return Decided("front", out) if out else FRONT
         if transformed or face == "back":
+            card = state.card_def(obj)
             if not self.is_double_faced(card) or obj.copies:
                 if not transformed:
-                    return Decided("front", out)
+                    return FRONT
                 return Decided(
                     None,
                     self.cite(
@@ -413,15 +457,12 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
                 )
             return Decided(
                 "back",
-                (
-                    *out,
-                    *self.cite(
-                        "Double-faced Cards 3",
-                        "it enters the field on its flip side and is transformed",
-                    ),
+                self.cite(
+                    "Double-faced Cards 3",
+                    "it enters the field on its flip side and is transformed",
                 ),
             )
-        return Decided("front", out)
+        return FRONT
 
     def face_down_on_move(
         self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
@@ -708,15 +749,18 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         # the knowledge grows with the game, a move doesn't.
         have = (
             {k.player for k in known if k.lasting and k.card == card}
-            if mentions(known, KNOWN_CARD, card)
+            if known and mentions(known, KNOWN_CARD, card)
             else ()
         )
+        if not old.face_down and old.zone in self.public_zones:
+            lookers: tuple[str, ...] = state.players  # face up in a public zone: everyone's
+        else:
+            lookers = tuple(p for p in state.players if self.may_look(state, p, old))
         new_obj = state.card_object.get(card, old.id)
-        extra = [
-            Knowledge(player=p, card=card, obj=new_obj, lasting=True)
-            for p in state.players
-            if p not in have and self.may_look(state, p, old)
-        ]
+        extra = []
+        for p in lookers:  # a loop, not a comprehension: no frame of its own
+            if p not in have:
+                extra.append(Knowledge(p, card, new_obj, True))
         return replace(state, knowledge=(*known, *extra)) if extra else state
 
 
@@ -726,7 +770,7 @@ def _typed(face: Face, word: str) -> bool:
     return word in _type_words(face)
 
 
-@memo.per_identity(lambda face: (face,))  # every move asks: a regalia? a champion?
+@memo.per_identity("face")  # every move asks: a regalia? a champion? (compiled: one frame)
 def _type_words(face: Face) -> frozenset[str]:
     """``face``'s types and supertypes in capitals."""
     return frozenset(t.upper() for t in (*face.types, *face.supertypes))

@@ -131,9 +131,11 @@ class Information(_Base):
     def after_action(self, before: GameState, action: v.Action, out: Outcome) -> Outcome:
         """Reveal 3: cards revealed before this action stop being revealed (Reveal 4: their
         information state reverts; what players saw, they keep). A query is no action."""
+        if not before.designations:  # nothing revealed (asked first: most actions)
+            return out
         if type(action).is_query or out.result == ILLEGAL:
             return out  # no action was taken
-        if not before.designations or not any(d[0] == REVEALED for d in before.designations):
+        if not any(d[0] == REVEALED for d in before.designations):
             return out
         ended = {d for d in before.designations if d[0] == REVEALED}
         kept = tuple(d for d in out.state.designations if d not in ended)

@@ -185,7 +185,7 @@ class Pantheon(_Base):
 ACTIONS: Final[tuple[type[v.Action], ...]] = (Bestow, Load)
 
 
-@memo.last(lambda state: (state.zones, state.objects))
+@memo.last("state.zones, state.objects")  # compiled: every offer listing asks
 def _loaded(state: GameState) -> dict[int, tuple[GameObject, ...]]:
     """The loaded cards under each object, by its id."""
     found: dict[int, tuple[GameObject, ...]] = {}
