@@ -584,15 +584,12 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         arsenals, subs, equipment = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
         heroes: object = ()
-        if o.zone == "hand" or (
-            not self.is_in_play(o.zone)
-            and any("Demi-Hero" in f.types for f in state.card_def(o).faces)
-        ):
+        if o.zone == "hand" or (o.zone not in ARENA_ZONES and _demi_hero(state.card_def(o))):
             heroes = self._heroes(state)
         # 8.5.41, 8.5.35a: equipping it (or equipped by a new controller) reads the zones
         return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, equipment)
 
-    @memo.last(lambda self, state: (self, state.objects, state.effects, state.designations))
+    @memo.last("self, state.objects, state.effects, state.designations")
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
         """Every hero (:meth:`is_hero`)."""
         return tuple(o for o in state.iter_objects() if self.is_hero(state, o))
@@ -784,7 +781,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 
-@memo.last(lambda state: (state.zones, state.objects))
+@memo.last("state.zones, state.objects")
 def _arena_index(
     state: GameState,
 ) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[object, ...]]:
@@ -803,3 +800,9 @@ def _arena_index(
         zones.get(state.zone_key(z, p)) for p in state.players for z in sorted(EQUIPMENT_ZONES)
     )
     return arsenals, subs, equipment
+
+
+@memo.per_identity("card")
+def _demi_hero(card: CardDef) -> bool:
+    """Whether a face of ``card`` is a demi-hero (8.1.11b)."""
+    return any("Demi-Hero" in f.types for f in card.faces)

@@ -99,6 +99,9 @@ class FabArena(_Base):
 
     #: 3.11: the zone of a player's hero card.
     hero_zone: ClassVar[str] = "hero"
+    #: A play permission concerns only the object it names (5.1.1a: who may play it, and
+    #: look at it, 8.5.11a): a fast path keeps the other objects' offers when one is given.
+    own_designations: ClassVar[tuple[str, ...]] = (MAY_PLAY,)
 
     # --- entering the arena: afflictions (8.2.11c) and demi-heroes (8.1.11b) ----------------
 
