@@ -34,6 +34,7 @@ from obverse.rulesets.fab.arena import (
     ARENA_OFFERS,
     EQUIPMENT_ZONES,
     SUB_CARDS,
+    TOP_ZONES,
     AllowPlay,
     Charge,
     FabArena,
@@ -544,11 +545,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         """A hit on the hero ``o`` by each object an opponent of its controller controls
         (9.3.2b: its own player's source leaves the mark)."""
         # Any object: the kernel decides whether it is a marked hero (9.3.1).
+        objects, controller = state.objects, o.controller
         ids = ctx.shared(
-            ("hit", o.controller),
-            lambda: tuple(
-                x for x in ctx.referable() if state.objects[x].controller != o.controller
-            ),
+            ("hit", controller),
+            lambda: tuple([x for x in ctx.referable() if objects[x].controller != controller]),
         )
         first = next((x for x in ids if x != o.id), None)
         if first is None:
@@ -560,14 +560,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
     ) -> Targets | None:
         """Putting ``o`` under a permanent or a card on the stack (3.0.14) the seat may
         refer to."""
+        objects = state.objects
         ids = ctx.shared(
             "put_under",
-            lambda: tuple(
-                x
-                for x in ctx.referable()
-                if (top := state.objects[x]).zone != SUB_CARDS
-                and (self.is_in_play(top.zone) or top.zone == self.stack_zone)
-            ),
+            lambda: tuple([x for x in ctx.referable() if objects[x].zone in TOP_ZONES]),
         )
         excluded = frozenset({o.id} if o.under is None else {o.id, o.under})
         first = next((x for x in ids if x not in excluded), None)
@@ -784,22 +780,35 @@ RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 @memo.last("state.zones, state.objects")
 def _arena_index(
     state: GameState,
-) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[object, ...]]:
+) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[GameObject, ...]]:
     """What :meth:`FleshAndBlood.offer_inputs` reads of the zones: the owners whose arsenal
-    holds a card, the sub-cards under each top-card, every player's equipment zones (what
-    equipping reads of them)."""
-    zones = state.zones
-    arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
+    holds a card, the sub-cards under each top-card, and the objects in every player's
+    equipment zones, zone by zone (what equipping reads of the zones and of what is in them:
+    8.5.41c, 8.2.x; an object names its zone, so equal tuples are equal zones' contents)."""
+    zones, objects = state.zones, state.objects
+    arsenal_keys, sub_keys, equipment_keys = _index_keys(state.players)
+    arsenals = frozenset([p for p, key in arsenal_keys if zones.get(key)])
     subs: dict[int, tuple[GameObject, ...]] = {}
-    for who in state.players:
-        for i in zones.get(state.zone_key(SUB_CARDS, who)) or ():
-            x = state.objects[i]
+    for key in sub_keys:
+        for i in zones.get(key) or ():
+            x = objects[i]
             if x.under is not None:
                 subs[x.under] = (*subs.get(x.under, ()), x)
-    equipment = tuple(
-        zones.get(state.zone_key(z, p)) for p in state.players for z in sorted(EQUIPMENT_ZONES)
-    )
+    equipment = tuple([objects[i] for key in equipment_keys for i in zones.get(key) or ()])
     return arsenals, subs, equipment
+
+
+@memo.per_value
+def _index_keys(
+    players: tuple[str, ...],
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]:
+    """The keys :func:`_arena_index` reads: each player's arsenal (with the player), sub-card
+    zone and equipment zones (sorted)."""
+    return (
+        tuple((p, f"{p}:arsenal") for p in players),
+        tuple(f"{p}:{SUB_CARDS}" for p in players),
+        tuple(f"{p}:{z}" for p in players for z in sorted(EQUIPMENT_ZONES)),
+    )
 
 
 @memo.per_identity("card")

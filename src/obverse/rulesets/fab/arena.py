@@ -44,6 +44,9 @@ _ID: Final = operator.attrgetter("id")
 
 #: The pseudo-zone of sub-cards (3.0.14): under a permanent or a card on the stack.
 SUB_CARDS: Final = "sub_cards"
+#: 3.0.14: the zones of the objects cards can be put under: the arena's (a permanent) and
+#: the stack (never the sub-card zone).
+TOP_ZONES: Final = ARENA_ZONES | {"stack"}
 #: Designation of a demi-hero that became its player's hero (8.1.11b).
 HERO: Final = "hero"
 #: Designation prefix: ``may_play:<player>`` lets that player play the object (5.1.1a).
@@ -262,7 +265,7 @@ class FabArena(_Base):
         if obj.id == top.id or obj.under == top.id:
             why = "it is already that card or under it: nothing is transformed"
             return Outcome(state, NOTHING, self.cite("8.5.36", why))
-        if top.zone not in ARENA_ZONES and top.zone != self.stack_zone:  # (never SUB_CARDS)
+        if top.zone not in TOP_ZONES:
             why = "only a permanent or a card on the stack can have cards under it"
             return Outcome(state, NOTHING, self.cite("3.0.14", why))
         rulings = self._cited(
