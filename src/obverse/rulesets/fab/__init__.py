@@ -544,7 +544,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
     ) -> Targets | None:
         """A hit on the hero ``o`` by each object an opponent of its controller controls
         (9.3.2b: its own player's source leaves the mark)."""
-        # Any object: the kernel decides whether it is a marked hero (9.3.1).
+        # Any marked object: the kernel decides whether it is a marked hero (9.3.1); a hit on
+        # an unmarked object removes nothing, so it is never carried out (9.3.3).
+        if not o.marked:
+            return None
         objects, controller = state.objects, o.controller
         ids = ctx.shared(
             ("hit", controller),
