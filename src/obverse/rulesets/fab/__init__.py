@@ -34,6 +34,7 @@ from obverse.rulesets.fab.arena import (
     ARENA_OFFERS,
     EQUIPMENT_ZONES,
     SUB_CARDS,
+    TOP_ZONES,
     AllowPlay,
     Charge,
     FabArena,
@@ -543,12 +544,14 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
     ) -> Targets | None:
         """A hit on the hero ``o`` by each object an opponent of its controller controls
         (9.3.2b: its own player's source leaves the mark)."""
-        # Any object: the kernel decides whether it is a marked hero (9.3.1).
+        # Any marked object: the kernel decides whether it is a marked hero (9.3.1); a hit on
+        # an unmarked object removes nothing, so it is never carried out (9.3.3).
+        if not o.marked:
+            return None
+        objects, controller = state.objects, o.controller
         ids = ctx.shared(
-            ("hit", o.controller),
-            lambda: tuple(
-                x for x in ctx.referable() if state.objects[x].controller != o.controller
-            ),
+            ("hit", controller),
+            lambda: tuple([x for x in ctx.referable() if objects[x].controller != controller]),
         )
         first = next((x for x in ids if x != o.id), None)
         if first is None:
@@ -560,14 +563,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
     ) -> Targets | None:
         """Putting ``o`` under a permanent or a card on the stack (3.0.14) the seat may
         refer to."""
+        objects = state.objects
         ids = ctx.shared(
             "put_under",
-            lambda: tuple(
-                x
-                for x in ctx.referable()
-                if (top := state.objects[x]).zone != SUB_CARDS
-                and (self.is_in_play(top.zone) or top.zone == self.stack_zone)
-            ),
+            lambda: tuple([x for x in ctx.referable() if objects[x].zone in TOP_ZONES]),
         )
         excluded = frozenset({o.id} if o.under is None else {o.id, o.under})
         first = next((x for x in ids if x not in excluded), None)
@@ -584,15 +583,12 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         arsenals, subs, equipment = _arena_index(state)
         top = state.objects.get(o.under) if o.under is not None else None
         heroes: object = ()
-        if o.zone == "hand" or (
-            not self.is_in_play(o.zone)
-            and any("Demi-Hero" in f.types for f in state.card_def(o).faces)
-        ):
+        if o.zone == "hand" or (o.zone not in ARENA_ZONES and _demi_hero(state.card_def(o))):
             heroes = self._heroes(state)
         # 8.5.41, 8.5.35a: equipping it (or equipped by a new controller) reads the zones
         return (o.owner in arsenals, top, subs.get(o.id, ()), heroes, equipment)
 
-    @memo.last(lambda self, state: (self, state.objects, state.effects, state.designations))
+    @memo.last("self, state.objects, state.effects, state.designations")
     def _heroes(self, state: GameState) -> tuple[GameObject, ...]:
         """Every hero (:meth:`is_hero`)."""
         return tuple(o for o in state.iter_objects() if self.is_hero(state, o))
@@ -784,22 +780,41 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 
-@memo.last(lambda state: (state.zones, state.objects))
+@memo.last("state.zones, state.objects")
 def _arena_index(
     state: GameState,
-) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[object, ...]]:
+) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[GameObject, ...]]:
     """What :meth:`FleshAndBlood.offer_inputs` reads of the zones: the owners whose arsenal
-    holds a card, the sub-cards under each top-card, every player's equipment zones (what
-    equipping reads of them)."""
-    zones = state.zones
-    arsenals = frozenset(p for p in state.players if zones.get(state.zone_key("arsenal", p)))
+    holds a card, the sub-cards under each top-card, and the objects in every player's
+    equipment zones, zone by zone (what equipping reads of the zones and of what is in them:
+    8.5.41c, 8.2.x; an object names its zone, so equal tuples are equal zones' contents)."""
+    zones, objects = state.zones, state.objects
+    arsenal_keys, sub_keys, equipment_keys = _index_keys(state.players)
+    arsenals = frozenset([p for p, key in arsenal_keys if zones.get(key)])
     subs: dict[int, tuple[GameObject, ...]] = {}
-    for who in state.players:
-        for i in zones.get(state.zone_key(SUB_CARDS, who)) or ():
-            x = state.objects[i]
+    for key in sub_keys:
+        for i in zones.get(key) or ():
+            x = objects[i]
             if x.under is not None:
                 subs[x.under] = (*subs.get(x.under, ()), x)
-    equipment = tuple(
-        zones.get(state.zone_key(z, p)) for p in state.players for z in sorted(EQUIPMENT_ZONES)
-    )
+    equipment = tuple([objects[i] for key in equipment_keys for i in zones.get(key) or ()])
     return arsenals, subs, equipment
+
+
+@memo.per_value
+def _index_keys(
+    players: tuple[str, ...],
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]:
+    """The keys :func:`_arena_index` reads: each player's arsenal (with the player), sub-card
+    zone and equipment zones (sorted)."""
+    return (
+        tuple((p, f"{p}:arsenal") for p in players),
+        tuple(f"{p}:{SUB_CARDS}" for p in players),
+        tuple(f"{p}:{z}" for p in players for z in sorted(EQUIPMENT_ZONES)),
+    )
+
+
+@memo.per_identity("card")
+def _demi_hero(card: CardDef) -> bool:
+    """Whether a face of ``card`` is a demi-hero (8.1.11b)."""
+    return any("Demi-Hero" in f.types for f in card.faces)

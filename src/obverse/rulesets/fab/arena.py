@@ -22,8 +22,8 @@ from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError
 from obverse.rulesets.base import Rulings
-from obverse.rulesets.fab.zones import PUBLIC_ZONES, zone_name
-from obverse.rulings import DONE, NOTHING, Decided, Event, Outcome
+from obverse.rulesets.fab.zones import ARENA_ZONES, PUBLIC_ZONES, zone_name
+from obverse.rulings import DONE, NO, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
 
 if TYPE_CHECKING:  # for mypy only: the seam this one builds on (at run time a flat mixin)
@@ -44,6 +44,9 @@ _ID: Final = operator.attrgetter("id")
 
 #: The pseudo-zone of sub-cards (3.0.14): under a permanent or a card on the stack.
 SUB_CARDS: Final = "sub_cards"
+#: 3.0.14: the zones of the objects cards can be put under: the arena's (a permanent) and
+#: the stack (never the sub-card zone).
+TOP_ZONES: Final = ARENA_ZONES | {"stack"}
 #: Designation of a demi-hero that became its player's hero (8.1.11b).
 HERO: Final = "hero"
 #: Designation prefix: ``may_play:<player>`` lets that player play the object (5.1.1a).
@@ -99,6 +102,9 @@ class FabArena(_Base):
 
     #: 3.11: the zone of a player's hero card.
     hero_zone: ClassVar[str] = "hero"
+    #: A play permission concerns only the object it names (5.1.1a: who may play it, and
+    #: look at it, 8.5.11a): a fast path keeps the other objects' offers when one is given.
+    own_designations: ClassVar[tuple[str, ...]] = (MAY_PLAY,)
 
     # --- entering the arena: afflictions (8.2.11c) and demi-heroes (8.1.11b) ----------------
 
@@ -114,17 +120,27 @@ class FabArena(_Base):
         if out.result != DONE:
             return out
         state, rulings = out.state, out.rulings
-        moved = state.object_of_card(before.card)
+        # The object it became: only a sub-card (its ``under`` carried over) or an entry from
+        # outside the arena reads it (back from the combat chain, 7.7.5, is no entry).
+        entering = not self.is_in_play(before.zone)
+        looked = entering or before.under is not None
+        moved = state.object_of_card(before.card) if looked else None
         if moved is not None and moved.under is not None and moved.zone != SUB_CARDS:
             state = core.update(state, replace(moved, under=None))
             moved = state.objects[moved.id]
-        # Entering from outside the arena: back from the combat chain (7.7.5) is no entry.
-        if moved is not None and moved.zone == self.play_zone and not self.is_in_play(before.zone):
+        if entering and moved is not None and moved.zone == self.play_zone:
             state, more = self._enters_as_permanent(state, moved, before)
             rulings += more
+        if state is out.state and rulings is out.rulings:
+            zones = state.zones
+            for key in _sub_card_keys(state.players):
+                if zones.get(key):
+                    break
+            else:
+                return out  # no sub-card anywhere (the common case): nothing more to decide
         subs = self.sub_cards(state)
-        if not subs and state is out.state and rulings is out.rulings:
-            return out  # no sub-card anywhere (the common case): nothing more to decide
+        if not looked:
+            moved = state.object_of_card(before.card)
         if (
             moved is not None
             and moved.id == before.id
@@ -185,7 +201,7 @@ class FabArena(_Base):
     def is_hero(self, state: GameState, obj: GameObject) -> bool:
         """3.11.3: the hero card in the hero zone, or a hero in the arena (a demi-hero that
         became its player's hero has the hero type, 8.1.11b)."""
-        if obj.face_down or not self.is_in_play(obj.zone):
+        if obj.face_down or obj.zone not in ARENA_ZONES:
             return False
         return obj.zone == "hero" or "Hero" in characteristics(state, obj, self).props.types
 
@@ -249,31 +265,52 @@ class FabArena(_Base):
         if obj.id == top.id or obj.under == top.id:
             why = "it is already that card or under it: nothing is transformed"
             return Outcome(state, NOTHING, self.cite("8.5.36", why))
-        if top.zone == SUB_CARDS or not (self.is_in_play(top.zone) or top.zone == self.stack_zone):
+        if top.zone not in TOP_ZONES:
             why = "only a permanent or a card on the stack can have cards under it"
             return Outcome(state, NOTHING, self.cite("3.0.14", why))
-        rulings = self.cite(
-            "8.5.36", "to transform an object into a permanent, put it under it"
-        ) + self.cite("8.5.36a", "the object has transformed into the card it is under")
-        if self.has_sub_cards(state, obj.id):
+        rulings = self._cited(
+            "8.5.36",
+            "to transform an object into a permanent, put it under it",
+            "8.5.36a",
+            "the object has transformed into the card it is under",
+        )
+        carried = self.sub_cards_of(state, obj.id)
+        if carried:
             why = (
                 "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
             )
             rulings += self.cite("3.0.14c", why)
-        return self._put_under(state, obj, top, rulings)
+        return self._put_under(state, obj, top, rulings, carried)
 
     def has_sub_cards(self, state: GameState, top: int) -> bool:
         """Whether object ``top`` has sub-cards (only the sub-card zones are looked at)."""
+        return bool(self.sub_cards_of(state, top))
+
+    def sub_cards_of(self, state: GameState, top: int) -> list[GameObject]:
+        """The sub-cards under object ``top``, by id (only the sub-card zones are looked at)."""
+        zones, objects = state.zones, state.objects
+        out = []
         for key in _sub_card_keys(state.players):
-            for i in state.zones.get(key) or ():
-                if state.objects[i].under == top:
-                    return True
-        return False
+            for i in zones.get(key) or ():
+                if objects[i].under == top:
+                    out.append(objects[i])
+        return sorted(out, key=_ID) if len(out) > 1 else out
+
+    @memo.per_value  # a branch's two fixed rulings: the same every time
+    def _cited(self, rule: str, reason: str, rule2: str, reason2: str) -> Rulings:
+        """``self.cite(rule, reason) + self.cite(rule2, reason2)``."""
+        return self.cite(rule, reason) + self.cite(rule2, reason2)
 
     def _put_under(
-        self, state: GameState, obj: GameObject, top: GameObject, rulings: Rulings
+        self,
+        state: GameState,
+        obj: GameObject,
+        top: GameObject,
+        rulings: Rulings,
+        carried: list[GameObject],
     ) -> Outcome:
-        """Make ``obj`` a sub-card of ``top`` (a new object, 3.0.14b)."""
+        """Make ``obj`` a sub-card of ``top`` (a new object, 3.0.14b); ``carried``, its own
+        sub-cards (by id), go under ``top`` too (3.0.14c)."""
         events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, SUB_CARDS),)
         face = self._face_after_move(state, obj, SUB_CARDS, None).value
         # One core edit, as a move's (the counters advance in it).
@@ -282,9 +319,8 @@ class FabArena(_Base):
         )
         new = replace(new, under=top.id)
         state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
-        for sub in sorted(self.sub_cards(state), key=_ID):
-            if sub.under == obj.id:
-                state = core.update(state, replace(sub, under=top.id))
+        for sub in carried:  # (the edit above moved none of them)
+            state = core.update(state, replace(sub, under=top.id))
         rulings += self.cite(
             "3.0.14b",
             "a sub-card is not in the arena; becoming one it is a new card with no relation "
@@ -314,7 +350,7 @@ class FabArena(_Base):
         rulings = self.cite(
             "8.5.29", "charged: from its owner's hand into their hero's soul"
         ) + self.cite("8.5.29a", f"{obj.owner} has charged a card; the card is charged")
-        return self._put_under(state, obj, hero, rulings)
+        return self._put_under(state, obj, hero, rulings, self.sub_cards_of(state, obj.id))
 
     def clear_orphans(self, state: GameState) -> tuple[GameState, Rulings]:
         """3.0.14e: the sub-cards of a top-card that ceased to exist are cleared."""
@@ -339,8 +375,8 @@ class FabArena(_Base):
 
     def token_ceases(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """8.1.8a: a token exists in the arena or as a sub-card."""
-        if zone == SUB_CARDS:
-            return Decided(False)
+        if not obj.token or zone == SUB_CARDS:
+            return NO
         return super().token_ceases(state, obj, zone)
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:

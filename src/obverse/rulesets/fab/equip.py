@@ -329,12 +329,11 @@ class FabEquip(_Base):
         if o.zone == SUB_CARDS:  # a sub-card moves with its top-card (3.0.14)
             return None
         # One set per zone, shared by the objects there (an object in another zone each).
+        objects, zone = state.objects, o.zone
         ids = ctx.shared(
-            ("exchange", o.zone),
+            ("exchange", zone),
             lambda: tuple(
-                x
-                for x in ctx.identified()
-                if (z := state.objects[x].zone) != SUB_CARDS and z != o.zone
+                [x for x in ctx.identified() if (z := objects[x].zone) != SUB_CARDS and z != zone]
             ),
         )
         if not ids:

@@ -33,6 +33,8 @@ replace = msgspec.structs.replace
 ARENA_ZONES: Final = frozenset(
     {"arena", "hero", "arms", "chest", "head", "legs", "weapon", "combat_chain"}
 )
+#: 3.0.9: the zones entering which an object stays the same object (the arena, the stack).
+SAME_OBJECT_ZONES: Final = ARENA_ZONES | {"stack"}
 #: What a search or a filter for ``zone: arena`` finds: the permanent, hero and equipment zones.
 ARENA_MATCHES: Final = ARENA_ZONES - {"combat_chain"}
 #: 3.0.4a / 3.0.4b (and 4.1.6b: the inventory is private).
@@ -140,7 +142,7 @@ class FabZones(_Base):
 
     def stays_same_object(self, zone: str) -> bool:
         """3.0.9: entering the arena or the stack does not reset an object."""
-        return zone in ARENA_ZONES or zone == self.stack_zone
+        return zone in SAME_OBJECT_ZONES
 
     # --- cards and faces (9.1, 9.2) ----------------------------------------------------------
 
@@ -210,9 +212,10 @@ class FabZones(_Base):
         """The active face(s) after a move, or ``None`` when the destination can't hold the
         card (3.0.11: an effect's move fails)."""
         after = self._face_after_move(state, obj, zone, face)
-        refused = self.cannot_contain(state, obj, zone)
-        if refused:
-            return Decided(None, refused)
+        if zone in DECK_CARD_ZONES:  # the only zones :meth:`cannot_contain` refuses
+            refused = self.cannot_contain(state, obj, zone)
+            if refused:
+                return Decided(None, refused)
         return after  # type: ignore[return-value]
 
     def _face_after_move(
@@ -223,7 +226,7 @@ class FabZones(_Base):
         card = state.card_def(obj)
         if len(card.faces) < 2:
             return _FRONT
-        same = self.stays_same_object(zone) and not obj.face_down
+        same = zone in SAME_OBJECT_ZONES and not obj.face_down
         by_layout = _AFTER_MOVE.get(card.layout, FabZones._flip_after_move)
         return by_layout(self, state, obj, zone, face, same)
 
@@ -313,7 +316,7 @@ class FabZones(_Base):
         self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
     ) -> Decided[str]:
         """9.1.3b: a new card has its front face active; only resolving may turn it."""
-        if not self.stays_same_object(zone):
+        if zone not in SAME_OBJECT_ZONES:
             return self._decided(
                 "front", "9.1.3b", "it becomes a new card, so its front face is active again"
             )
@@ -339,8 +342,8 @@ class FabZones(_Base):
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
         its owner's deck-cards (the category from 1.3.2, 9.1.3-9.1.5); 3.3.2a: an arsenal that
-        isn't empty takes no card. Empty: the zone may hold the object. A token leaving the
-        arena ceases to exist instead (8.1.8a)."""
+        isn't empty takes no card. Empty: the zone may hold the object (always, outside
+        :data:`DECK_CARD_ZONES`). A token leaving the arena ceases to exist instead (8.1.8a)."""
         if obj.token and not self.is_in_play(zone):
             return ()
         rule = DECK_CARD_ZONES.get(zone)
@@ -372,7 +375,7 @@ class FabZones(_Base):
         """3.0.9: entering a zone outside the arena other than the stack makes a new object
         with no relation to the old one (1.2.3b: only last known information remains); the
         marked condition ends with the old object (9.3.2b)."""
-        if obj.token and not self.is_in_play(zone):
+        if obj.token and zone not in ARENA_ZONES:
             return YES
         entering = self._entering(zone)
         bound = bool(state.effects) and _bound(state.effects, obj.id)
