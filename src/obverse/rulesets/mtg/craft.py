@@ -75,6 +75,8 @@ class MagicCraft(_Base):
     """Craft and disturb on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("craft", "_offer_craft"),)
+    #: :meth:`leaving` has a say about a spell cast using disturb and a crafted permanent.
+    leaving_marks: ClassVar[tuple[str, ...]] = (DISTURBED, CRAFTED)
 
     def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
         """Also, for a card with craft on the battlefield, its possible materials (702.167a:
