@@ -259,7 +259,8 @@ class Magic(
             return PLAIN[face]
         if zone != "battlefield":
             # half3 ...: a split card's third or later half (layouts/split.py)
-            chosen = obj.face in ("back", "left", "right") or obj.face[:4] == "half"
+            now = obj.face
+            chosen = now != "front" and (now in ("back", "left", "right") or now[:4] == "half")
             if chosen and len(card.faces) > 1:
                 topic, what = self.layout_rule(card.layout, card.faces).off_the_stack
                 return Decided(

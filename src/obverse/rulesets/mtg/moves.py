@@ -42,6 +42,12 @@ def marks_naming(marks: tuple[tuple[str, int], ...], oid: int) -> tuple[str, ...
     return tuple(name for name, on in marks if on == oid)
 
 
+@memo.per_value
+def _has_mark(marks: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    """Whether one of ``names`` starts with one of ``marks`` (a few names, asked often)."""
+    return any(name.startswith(marks) for name in names)
+
+
 @memo.last("marks")
 def _by_object(marks: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
     """The names of a long designations tuple's entries by the object they name, built once
@@ -90,7 +96,8 @@ class MagicMoves(_Base):
         names = marks_naming(state.designations, obj.id)
         first: Rulings = ()
         if leaves and (
-            (names and self._has_leaving_mark(names)) or self.replaces_leaving(state, obj, to)
+            (names and _has_mark(self.leaving_marks, names))
+            or self.replaces_leaving(state, obj, to)
         ):
             state, to, first, done = self.leaving(state, obj, to)
             if done is not None:
@@ -105,11 +112,6 @@ class MagicMoves(_Base):
             return replace(out, rulings=first + out.rulings) if first else out
         after, more = self.moved(out.state, obj, to)
         return replace(out, state=after, rulings=first + out.rulings + more)
-
-    def _has_leaving_mark(self, names: tuple[str, ...]) -> bool:
-        """Whether one of ``names`` is one of :attr:`leaving_marks`."""
-        marks = self.leaving_marks
-        return any(n.startswith(marks) for n in names)
 
     def leaving(
         self, state: GameState, obj: GameObject, to: str
