@@ -58,6 +58,8 @@ class MagicCopies(_Base):
     """Copies of spells on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("copy_spell", "_offer_copy_spell"),)
+    #: :meth:`leaving` has a say about a copy of a spell (707.10a).
+    leaving_marks: ClassVar[tuple[str, ...]] = (SPELL_COPY,)
 
     def _offer_copy_spell(self, state: GameState, player: str, o: GameObject) -> list[v.Action]:
         return [CopySpell(object=o.id)] if o.zone == self.stack_zone else []

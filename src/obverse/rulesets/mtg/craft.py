@@ -75,6 +75,8 @@ class MagicCraft(_Base):
     """Craft and disturb on top of MTG's face rules."""
 
     object_offers: ClassVar[tuple[tuple[str, str], ...]] = (("craft", "_offer_craft"),)
+    #: :meth:`leaving` has a say about a spell cast using disturb and a crafted permanent.
+    leaving_marks: ClassVar[tuple[str, ...]] = (DISTURBED, CRAFTED)
 
     def offer_inputs(self, state: GameState, o: GameObject) -> tuple[object, ...]:
         """Also, for a card with craft on the battlefield, its possible materials (702.167a:
@@ -212,7 +214,9 @@ class MagicCraft(_Base):
 
     def replaces_leaving(self, state: GameState, obj: GameObject, to: str) -> bool:
         """614.1a: "exile it instead" replaces a graveyard (:meth:`_exiled_instead`)."""
-        return self._exiled_instead(state, obj, to) or super().replaces_leaving(state, obj, to)
+        if to == "graveyard" and self._exiled_instead(state, obj, to):
+            return True
+        return super().replaces_leaving(state, obj, to)
 
     def _exiled_instead(self, state: GameState, obj: GameObject, to: str) -> bool:
         """614.1a: ``obj`` going to a graveyard has "exile it instead" in its text."""

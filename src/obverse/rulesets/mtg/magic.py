@@ -137,6 +137,12 @@ class Magic(
         **MagicFaceDown.setup_keys,
         **MagicPermanents.setup_keys,
     }
+    #: The designations :meth:`leaving` has a say about: each mechanic's.
+    leaving_marks: ClassVar[tuple[str, ...]] = (
+        *MagicCopies.leaving_marks,
+        *MagicCraft.leaving_marks,
+        *MagicSplit.leaving_marks,
+    )
     # 205.2a card types (Tribal: its name before 2024) and 205.4a supertypes; subtypes open.
     type_words: ClassVar[Mapping[str, frozenset[str]]] = {
         "types": MTG_TYPES,
@@ -179,7 +185,8 @@ class Magic(
         out = self.move_object(state, a)
         if out.result != DONE:
             return out
-        if obj.unlocked or obj.zone != "battlefield":  # a Room has a say only then (709.5d)
+        # A Room has a say only leaving unlocked or put onto the battlefield (709.5d).
+        if obj.unlocked or (obj.zone != "battlefield" and a.to == "battlefield"):
             out = self.room_moved(state, obj, a.to, out)
         if obj.face_down or obj.components:  # 708.9 (exile.py)
             out = self.revealed_leaving(obj, out)
@@ -252,7 +259,8 @@ class Magic(
             return PLAIN[face]
         if zone != "battlefield":
             # half3 ...: a split card's third or later half (layouts/split.py)
-            chosen = obj.face in ("back", "left", "right") or obj.face[:4] == "half"
+            now = obj.face
+            chosen = now != "front" and (now in ("back", "left", "right") or now[:4] == "half")
             if chosen and len(card.faces) > 1:
                 topic, what = self.layout_rule(card.layout, card.faces).off_the_stack
                 return Decided(

@@ -5,16 +5,18 @@ entering the battlefield: one :meth:`MagicMoves.move_object` override for the me
 (:meth:`MagicMoves.leaving`, :meth:`MagicMoves.moved`) in its own module.
 
 Most moves have nothing of theirs to say (a card from the hand to the graveyard, a
-permanent to exile with no designation): the override sends them on at the cost of a few
-comparisons, without asking the hooks (the move is the kernel's hottest procedure).
+permanent to exile with no designation, a battle with only its protector): the override
+sends them on at the cost of a few comparisons and one look at the designations naming the
+object, without asking the hooks (the move is the kernel's hottest procedure).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
+from obverse import memo
 from obverse import state as core
 from obverse import vocab as v
 from obverse.rulesets.base import Rulings
@@ -24,7 +26,36 @@ from obverse.state import GameObject, GameState
 
 replace = msgspec.structs.replace
 
-__all__ = ["MagicMoves"]
+__all__ = ["MagicMoves", "marks_naming"]
+
+#: From this length a designations tuple is asked through its index (:func:`_by_object`).
+_INDEXED_FROM: Final = 16
+
+
+def marks_naming(marks: tuple[tuple[str, int], ...], oid: int) -> tuple[str, ...]:
+    """The names of the designations on object ``oid`` (in order): a scan in C first for a
+    short tuple (most objects have none), the index of a long one."""
+    if len(marks) >= _INDEXED_FROM:
+        return _by_object(marks).get(oid, ())
+    if not marks or oid not in map(core.DESIGNATED, marks):
+        return ()
+    return tuple(name for name, on in marks if on == oid)
+
+
+@memo.per_value
+def _has_mark(marks: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    """Whether one of ``names`` starts with one of ``marks`` (a few names, asked often)."""
+    return any(name.startswith(marks) for name in names)
+
+
+@memo.last("marks")
+def _by_object(marks: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
+    """The names of a long designations tuple's entries by the object they name, built once
+    per tuple (every battle's protector is one: a move asks it of the moving object)."""
+    names: dict[int, tuple[str, ...]] = {}
+    for name, on in marks:
+        names[on] = (*names.get(on, ()), name)
+    return names
 
 
 if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
@@ -36,6 +67,11 @@ else:
 class MagicMoves(_Base):
     """The one move override of MTG's round-three mechanics, and its two hooks."""
 
+    #: The designation names (or prefixes) :meth:`leaving` has something to say about;
+    #: each mechanic's own, gathered on the ruleset (an object with none of them, going
+    #: where nothing of its own replaces, skips :meth:`leaving`).
+    leaving_marks: ClassVar[tuple[str, ...]] = ()
+
     def move_object(
         self,
         state: GameState,
@@ -45,29 +81,34 @@ class MagicMoves(_Base):
         face_fixed: str | None = None,
     ) -> Outcome:
         """:meth:`Ruleset.move_object`, with :meth:`leaving` first for an object leaving
-        the stack or battlefield that has designations or goes to a graveyard, and
-        :meth:`moved` after it for one entering the battlefield or leaving it marked.
+        the stack or battlefield that has one of :attr:`leaving_marks` or a replacement of
+        where it goes (:meth:`replaces_leaving`), and :meth:`moved` after it for one
+        entering the battlefield or still named by a designation once it has left.
 
-        An unmarked object leaving has nothing for the hooks but a replacement of where it
-        goes (:meth:`replaces_leaving`): asked first, so a plain death skips the hooks."""
+        The designations naming the object are found once (:func:`marks_naming`): most
+        moves have nothing for the hooks and skip them."""
         obj = state.objects[a.object]
         here, to = obj.zone, a.to
-        # Asked of this object only (a legal-action trial notes the read as of it alone).
-        marks = state.designations
-        marked = bool(marks) and core.mentions(marks, core.DESIGNATED, obj.id)
         leaves = here in ("battlefield", "stack") and to != here
         enters = to == "battlefield" and here != to
-        if not (enters or (leaves and (marked or self.replaces_leaving(state, obj, to)))):
+        if not (enters or leaves):
             return super().move_object(state, a, controller=controller, face_fixed=face_fixed)
+        names = marks_naming(state.designations, obj.id)
         first: Rulings = ()
-        if leaves:
+        if leaves and (
+            (names and _has_mark(self.leaving_marks, names))
+            or self.replaces_leaving(state, obj, to)
+        ):
             state, to, first, done = self.leaving(state, obj, to)
             if done is not None:
                 return replace(done, rulings=first + done.rulings)
             if to != a.to:  # a replacement effect's zone (aftermath, craft ...)
                 a = replace(a, to=to)
         out = super().move_object(state, a, controller=controller, face_fixed=face_fixed)
-        if out.result != DONE:
+        # Left, the old object has something for :meth:`moved` only while a mark names it.
+        if out.result != DONE or not (
+            enters or (names and core.mentions(out.state.designations, core.DESIGNATED, obj.id))
+        ):
             return replace(out, rulings=first + out.rulings) if first else out
         after, more = self.moved(out.state, obj, to)
         return replace(out, state=after, rulings=first + out.rulings + more)
@@ -87,6 +128,6 @@ class MagicMoves(_Base):
         return False
 
     def moved(self, state: GameState, old: GameObject, to: str) -> tuple[GameState, Rulings]:
-        """After ``old`` moved to ``to`` (entering the battlefield or leaving it marked):
-        what the mechanics add, with their rulings."""
+        """After ``old`` moved to ``to`` (entering the battlefield, or gone with a
+        designation still naming it): what the mechanics add, with their rulings."""
         return state, ()

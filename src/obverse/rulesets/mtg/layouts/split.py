@@ -165,6 +165,9 @@ else:
 class MagicSplit(_Base):
     """Aftermath halves and split cards of any number of halves."""
 
+    #: :meth:`leaving` has a say about a spell cast from a graveyard with aftermath.
+    leaving_marks: ClassVar[tuple[str, ...]] = (FROM_GRAVEYARD,)
+
     def cast(self, state: GameState, a: v.Cast | v.Play) -> Outcome:
         """709.3: a half chosen by ``half`` (any of a split card's halves); 702.127a: an
         aftermath half is cast only from a graveyard, and a spell cast from a graveyard with
