@@ -105,9 +105,16 @@ class MagicMoves(_Base):
             if to != a.to:  # a replacement effect's zone (aftermath, craft ...)
                 a = replace(a, to=to)
         out = super().move_object(state, a, controller=controller, face_fixed=face_fixed)
-        # Left, the old object has something for :meth:`moved` only while a mark names it.
+        # Left, the old object has something for :meth:`moved` only while a mark names it:
+        # never once it is gone (a new object, or ceased), as the kernel forgets (core.forget)
+        # every mark of an object that ceases to exist, so only a kept object is looked up.
         if out.result != DONE or not (
-            enters or (names and core.mentions(out.state.designations, core.DESIGNATED, obj.id))
+            enters
+            or (
+                names
+                and obj.id in out.state.objects
+                and core.mentions(out.state.designations, core.DESIGNATED, obj.id)
+            )
         ):
             return replace(out, rulings=first + out.rulings) if first else out
         after, more = self.moved(out.state, obj, to)
