@@ -784,7 +784,7 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
 RULESETS: list[type[Ruleset]] = [FleshAndBlood]
 
 
-@memo.last(lambda state: (state.zones, state.objects))
+@memo.last("state.zones, state.objects")  # asked per object per offers call
 def _arena_index(
     state: GameState,
 ) -> tuple[frozenset[str], dict[int, tuple[GameObject, ...]], tuple[object, ...]]:
