@@ -8,7 +8,10 @@ global fields (effects, designations, the turn ...), the kept knowledge naming t
 its card, and what its ruleset says it reads beyond it
 (:meth:`~obverse.rulesets.Ruleset.offer_inputs`). A free-target offer is kept with the first
 choice it was decided on, and shares the call's target set (a new list only when the set
-changed). So after one change a call costs a look-up per object the seat may act with (by
+changed); whether the sets it read are this call's is one comparison of identities, found once
+a call per the (interned) keys they were read under. Whom the seat may act with, refer to and
+identify is kept per object and per globals (a branch changing a designation comes back to its
+own). So after one change a call costs a look-up per object the seat may act with (by
 identity first: the globals are interned, and each version is indexed by the object, globals
 and sets it was found with, so a search's branch coming back finds its own), and the decisions
 of the objects that changed.
