@@ -375,12 +375,8 @@ class OfferMemo:
         keys = _zone_keys(rs, state.players)
         held = (state.objects, state.knowledge, state.designations, *(zones.get(k) for k in keys))
         versions = self._loose_kept.setdefault(seat, [])
-        kept = _first(
-            versions,
-            lambda k: (
-                k[0] == world and all(a is b or a == b for a, b in zip(k[1], held, strict=True))
-            ),
-        )
+        # A tuple's == compares each pair by identity first (then equality), in C.
+        kept = _first(versions, lambda k: (k[0] is world or k[0] == world) and k[1] == held)
         if kept is not None:
             return kept[3], kept[2]
         end = decided(state, seat, [v.EndTurn()], catalog)
