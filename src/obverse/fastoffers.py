@@ -8,7 +8,10 @@ global fields (effects, designations, the turn ...), the kept knowledge naming t
 its card, and what its ruleset says it reads beyond it
 (:meth:`~obverse.rulesets.Ruleset.offer_inputs`). A free-target offer is kept with the first
 choice it was decided on, and shares the call's target set (a new list only when the set
-changed). So after one change a call costs a look-up per object the seat may act with (by
+changed); whether the sets it read are this call's is one comparison of identities, found once
+a call per the (interned) keys they were read under. Whom the seat may act with, refer to and
+identify is kept per object and per globals (a branch changing a designation comes back to its
+own). So after one change a call costs a look-up per object the seat may act with (by
 identity first: the globals are interned, and each version is indexed by the object, globals
 and sets it was found with, so a search's branch coming back finds its own), and the decisions
 of the objects that changed.
@@ -59,21 +62,28 @@ class _Own:
     """One object's kept offers: what they were made from and the list (for free-target
     offers, also the shared sets and the first choices they read)."""
 
-    __slots__ = ("firsts", "inputs", "known", "legal", "obj", "reads", "world")
+    __slots__ = ("firsts", "inputs", "keys", "known", "legal", "obj", "reads", "sig", "world")
 
     def __init__(
         self, obj: GameObject, world: Any, known: Any, inputs: Any, legal: list[Legal]
     ) -> None:
         self.obj, self.world, self.known, self.inputs, self.legal = obj, world, known, inputs, legal
+        #: The shared sets the free-target offers read (each key once, in order): held, so
+        #: the identities of ``sig`` stay theirs.
         self.reads: tuple[tuple[Any, tuple[int, ...]], ...] = ()
+        #: Their keys (interned: :meth:`OfferMemo._interned`) and the sets' identities.
+        self.keys: tuple[Any, ...] = ()
+        self.sig: tuple[int, ...] = ()
         #: Each choice the decisions read: its id, object and (decided one by one, as a
         #: choice's own inputs are read too) what its ruleset says it reads.
         self.firsts: tuple[tuple[int, GameObject | None, Any], ...] = ()
 
-    def same_sets(self, sets: dict[Any, tuple[int, ...]]) -> bool:
+    def same_sets(self, ctx: _KeptContext) -> bool:
         """Whether every shared set the free-target offers read is the very set this call
-        made (sets are interned: an equal set is the same tuple)."""
-        return all(sets.get(k) is t for k, t in self.reads)
+        made (sets are interned: an equal set is the same tuple). By the sets' identities:
+        this version holds its sets and the call its own, so equal identities are the
+        same sets."""
+        return self.sig == ctx.signature(self.keys)
 
     def same_choices(self, ctx: _KeptContext, state: GameState) -> bool:
         """Whether every choice the decisions read is the same object with the same
@@ -119,7 +129,8 @@ class OfferMemo:
         self._own: dict[tuple[str | None, int], list[_Own]] = {}
         self._targets: dict[tuple[str | None, int], list[_Own]] = {}
         #: Kept versions by the identities they were found with: the seat, the object, the
-        #: (interned) globals and, for free-target offers, the sets (:func:`_signature`).
+        #: (interned) globals and, for free-target offers, the sets
+        #: (:meth:`_KeptContext.signature`).
         self._index: dict[tuple[Any, ...], list[_Own]] = {}
         #: The index's bound (emptied past it): room for a few worlds of the board.
         self._limit = _INTERNED
@@ -128,13 +139,17 @@ class OfferMemo:
         #: The shared target sets, interned by (key, contents): an equal set is the same
         #: tuple, so offers holding it are kept by an identity test.
         self._sets: dict[Any, tuple[int, ...]] = {}
+        #: The keys of the sets a version's offers read, interned (one tuple for every
+        #: version reading the same keys: a call finds their identities once).
+        self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._known: tuple[Any, dict[Any, tuple[Any, ...]], Any] | None = None
         self._loose_kept: dict[
             str | None, list[tuple[Any, tuple[Any, ...], list[Legal], list[Legal]]]
         ] = {}
-        #: Per (seat, id): the object, the globals, its knowledge, whether the seat may act
-        #: with it, refer to it and identify it.
-        self._facts: dict[tuple[str | None, int], tuple[Any, Any, Any, bool, bool, bool]] = {}
+        #: Per (seat, id, globals' identity): the object, the globals, its knowledge, whether
+        #: the seat may act with it, refer to it and identify it (one entry per world: a
+        #: search's branches changing the globals come back to theirs).
+        self._facts: dict[tuple[str | None, int, int], tuple[Any, Any, Any, bool, bool, bool]] = {}
 
     def parts(
         self, state: GameState, seat: str | None, catalog: Catalog | None = None
@@ -200,14 +215,9 @@ class OfferMemo:
                 if known
                 else ()
             )
-            key = (seat, o.id)
+            key = (seat, o.id, id(world))
             f = facts.get(key)
-            if (
-                f is None
-                or (f[0] is not o and f[0] != o)
-                or f[2] != mine
-                or not (f[1] is world or f[1] == world)
-            ):
+            if f is None or (f[0] is not o and f[0] != o) or f[2] != mine or f[1] is not world:
                 acts = rs.may_act(state, seat, o)
                 refers = seat is None or rs.may_refer(state, seat, o)
                 knows = rs.may_identify(state, seat, o)
@@ -239,19 +249,22 @@ class OfferMemo:
         state, seat = ctx.state, ctx.seat
         versions = self._targets.setdefault((seat, o.id), [])
         how = (versions, o, ctx, world, mine, inputs)
+        tried = versions[0].keys if versions else None
         kept = self._kept_targets(*how)
         if kept is not None:
             return kept.legal
-        unmade = not versions or _signature(versions[0].reads, ctx.sets) is None
+        unmade = tried is None or ctx.signature(tried) is None
         ctx.read = []
         found = ctx.rs.target_offers_on(state, seat, o, ctx)
-        reads, ctx.read = tuple(ctx.read), None
+        reads, ctx.read = tuple(dict(ctx.read).items()), None  # each key once, in order
         if not found:
             return []
-        if unmade:
-            # The generators made this call's sets: a kept version may now be known to hold
-            # (the first object of a call, whose sets no object made before it).
-            kept = self._kept_targets(*how)
+        keys = self._interned(tuple(k for k, _ in reads))
+        if unmade or keys is not tried:
+            # The generators made this call's sets: a kept version reading them may now be
+            # known to hold (the first object of a call, whose sets no object made before
+            # it; an object read other sets in its latest version, in another zone).
+            kept = self._kept_targets(*how, keys=keys)
             if kept is not None:
                 return kept.legal
         shape = tuple(_shape(ctx, t) for t in found)
@@ -266,11 +279,21 @@ class OfferMemo:
         else:
             kept = _Own(o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog))
             _push(versions, kept)
-        kept.reads = reads
+        kept.reads, kept.keys = reads, keys
+        kept.sig = ctx.signature(keys) or ()
         kept.firsts = ctx.firsts(_firsts(found))
         if reads:
-            self._keep(kept, (seat, id(o), id(world), _signature(reads, ctx.sets)))
+            self._keep(kept, (seat, id(o), id(world), kept.sig))
         return kept.legal
+
+    def _interned(self, keys: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``keys`` interned (an equal tuple is the very same one)."""
+        found = self._keys.get(keys)
+        if found is None:
+            if len(self._keys) > _INTERNED:
+                self._keys.clear()
+            found = self._keys[keys] = keys
+        return found
 
     def _kept_targets(
         self,
@@ -280,16 +303,20 @@ class OfferMemo:
         world: Any,
         mine: Any,
         inputs: Any,
+        *,
+        keys: tuple[Any, ...] | None = None,
     ) -> _Own | None:
         """The kept free-target offers of ``o`` made from this very object in this very
         world with this call's very sets (a search's branch coming back), else any version
         that fits; ``None`` while a set they read isn't made yet this call (nothing can be
-        known to hold)."""
+        known to hold). ``keys``: the sets' keys to look up by (else its latest
+        version's)."""
         state, seat = ctx.state, ctx.seat
-        sig = _signature(versions[0].reads, ctx.sets) if versions else None
+        if keys is None:
+            keys = versions[0].keys if versions else None
+        sig = None if keys is None else ctx.signature(keys)
         if sig is None or (o.copies and _reads_copies(ctx.rs)):
             return None  # a copy's exclusions may read the other objects (FaB 8.5.25d)
-        sets = ctx.sets
 
         def fits(k: _Own) -> bool:
             return (
@@ -298,7 +325,7 @@ class OfferMemo:
                 and (k.obj is o or k.obj == o)
                 and k.known == mine
                 and k.inputs[0] == inputs
-                and k.same_sets(sets)
+                and k.same_sets(ctx)
                 and k.same_choices(ctx, state)
             )
 
@@ -348,12 +375,8 @@ class OfferMemo:
         keys = _zone_keys(rs, state.players)
         held = (state.objects, state.knowledge, state.designations, *(zones.get(k) for k in keys))
         versions = self._loose_kept.setdefault(seat, [])
-        kept = _first(
-            versions,
-            lambda k: (
-                k[0] == world and all(a is b or a == b for a, b in zip(k[1], held, strict=True))
-            ),
-        )
+        # A tuple's == compares each pair by identity first (then equality), in C.
+        kept = _first(versions, lambda k: (k[0] is world or k[0] == world) and k[1] == held)
         if kept is not None:
             return kept[3], kept[2]
         end = decided(state, seat, [v.EndTurn()], catalog)
@@ -391,18 +414,6 @@ class OfferMemo:
 VERSIONS = 64
 
 _T = TypeVar("_T")
-
-
-def _signature(reads: tuple[tuple[Any, tuple[int, ...]], ...], sets: dict[Any, Any]) -> Any:
-    """The identities of this call's sets under the keys of ``reads`` (interned sets: the
-    same contents, the same tuple), or ``None`` when one isn't made yet."""
-    out = []
-    for key, _ in reads:
-        t = sets.get(key)
-        if t is None:
-            return None
-        out.append(id(t))
-    return tuple(out)
 
 
 def _first(versions: Sequence[_T], holds: Callable[[_T], bool]) -> _T | None:
@@ -460,6 +471,26 @@ class _KeptContext(OfferContext):
         #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
         self.identifiable: list[int] | None = None
         self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
+        #: Per keys (interned), the identities of this call's sets under them.
+        self._sigs: dict[int, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
+
+    def signature(self, keys: tuple[Any, ...]) -> tuple[int, ...] | None:
+        """The identities of this call's sets under ``keys`` (interned sets: the same
+        contents, the same tuple), or ``None`` while one isn't made yet; found once a call
+        per (interned) ``keys``."""
+        found = self._sigs.get(id(keys))
+        if found is not None and found[0] is keys:
+            return found[1]
+        sets = self.sets
+        out = []
+        for key in keys:
+            t = sets.get(key)
+            if t is None:
+                return None
+            out.append(id(t))
+        sig = tuple(out)
+        self._sigs[id(keys)] = (keys, sig)
+        return sig
 
     def identified(self) -> tuple[int, ...]:
         """:meth:`OfferContext.identified`, from the kept facts (``identifiable``, found

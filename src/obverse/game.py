@@ -130,8 +130,9 @@ class Game:
 
     def apply(self, action: v.Action, actor: str | None = None) -> Outcome:
         """Apply a typed action (object ids) through the kernel and record it."""
-        out = apply(self.state, action, actor, catalog=self.cards)
-        self._before.append(self.state)
+        state = self.state
+        out = apply(state, action, actor, catalog=self.cards)
+        self._before.append(state)
         self.history.append(out)
         self.state = out.state
         return out
@@ -149,9 +150,10 @@ class Game:
     def undo(self) -> Outcome:
         """Take back the last action; returns its outcome. :class:`~obverse.errors.NothingToUndo`
         when there is nothing to take back."""
-        if not self.history:
-            raise NothingToUndo("nothing to undo: no action since the game was set up")
-        out = self.history.pop()
+        try:
+            out = self.history.pop()
+        except IndexError:
+            raise NothingToUndo("nothing to undo: no action since the game was set up") from None
         self.state = self._before.pop()
         return out
 

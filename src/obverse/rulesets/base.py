@@ -229,12 +229,16 @@ class Ruleset(Offers, Hooks):
         new_face = face_fixed
         if new_face is None:
             new_face, why = self.face_on_move(state, obj, dest, a.face, transformed)
-            rulings += why
-        if new_face is None:
-            return Outcome(state, NOTHING, rulings)
+            if why:  # most hooks answer with no rulings: join only what there is
+                rulings += why
+            if new_face is None:
+                return Outcome(state, NOTHING, rulings)
         fd, why = self.face_down_on_move(state, obj, dest, face_down)
         is_new, why2 = self.is_new_object(state, obj, dest)
-        rulings += why + why2
+        if why:
+            rulings += why
+        if why2:
+            rulings += why2
         events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
         if (obj.meld is not None or obj.components) and not self.is_in_play(dest):
             state = self._unmeld(self.remove(state, obj), obj, dest, fd, position)
