@@ -94,13 +94,25 @@ class _Own:
             found = ctx.checked.get(id(firsts))
             if found is not None and found[0] is firsts:
                 return bool(found[1])
-        same = True
-        objects = state.objects
-        for i, x, inputs in firsts:
-            now = objects.get(i)
-            if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
-                same = False
-                break
+        # Each choice is checked once a call (many versions read the same choices: a
+        # choice decided one by one is read by every object offering it); ``held`` pins the
+        # checked ones, so an identity found there is theirs.
+        held = ctx.held
+        same = all(map(held.__contains__, map(id, firsts)))
+        if not same:
+            same = True
+            objects = state.objects
+            for c in firsts:
+                if id(c) in held:
+                    continue
+                i, x, inputs = c
+                now = objects.get(i)
+                if (now is not x and now != x) or (
+                    now is not None and ctx.choice(i)[1] != inputs
+                ):
+                    same = False
+                    break
+                held[id(c)] = c
         if shared:
             ctx.checked[id(firsts)] = (firsts, same)
         return same
@@ -467,6 +479,11 @@ class _KeptContext(OfferContext):
         self._choices: dict[int, tuple[GameObject | None, Any]] = {}
         #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
         self.checked: dict[int, tuple[Any, bool]] = {}
+        #: The kept choices (each an id, object and inputs) found unchanged this call, by
+        #: identity (held, so an identity stays theirs).
+        self.held: dict[int, tuple[Any, ...]] = {}
+        #: This call's choices (:meth:`firsts`), one tuple per choice.
+        self._made: dict[int, tuple[Any, ...]] = {}
         self._inputs: dict[int, Any] = {}
         #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
         self.identifiable: list[int] | None = None
@@ -514,7 +531,15 @@ class _KeptContext(OfferContext):
         key = tuple(ids)
         found = self._firsts.get(key)
         if found is None:
-            found = self._firsts[key] = tuple((i, *self.choice(i)) for i in ids)
+            found = self._firsts[key] = tuple(self._made_choice(i) for i in ids)
+        return found
+
+    def _made_choice(self, oid: int) -> tuple[Any, ...]:
+        """A choice with its object and inputs, one tuple a call (shared by every
+        :meth:`firsts` reading it: checked once a later call, :meth:`_Own.same_choices`)."""
+        found = self._made.get(oid)
+        if found is None:
+            found = self._made[oid] = (oid, *self.choice(oid))
         return found
 
     def choice(self, oid: int) -> tuple[GameObject | None, Any]:
