@@ -107,9 +107,7 @@ class _Own:
                     continue
                 i, x, inputs = c
                 now = objects.get(i)
-                if (now is not x and now != x) or (
-                    now is not None and ctx.choice(i)[1] != inputs
-                ):
+                if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
                     same = False
                     break
                 held[id(c)] = c
@@ -221,14 +219,12 @@ class OfferMemo:
         referable: list[int] = []
         identified: list[int] = []
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
+        get, fact, wid = known.get, facts.get, id(world)
         for o in ctx.objects():
-            mine = (
-                known.get(o.id, ()) + known.get(("card", o.card), ()) + known.get(("d", o.id), ())
-                if known
-                else ()
-            )
-            key = (seat, o.id, id(world))
-            f = facts.get(key)
+            oid = o.id
+            mine = get(oid, ()) + get(("card", o.card), ()) + get(("d", oid), ()) if known else ()
+            key = (seat, oid, wid)
+            f = fact(key)
             if f is None or (f[0] is not o and f[0] != o) or f[2] != mine or f[1] is not world:
                 acts = rs.may_act(state, seat, o)
                 refers = seat is None or rs.may_refer(state, seat, o)
