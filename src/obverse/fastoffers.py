@@ -94,13 +94,23 @@ class _Own:
             found = ctx.checked.get(id(firsts))
             if found is not None and found[0] is firsts:
                 return bool(found[1])
-        same = True
-        objects = state.objects
-        for i, x, inputs in firsts:
-            now = objects.get(i)
-            if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
-                same = False
-                break
+        # Each choice is checked once a call (many versions read the same choices: a
+        # choice decided one by one is read by every object offering it); ``held`` pins the
+        # checked ones, so an identity found there is theirs.
+        held = ctx.held
+        same = all(map(held.__contains__, map(id, firsts)))
+        if not same:
+            same = True
+            objects = state.objects
+            for c in firsts:
+                if id(c) in held:
+                    continue
+                i, x, inputs = c
+                now = objects.get(i)
+                if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
+                    same = False
+                    break
+                held[id(c)] = c
         if shared:
             ctx.checked[id(firsts)] = (firsts, same)
         return same
@@ -209,14 +219,12 @@ class OfferMemo:
         referable: list[int] = []
         identified: list[int] = []
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
+        get, fact, wid = known.get, facts.get, id(world)
         for o in ctx.objects():
-            mine = (
-                known.get(o.id, ()) + known.get(("card", o.card), ()) + known.get(("d", o.id), ())
-                if known
-                else ()
-            )
-            key = (seat, o.id, id(world))
-            f = facts.get(key)
+            oid = o.id
+            mine = get(oid, ()) + get(("card", o.card), ()) + get(("d", oid), ()) if known else ()
+            key = (seat, oid, wid)
+            f = fact(key)
             if f is None or (f[0] is not o and f[0] != o) or f[2] != mine or f[1] is not world:
                 acts = rs.may_act(state, seat, o)
                 refers = seat is None or rs.may_refer(state, seat, o)
@@ -467,6 +475,11 @@ class _KeptContext(OfferContext):
         self._choices: dict[int, tuple[GameObject | None, Any]] = {}
         #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
         self.checked: dict[int, tuple[Any, bool]] = {}
+        #: The kept choices (each an id, object and inputs) found unchanged this call, by
+        #: identity (held, so an identity stays theirs).
+        self.held: dict[int, tuple[Any, ...]] = {}
+        #: This call's choices (:meth:`firsts`), one tuple per choice.
+        self._made: dict[int, tuple[Any, ...]] = {}
         self._inputs: dict[int, Any] = {}
         #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
         self.identifiable: list[int] | None = None
@@ -514,7 +527,15 @@ class _KeptContext(OfferContext):
         key = tuple(ids)
         found = self._firsts.get(key)
         if found is None:
-            found = self._firsts[key] = tuple((i, *self.choice(i)) for i in ids)
+            found = self._firsts[key] = tuple(self._made_choice(i) for i in ids)
+        return found
+
+    def _made_choice(self, oid: int) -> tuple[Any, ...]:
+        """A choice with its object and inputs, one tuple a call (shared by every
+        :meth:`firsts` reading it: checked once a later call, :meth:`_Own.same_choices`)."""
+        found = self._made.get(oid)
+        if found is None:
+            found = self._made[oid] = (oid, *self.choice(oid))
         return found
 
     def choice(self, oid: int) -> tuple[GameObject | None, Any]:
