@@ -88,8 +88,7 @@ def combine_faces(face: str, faces: Iterable[Face]) -> Characteristics:
     "state.cards",
     "state.designations",
     "state.ruleset",
-    # Not on a legal-action trial's state (a subclass noting what it reads: its card table is
-    # a new wrapper each time, and a kept answer must not skip the reads it notes), under
+    # Not on a subclass of the state (its parts may be wrappers of its own), under
     # another ruleset than the state's (rs.name is rs.aliases[0]), nor for a ruleset whose
     # characteristics depend on more than these parts.
     when="type(state) is GameState and type(obj) is not int"

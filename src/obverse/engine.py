@@ -96,7 +96,7 @@ def apply(
         action = _checked_names(state, action, rs)
     # check() passes a judge's action (no actor) whose object fields each name one object
     # that exists, with no effect that may forbid it (none, or the verb has no subject):
-    # asked here with check()'s own reads in its order, so a legal-action trial notes no more.
+    # the common case of check(), asked here without its call.
     passes = False
     if actor is None:
         objects = state.objects

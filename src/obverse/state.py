@@ -170,22 +170,16 @@ def _named(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> frozenset[A
 
 
 def mentions(entries: tuple[Any, ...], field: Callable[[Any], Any], x: Any) -> bool:
-    """Whether an entry's ``field`` is ``x`` (``x in map(field, entries)``, a scan in C).
-
-    Asks only about ``x``: a legal-action trial's traced tuple notes the read as one of ``x``,
-    so a later change of entries naming something else doesn't make the trial stale.
-    ``field`` is a module constant (the trace keeps the fields it was asked by)."""
-    if type(entries) is tuple:  # a state's own tuple: the plain scan, or its index if long
-        if len(entries) >= _INDEXED_FROM:
-            return x in _named(entries, field)
-        return x in map(field, entries)
-    mention = getattr(entries, "_mentions", None)
-    return bool(mention(field, x)) if mention is not None else x in map(field, entries)
+    """Whether an entry's ``field`` is ``x`` (``x in map(field, entries)``: a scan in C, or
+    the index of a long tuple). ``field`` is a module constant (the index is kept per field)."""
+    if len(entries) >= _INDEXED_FROM:
+        return x in _named(entries, field)
+    return x in map(field, entries)
 
 
 def mentions_any(entries: tuple[Any, ...], field: Callable[[Any], Any], xs: set[Any]) -> bool:
-    """Whether an entry's ``field`` is one of ``xs`` (a traced tuple is read whole)."""
-    if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
+    """Whether an entry's ``field`` is one of ``xs``."""
+    if len(entries) >= _INDEXED_FROM:
         return not _named(entries, field).isdisjoint(xs)
     return not xs.isdisjoint(map(field, entries))
 
@@ -200,7 +194,7 @@ def designated(designations: tuple[tuple[str, int], ...], mark: tuple[str, int])
     """Whether ``mark`` is one of ``designations`` (``mark in designations``). A long tuple
     (every battle's protector ...) is asked through the set of its entries, built once per
     tuple: a move asks it several times, and a scan compares every entry."""
-    if type(designations) is not tuple or len(designations) < _INDEXED_FROM:
+    if len(designations) < _INDEXED_FROM:
         return mark in designations
     return mark in _marks(designations)
 
@@ -212,16 +206,9 @@ def dropping(
     keep: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, ...]:
     """``entries`` without those whose ``field`` is ``x`` (save those ``keep`` keeps);
-    ``entries`` itself when none goes. ``keep`` looks at the entry alone.
-
-    Whether any goes depends on the entries naming ``x`` alone, and the result asked about
-    ``y`` on the entries naming ``y``: a traced tuple notes just that."""
-    if type(entries) is not tuple:
-        derive = getattr(entries, "_dropping", None)
-        if derive is not None:
-            return derive(field, x, keep)  # type: ignore[no-any-return]
+    ``entries`` itself when none goes. ``keep`` looks at the entry alone."""
     # A scan in C (or the index of a long tuple) first: most x are named by no entry.
-    if type(entries) is tuple and len(entries) >= _INDEXED_FROM:
+    if len(entries) >= _INDEXED_FROM:
         values, named = _slot(entries, field)  # the values in order kept with the set
         if x not in values:
             return entries
@@ -247,14 +234,8 @@ def dropping(
 
 
 def adding(entries: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
-    """``entries`` and then ``new``: building it is no read of ``entries`` (a traced tuple
-    stays traced, its reads noted as reads of ``entries``)."""
-    if type(entries) is not tuple:
-        derive = getattr(entries, "_adding", None)
-        if derive is not None:
-            return derive(new)  # type: ignore[no-any-return]
-    # An index of entries (:func:`_slot`) grows with it: the new values added to it, not
-    # every entry read again.
+    """``entries`` and then ``new``. An index of ``entries`` (:func:`_slot`) grows with it:
+    the new values are added to it, not every entry read again."""
     return (*entries, *new)
 
 
@@ -778,23 +759,15 @@ def shuffle_zone(state: GameState, key: str, order: Iterable[int]) -> GameState:
 
 def forget(state: GameState, obj_id: int) -> GameState:
     """Drop effects, knowledge and designations bound to an object that ceased to exist."""
-    knowledge, designations = state.knowledge, state.designations
-    # A legal-action trial's traced tuple is not asked whether it is empty: its scans for
-    # obj_id note obj_id alone, where emptiness changes with any first or last entry.
-    if (
-        type(knowledge) is tuple
-        and type(designations) is tuple
-        and not (state.effects or knowledge or designations)
-    ):
+    effects, knowledge, designations = state.effects, state.knowledge, state.designations
+    if not (effects or knowledge or designations):
         return state
-    # Each a scan in C first: most objects have no entry naming them. An empty plain tuple
-    # (never a traced one: its emptiness is no read to make) has nothing to drop.
-    effects = state.effects
-    if type(effects) is not tuple or effects:
+    # Each a scan in C first: most objects have no entry naming them.
+    if effects:
         effects = dropping(effects, _TARGET, obj_id)
-    if type(knowledge) is not tuple or knowledge:
+    if knowledge:
         knowledge = dropping(knowledge, KNOWN_OBJ, obj_id, KNOWN_LASTING)
-    if type(designations) is not tuple or designations:
+    if designations:
         designations = dropping(designations, DESIGNATED, obj_id)
     if (
         effects is state.effects

@@ -284,10 +284,8 @@ class Ruleset(Offers, Hooks):
         if not self.is_in_play(dest) and dest != self.stack_zone:
             controller = obj.owner  # outside play and the stack the controller is the owner
         if is_new:
-            known, marks = state.knowledge, state.designations
             # core.forget's own first test, made here: most objects leave nothing to forget.
-            plain = type(known) is tuple and type(marks) is tuple  # traced: ask no emptiness
-            if not plain or state.effects or known or marks:
+            if state.effects or state.knowledge or state.designations:
                 state = core.forget(state, obj.id)
             oid = state.next_id
             new = GameObject(
