@@ -13,9 +13,8 @@ from obverse import vocab as v
 from obverse.bench_node import table
 from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.mtg import Magic
-from obverse.rulesets.mtg.moves import marks_naming
 from obverse.rulings import DONE, Outcome
-from obverse.state import GameState
+from obverse.state import GameState, marks_naming
 
 replace = msgspec.structs.replace
 

@@ -199,6 +199,26 @@ def designated(designations: tuple[tuple[str, int], ...], mark: tuple[str, int])
     return mark in _marks(designations)
 
 
+def marks_naming(designations: tuple[tuple[str, int], ...], oid: int) -> tuple[str, ...]:
+    """The names of the designations on object ``oid``, in order: a scan in C first for a
+    short tuple (most objects have none), the index of a long one."""
+    if len(designations) >= _INDEXED_FROM:
+        return _by_object(designations).get(oid, ())
+    if not designations or oid not in map(DESIGNATED, designations):
+        return ()
+    return tuple(name for name, on in designations if on == oid)
+
+
+@memo.last("designations")
+def _by_object(designations: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
+    """The names of a long designations tuple's entries by the object they name, built once
+    per tuple (every battle's protector is one: a move asks it of the moving object)."""
+    names: dict[int, tuple[str, ...]] = {}
+    for name, on in designations:
+        names[on] = (*names.get(on, ()), name)
+    return names
+
+
 def dropping(
     entries: tuple[Any, ...],
     field: Callable[[Any], Any],

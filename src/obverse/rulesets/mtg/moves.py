@@ -12,7 +12,7 @@ object, without asking the hooks (the move is the kernel's hottest procedure).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
@@ -22,40 +22,17 @@ from obverse import vocab as v
 from obverse.rulesets.base import Rulings
 from obverse.rulesets.mtg.faces import MagicFaces
 from obverse.rulings import DONE, Outcome
-from obverse.state import GameObject, GameState
+from obverse.state import GameObject, GameState, marks_naming
 
 replace = msgspec.structs.replace
 
-__all__ = ["MagicMoves", "marks_naming"]
-
-#: From this length a designations tuple is asked through its index (:func:`_by_object`).
-_INDEXED_FROM: Final = 16
-
-
-def marks_naming(marks: tuple[tuple[str, int], ...], oid: int) -> tuple[str, ...]:
-    """The names of the designations on object ``oid`` (in order): a scan in C first for a
-    short tuple (most objects have none), the index of a long one."""
-    if len(marks) >= _INDEXED_FROM:
-        return _by_object(marks).get(oid, ())
-    if not marks or oid not in map(core.DESIGNATED, marks):
-        return ()
-    return tuple(name for name, on in marks if on == oid)
+__all__ = ["MagicMoves"]
 
 
 @memo.per_value
 def _has_mark(marks: tuple[str, ...], names: tuple[str, ...]) -> bool:
     """Whether one of ``names`` starts with one of ``marks`` (a few names, asked often)."""
     return any(name.startswith(marks) for name in names)
-
-
-@memo.last("marks")
-def _by_object(marks: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, ...]]:
-    """The names of a long designations tuple's entries by the object they name, built once
-    per tuple (every battle's protector is one: a move asks it of the moving object)."""
-    names: dict[int, tuple[str, ...]] = {}
-    for name, on in marks:
-        names[on] = (*names.get(on, ()), name)
-    return names
 
 
 if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
