@@ -86,8 +86,7 @@ def apply(
     rules themselves, a judge or a test). Queries answer in ``Outcome.answer``.
 
     Raises :class:`InputError` for names that don't exist (verb, zone, player, object)."""
-    rs = get_ruleset(state.ruleset)
-    route = _route(type(rs), type(action))
+    rs, route = _routed(state.ruleset, type(action))
     if route is None:
         raise _unknown_verb(rs, action)
     procedure, names, uses_catalog, zone_field, as_named = route
@@ -132,6 +131,14 @@ class _Route(NamedTuple):
     #: The names that zone field may hold as they are: the ruleset's zones named as it
     #: names them (:func:`_checked_names` leaves them so).
     as_named: frozenset[str]
+
+
+@memo.per_value
+def _routed(alias: str, cls: type[v.Action]) -> tuple[Ruleset, _Route | None]:
+    """The ruleset of ``alias`` and its route of an action of class ``cls`` (one lookup per
+    action: the registry forgets every cache when it changes)."""
+    rs = get_ruleset(alias)
+    return rs, _route(type(rs), cls)
 
 
 @memo.per_value

@@ -20,6 +20,7 @@ from functools import cache
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
+from obverse import memo
 from obverse.errors import InputError, quote, suggest
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
         _EXTRA[alias.lower()] = cls
     get_ruleset.cache_clear()
     _listed.cache_clear()
+    memo.clear()  # answers kept per alias (the engine's routes) may name the class it replaced
     return cls
 
 

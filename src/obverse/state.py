@@ -136,8 +136,9 @@ DESIGNATED: Final = operator.itemgetter(1)
 #: one is scanned (a scan of a few entries costs less than finding the index).
 _INDEXED_FROM: Final = 24
 
-#: An index of a long tuple's ``field`` values: the set of them and them in order.
-_Index = tuple[frozenset[Any], tuple[Any, ...]]
+#: An index of a long tuple's ``field`` values: the set of them, them in order, and whether
+#: no value is there twice (then an entry naming a value is the only one: no count needed).
+_Index = tuple[frozenset[Any], tuple[Any, ...], bool]
 
 
 def _grown(
@@ -150,7 +151,8 @@ def _grown(
     if len(entries) <= n or entries[:n] != before:
         return None
     added = tuple(map(field, entries[n:]))
-    return index[0].union(added), (*index[1], *added)
+    values, named = index[0].union(added), (*index[1], *added)
+    return values, named, len(values) == len(named)
 
 
 # Knowledge grows with the game and is asked about many times between its changes
@@ -159,9 +161,11 @@ def _grown(
 # asked about), the tuple held so its identity can't be reused while kept.
 @memo.last("entries", per="field", derive=_grown)
 def _slot(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> _Index:
-    """The index of a long plain tuple's ``field`` values: their set and them in order."""
-    values = tuple(map(field, entries))
-    return frozenset(values), values
+    """The index of a long plain tuple's ``field`` values: their set, them in order, and
+    whether each is there once."""
+    named = tuple(map(field, entries))
+    values = frozenset(named)
+    return values, named, len(values) == len(named)
 
 
 def _named(entries: tuple[Any, ...], field: Callable[[Any], Any]) -> frozenset[Any]:
@@ -229,16 +233,18 @@ def dropping(
     ``entries`` itself when none goes. ``keep`` looks at the entry alone."""
     # A scan in C (or the index of a long tuple) first: most x are named by no entry.
     if len(entries) >= _INDEXED_FROM:
-        values, named = _slot(entries, field)  # the values in order kept with the set
+        values, named, once = _slot(entries, field)  # the values in order kept with the set
         if x not in values:
             return entries
     else:
         if x not in map(field, entries):
             return entries
-        named = tuple(map(field, entries))
+        named, once = tuple(map(field, entries)), False
     # The entries naming x found in C too (tuple.index), only they looked at in Python: a
     # long tuple names x a few times at most, most often once (then cut out by two slices).
-    count, at = named.count(x), named.index(x)  # counted: no ValueError ends a search
+    # Counted unless the index knows every value is there once (a count reads every entry).
+    at = named.index(x)
+    count = 1 if once else named.count(x)
     if count == 1:
         if keep is not None and keep(entries[at]):
             return entries
@@ -706,14 +712,13 @@ def relocate(
     became: the same id or a new one) into ``new_key``, as one edit (a move is the hottest
     pair of edits); ``clock`` and ``next_id``: the state's new counters, if they change."""
     zones, oid, nid = state.zones, old.id, new.id
-    bottom = position == "bottom"
     contents = zones[old_key].without(oid)
     # ``new`` is in no zone now (``old`` was in this one, and a new id is in none): its put
     # needs no test of whether it is there.
     if old_key == new_key:
-        zones = zones.set(new_key, contents.put_absent(nid, bottom))
+        zones = zones.set(new_key, contents.put_absent(nid, position == "bottom"))
     else:
-        target = zones.get(new_key, EMPTY_ZONE).put_absent(nid, bottom)
+        target = zones.get(new_key, EMPTY_ZONE).put_absent(nid, position == "bottom")
         # Both zones edited in one mutation: the trie's root copied once, not twice.
         edit = zones.mutate()
         # An empty zone is dropped unless it was shuffled (its count keeps handles fresh).
@@ -723,19 +728,27 @@ def relocate(
             del edit[old_key]
         edit[new_key] = target
         zones = edit.finish()
-    card_object, trail = state.card_object, state.trail
-    cards = new.cards
-    if oid != nid or cards != old.cards:  # else each card names this object already
+    card_object, objects, cards = state.card_object, state.objects, new.cards
+    if oid == nid:
+        objects = objects.set(nid, new)
+    else:  # a new object: both edits of the objects in one mutation
+        edit = objects.mutate()
+        del edit[oid]
+        edit[nid] = new
+        objects = edit.finish()
+    same_cards = cards == old.cards
+    if not same_cards:  # a card left (a meld split ...): it names this object no more
         for card in old.cards:
             if card not in cards and card_object.get(card) == oid:
                 card_object = card_object.delete(card)
+    if oid != nid or not same_cards:  # else each card names this object already
         for card in cards:
             card_object = card_object.set(card, nid)
-    objects = state.objects
+    trail = state.trail
     return _replace(
         state,
         zones=zones,
-        objects=(objects.delete(oid) if oid != nid else objects).set(nid, new),
+        objects=objects,
         card_object=card_object,
         trail=Trail(trail, oid, trail.depth + 1, nid),
         clock=state.clock if clock is None else clock,

@@ -10,7 +10,7 @@ adds procedures; procedures call each other and the core edits, never the engine
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
 
@@ -49,6 +49,28 @@ class Catalog(Protocol):
         """Every card known."""
 
 
+class MovePlan(NamedTuple):
+    """What a ruleset's hooks decide of one move (:meth:`Ruleset.plan_move`)."""
+
+    #: The zone really reached (:meth:`~Hooks.destination`).
+    dest: str
+    #: The hooks' rulings, in order.
+    rulings: Rulings
+    #: ``dest`` is the zone it is in: :meth:`~Hooks.move_within_zone` has the first say
+    #: (nothing else decided yet).
+    within: bool = False
+    #: The face up in ``dest``; ``None``: it doesn't move (``rulings`` say why).
+    face: str | None = None
+    face_down: bool = False
+    is_new: bool = False
+    #: ``"unmeld"``: each of its cards becomes a new object; ``"cease"``: a token ceases to
+    #: exist; ``""``: it arrives as one object.
+    ends: str = ""
+    events: tuple[Event, ...] = ()
+    #: The keys of the zone it leaves and the zone it enters.
+    keys: tuple[str, str] = ("", "")
+
+
 class Ruleset(Offers, Hooks):
     """A game's rules: switches, hooks and the procedures built on them."""
 
@@ -60,6 +82,10 @@ class Ruleset(Offers, Hooks):
     turn_up_ways: ClassVar[frozenset[str]] = frozenset({"effect"})
     #: Turning face up may make it a copy (``copy``: MTG 708.11).
     face_up_copies: ClassVar[bool] = False
+    #: Whether the move hooks :meth:`plan_move` asks read nothing of the state but the
+    #: object's printed cards (``state.cards``): then a move's plan is kept per object value
+    #: and move (:func:`_kept_plan`; ``tests/test_memo.py`` holds it equal to the plain one).
+    plans_per_object: ClassVar[bool] = False
     #: Color names and the letters the game's cards use (MTG: ``green`` is ``G``); empty:
     #: colors are taken as written.
     color_names: ClassVar[Mapping[str, str]] = {}
@@ -218,52 +244,85 @@ class Ruleset(Offers, Hooks):
         face_fixed: str | None = None,
     ) -> Outcome:
         """:meth:`move` with what procedures add: ``face_fixed``, a face the rules already
-        chose (casting, playing, resolving), and the controller in the new zone."""
+        chose (casting, playing, resolving), and the controller in the new zone. The hooks
+        decide the move (:meth:`plan_move`), then it is carried out."""
         obj = state.objects[a.object]
-        face_down, position, transformed = a.face_down, a.position, a.transformed
-        dest, rulings = self.destination(state, obj, a.to, transformed)
-        if dest == obj.zone:  # a ruleset may give same-zone moves their own meaning
-            within = self.move_within_zone(state, obj, face_down, position)
+        if self.plans_per_object:
+            plan = _kept_plan(self, state, obj, a, face_fixed)
+        else:
+            plan = self.plan_move(state, obj, a, face_fixed)
+        rulings = plan.rulings
+        if plan.within:  # a ruleset may give same-zone moves their own meaning
+            within = self.move_within_zone(state, obj, a.face_down, a.position)
             if within is not None:
                 return replace(within, rulings=(*rulings, *within.rulings))
-        new_face = face_fixed
-        if new_face is None:
-            new_face, why = self.face_on_move(state, obj, dest, a.face, transformed)
-            if why:  # most hooks answer with no rulings: join only what there is
-                rulings += why
-            if new_face is None:
-                return Outcome(state, NOTHING, rulings)
-        fd, why = self.face_down_on_move(state, obj, dest, face_down)
-        is_new, why2 = self.is_new_object(state, obj, dest)
-        if why:
-            rulings += why
-        if why2:
-            rulings += why2
-        events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
-        if (obj.meld is not None or obj.components) and not self.is_in_play(dest):
-            state = self._unmeld(self.remove(state, obj), obj, dest, fd, position)
-            return Outcome(state, DONE, rulings, events)
-        ceases, why = self.token_ceases(state, obj, dest)
-        if ceases:
-            state = core.forget(self.remove(state, obj), obj.id)
-            gone = Event("cease", obj.id, obj.cards[0])
-            return Outcome(state, DONE, (*rulings, *why), (*events, gone))
+            plan = self.plan_move(state, obj, a, face_fixed, within=False)
+            rulings = plan.rulings
+        dest, face, fd, is_new, ends = plan.dest, plan.face, plan.face_down, plan.is_new, plan.ends
+        if face is None:
+            return Outcome(state, NOTHING, rulings)
+        if ends:
+            state = self.remove(state, obj)
+            if ends == "unmeld":
+                state = self._unmeld(state, obj, dest, fd, a.position)
+            else:  # a token ceases to exist
+                state = core.forget(state, obj.id)
+            return Outcome(state, DONE, rulings, plan.events)
         new, state = self._moved(
             state,
             obj,
             dest=dest,
-            face=new_face,
+            face=face,
             fd=fd,
             is_new=is_new,
             face_down=a.face_down,
             controller=controller,
         )
         next_id = new.id + 1 if is_new else None  # the counters advance in the same edit
-        old_key, new_key = self.zone_key(obj.zone, obj.owner), self.zone_key(new.zone, new.owner)
+        old_key, new_key = plan.keys
         state = core.relocate(
-            state, obj, old_key, new, new_key, position, clock=new.timestamp, next_id=next_id
+            state, obj, old_key, new, new_key, a.position, clock=new.timestamp, next_id=next_id
         )
-        return Outcome(self.after_move(state, obj, new), DONE, rulings, events)
+        return Outcome(self.after_move(state, obj, new), DONE, rulings, plan.events)
+
+    def plan_move(
+        self,
+        state: GameState,
+        obj: GameObject,
+        a: v.Move,
+        face_fixed: str | None = None,
+        within: bool = True,
+    ) -> MovePlan:
+        """What the hooks decide of moving ``obj`` as ``a`` says (``face_fixed``: a face the
+        rules already chose): :meth:`destination`, then (unless it stays in its zone and
+        ``within``) :meth:`face_on_move`, :meth:`face_down_on_move`, :meth:`is_new_object`,
+        and whether it unmelds or (:meth:`token_ceases`) ceases to exist. With
+        :attr:`plans_per_object`, decided once per object value and move (:func:`_kept_plan`)."""
+        dest, rulings = self.destination(state, obj, a.to, a.transformed)
+        if within and dest == obj.zone:
+            return MovePlan(dest, rulings, within=True)
+        new_face = face_fixed
+        if new_face is None:
+            new_face, why = self.face_on_move(state, obj, dest, a.face, a.transformed)
+            if why:  # most hooks answer with no rulings: join only what there is
+                rulings += why
+            if new_face is None:
+                return MovePlan(dest, rulings)
+        fd, why = self.face_down_on_move(state, obj, dest, a.face_down)
+        is_new, why2 = self.is_new_object(state, obj, dest)
+        if why:
+            rulings += why
+        if why2:
+            rulings += why2
+        events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
+        keys = (self.zone_key(obj.zone, obj.owner), self.zone_key(dest, obj.owner))
+        if (obj.meld is not None or obj.components) and not self.is_in_play(dest):
+            return MovePlan(dest, rulings, False, new_face, fd, is_new, "unmeld", events, keys)
+        ceases, why = self.token_ceases(state, obj, dest)
+        if ceases:
+            events += (Event("cease", obj.id, obj.cards[0]),)
+            return MovePlan(dest, (*rulings, *why), False, new_face, fd, is_new, "cease", events)
+        return MovePlan(dest, rulings, False, new_face, fd, is_new, "", events, keys)
 
     def _moved(
         self,
@@ -742,6 +801,17 @@ class Ruleset(Offers, Hooks):
                 cards.append(card)
         ok, rulings = self.can_be_in_pool(state, state.objects[a.hero], cards)
         return Outcome(state, DONE, rulings, answer=ok)
+
+
+@memo.per_identity(
+    "obj", "rs", "state.cards", "a.to", "a.face", "a.face_down", "a.transformed", "face_fixed"
+)
+def _kept_plan(
+    rs: Ruleset, state: GameState, obj: GameObject, a: v.Move, face_fixed: str | None
+) -> MovePlan:
+    """:meth:`Ruleset.plan_move` kept per object value, ruleset, printed cards and the move's
+    fields (a ruleset whose move hooks read nothing else: :attr:`Ruleset.plans_per_object`)."""
+    return rs.plan_move(state, obj, a, face_fixed)
 
 
 @memo.per_value

@@ -158,6 +158,9 @@ class Magic(
 
     #: One handler per layout: the hooks ask the card's (712.8e is in ``layouts/transform.py``).
     layout_rules: ClassVar[Mapping[str, Layout]] = LAYOUT_RULES
+    #: The move hooks here (destination, faces, facing, new object, tokens) read the printed
+    #: card and the object alone.
+    plans_per_object: ClassVar[bool] = True
 
     #: Also melding with a partner (701.42a): each meld card of the same owner, decided one
     #: by one (the pair decides, 712.4).

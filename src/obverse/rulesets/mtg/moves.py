@@ -29,10 +29,11 @@ replace = msgspec.structs.replace
 __all__ = ["MagicMoves"]
 
 
-@memo.per_value
-def _has_mark(marks: tuple[str, ...], names: tuple[str, ...]) -> bool:
-    """Whether one of ``names`` starts with one of ``marks`` (a few names, asked often)."""
-    return any(name.startswith(marks) for name in names)
+@memo.per_identity("obj", "rs", "state.effects", "state.designations", "state.cards", "to")
+def _replaced(rs: MagicMoves, state: GameState, obj: GameObject, to: str) -> bool:
+    """:meth:`MagicMoves.replaces_leaving`, kept per object value and what its
+    characteristics read (a replacement of its own is in its text)."""
+    return rs.replaces_leaving(state, obj, to)
 
 
 if TYPE_CHECKING:  # a flat mixin: typed as its base, composed by the ruleset
@@ -72,10 +73,12 @@ class MagicMoves(_Base):
             return super().move_object(state, a, controller=controller, face_fixed=face_fixed)
         names = marks_naming(state.designations, obj.id)
         first: Rulings = ()
-        if leaves and (
-            (names and _has_mark(self.leaving_marks, names))
-            or self.replaces_leaving(state, obj, to)
-        ):
+        marked = False
+        for name in names:  # a few names: asked here, not in a call
+            if name.startswith(self.leaving_marks):
+                marked = True
+                break
+        if leaves and (marked or _replaced(self, state, obj, to)):
             state, to, first, done = self.leaving(state, obj, to)
             if done is not None:
                 return replace(done, rulings=first + done.rulings)
