@@ -96,6 +96,9 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
     version: ClassVar[str] = "current"
     title: ClassVar[str] = "Grand Archive (Comprehensive Rules)"
     listed: ClassVar[int] = 2
+    #: The move hooks (regalia, ephemeral, renewable, sides, tokens) read the object, its
+    #: printed card and its characteristics alone.
+    plans_per_object: ClassVar[bool] = True
     layouts: ClassVar[frozenset[str]] = frozenset({"normal", "double_faced"})
     stats: ClassVar[tuple[str, ...]] = (
         "reserve_cost",

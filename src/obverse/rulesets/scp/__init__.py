@@ -148,6 +148,8 @@ class SCP(Sandboxes, Ruleset):
     play_zone: ClassVar[str] = SITE_ZONE
     discard_zone: ClassVar[str] = "decommissioned"
     actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest, *SANDBOX_ACTIONS)
+    #: Facing and faces decided by the zone, the object and its printed card alone.
+    plans_per_object: ClassVar[bool] = True
     sandbox_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, *CLASS_SANDBOXES})
     site_zone: ClassVar[str] = SITE_ZONE
     #: 概要: a face-down card is seen only by whom its zone allows (else: no reference).
