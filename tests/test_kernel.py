@@ -11,6 +11,7 @@ from obverse.cards import parse_card
 from obverse.characteristics import characteristics
 from obverse.engine import apply
 from obverse.errors import InputError, RulesError
+from obverse.fuzz import card_pool
 from obverse.rulings import Outcome
 from obverse.state import GameState
 
@@ -231,3 +232,17 @@ def test_a_warm_game_verb_does_not_rebuild_the_verb_table(monkeypatch: pytest.Mo
     assert game.transform(delver).result == "done"
     assert game.move(delver, "graveyard").result == "done"
     assert asked == []
+
+
+@pytest.mark.parametrize("game", ["mtg", "ga", "fab", "scp"])
+def test_an_effect_modifying_what_no_effect_modifies_is_refused_not_ignored(game: str) -> None:
+    """Effects modify the layers' keys (MTG 613) and a few others; any other key (a set of
+    abilities the effects can't grant) is an input error naming it, through ``Game`` as in a
+    scenario, and the game is left as it was."""
+    g = Game(game)
+    card = g.add(card_pool(game)[0], g.ruleset.play_zone, owner="alice")
+    before = g.state
+    with pytest.raises(InputError, match=r"modify\.abilities: unknown modification"):
+        g.apply_effect("grant", to=card, modify={"abilities": ["Flying"]})
+    assert g.state is before and not g.history
+    assert g.apply_effect("pump", to=card, modify={"power": 1}).result == "done"

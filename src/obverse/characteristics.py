@@ -30,6 +30,12 @@ LAYERS: Final = (
     ("power", "toughness"),
 )
 
+#: Every key an effect may modify (the layers' keys, and ``prevent_damage_from`` and
+#: ``forbid``, which change no characteristic): any other is an input error, never ignored.
+MODIFY_KEYS: Final = frozenset(
+    {*(key for layer in LAYERS for key in layer), "prevent_damage_from", "forbid"}
+)
+
 
 class Characteristics(msgspec.Struct, frozen=True):
     """What an object is now: the face(s) that count, its names and its values.

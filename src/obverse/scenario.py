@@ -19,7 +19,7 @@ import msgspec
 from obverse import vocab as v
 from obverse.carddata import CardIndex, CardResolver, unknown_card_error
 from obverse.cards import MAX_STAT, STAT_FIELDS, CardDef, parse_card
-from obverse.characteristics import STATUS_KEYS
+from obverse.characteristics import MODIFY_KEYS, STATUS_KEYS
 from obverse.errors import InputError, quote, shorten, suggest
 from obverse.loader import MAX_INT, load_file
 from obverse.rulesets import Ruleset, get_ruleset
@@ -59,24 +59,6 @@ _L = "label"
 #: The most counters one step may put on an object (a count is never negative or absurd).
 MAX_COUNT: Final = 1_000_000
 
-MODIFY_KEYS: Final = frozenset(
-    {
-        "power",
-        "toughness",
-        "set_power",
-        "set_toughness",
-        "set_types",
-        "set_supertypes",
-        "add_types",
-        "add_supertypes",
-        "add_subtypes",
-        "color",
-        "add_color",
-        "lose_all_abilities",
-        "prevent_damage_from",
-        "forbid",
-    }
-)
 SET_KEYS: Final = frozenset(
     {"names", "colors", "types", "supertypes", "subtypes", "abilities", "tags"}
 )

@@ -20,6 +20,7 @@ from obverse import vocab as v
 from obverse.cards import STAT_FIELDS, CardDef
 from obverse.characteristics import (
     FILTER_KEYS,
+    MODIFY_KEYS,
     Characteristics,
     applies_to,
     characteristics,
@@ -622,6 +623,10 @@ class Ruleset(Offers, Hooks):
         if where is not None:
             self.check_filter(state, where)
         modify = dict(a.modify)
+        for key in modify:
+            if key not in MODIFY_KEYS:  # never kept and ignored: an effect that does nothing
+                hint = suggest(str(key), MODIFY_KEYS)
+                raise InputError("", f"modify.{key}", f"unknown modification{hint}")
         for key in ("set_types", "set_supertypes"):
             if key in modify and not self.type_setting:
                 raise InputError("", f"modify.{key}", f"{self.name} has no type-setting effects")

@@ -1,0 +1,127 @@
+"""A move's plan kept per object value (issue 22, apply + undo): where a ruleset's move hooks
+read only the object, its printed cards and what its characteristics read
+(:attr:`Ruleset.plans_per_object`), :func:`obverse.rulesets.base._kept_plan` answers as
+asking the hooks does, whatever else of the state changed since it was kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from obverse import vocab as v
+from obverse.cards import CardDef, Face
+from obverse.fuzz import play_history
+from obverse.play import replay
+from obverse.game import Game
+from obverse.registry import get_ruleset, rulesets
+from obverse.rulesets.base import MovePlan, Ruleset, _kept_plan
+from obverse.rulesets.ga.objects import EPHEMERAL
+from obverse.state import GameObject, GameState
+
+#: The ways a move is asked: plainly, face down, face up, transformed, on a face.
+_HOW: list[dict[str, Any]] = [
+    {},
+    {"face_down": True},
+    {"face_down": False},
+    {"transformed": True},
+    {"face": "back"},
+]
+
+PLANNED = sorted({cls.aliases[0] for cls in rulesets() if cls.plans_per_object})
+
+
+def _plain(rs: Ruleset, state: GameState, obj: GameObject, a: v.Move) -> MovePlan | str:
+    # The hooks asked directly (not inside memo.plain(), which would empty the kept plans).
+    return _plan(rs, state, obj, a, kept=False)
+
+
+def _plan(
+    rs: Ruleset, state: GameState, obj: GameObject, a: v.Move, kept: bool = True
+) -> MovePlan | str:
+    try:
+        return _kept_plan(rs, state, obj, a, None) if kept else rs.plan_move(state, obj, a)
+    except Exception as e:  # a hook refusing a move refuses it the same way both times
+        return f"{type(e).__name__}: {e}"
+
+
+def test_the_rulesets_keeping_plans_are_the_ones_whose_hooks_say_so() -> None:
+    assert {"mtg", "ga", "scp"} <= set(PLANNED)
+    assert "fab" not in PLANNED  # 3.3.2a: whether the arsenal holds a card reads the zones
+
+
+@pytest.mark.parametrize("alias", PLANNED)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_kept_plan_answers_as_the_hooks_do_after_every_action(alias: str, seed: int) -> None:
+    """Along a random history, each object that is the same value before and after an action
+    is planned to every zone every way in the state before (so a plan is kept) and then in
+    the state after: the same plan as asking the hooks there."""
+    hist = play_history(alias, seed, steps=30)
+    rs = get_ruleset(alias)
+    zones = sorted(rs.zones)
+    before = hist.initial
+    asked = 0
+    for i in range(1, len(hist.log) + 1):
+        after = replay(hist.initial, hist.log[:i])
+        for oid, obj in before.objects.items():
+            if after.objects.get(oid) is not obj:
+                continue
+            for zone in zones[:: 1 + len(zones) // 6]:
+                for how in _HOW:
+                    a = v.Move(object=oid, to=zone, **how)
+                    _plan(rs, before, obj, a)
+                    assert _plan(rs, after, obj, a) == _plain(rs, after, obj, a), (i, a)
+                    asked += 1
+        before = after
+    assert asked > 100
+
+
+def _regalia(name: str, *abilities: str) -> CardDef:
+    face = Face(name=name, types=("WEAPON",), supertypes=("REGALIA",), abilities=abilities)
+    return CardDef(name=name, faces=(face,))
+
+
+def test_a_designation_on_the_same_object_value_changes_its_plan() -> None:
+    """Ephemeral 1.1: the same object value, once ephemeral, is banished instead: the kept
+    plan of the state before isn't the answer of the state after."""
+    g = Game("ga")
+    card = g.add(_regalia("Plain Blade"), "field", owner="alice")
+    obj = g.obj(card)
+    a = v.Move(object=obj.id, to="hand")
+    assert _kept_plan(g.ruleset, g.state, obj, a, None).dest == "material_deck"  # Regalia 5
+    marked = msgspec.structs.replace(g.state, designations=((EPHEMERAL, obj.id),))
+    plan = _kept_plan(g.ruleset, marked, obj, a, None)
+    assert plan.dest == "banishment"
+    assert plan.rulings[0].rule == "Ephemeral 1.1"
+
+
+def test_an_effect_on_the_same_object_value_changes_its_plan() -> None:
+    """Renewable 1: a regalia with Renewable goes to the material deck instead of being
+    banished (Regalia 4); once an effect takes its abilities away, the same object value is
+    banished."""
+    g = Game("ga")
+    card = g.add(_regalia("Evergreen Blade", "Renewable"), "field", owner="alice")
+    obj = g.obj(card)
+    a = v.Move(object=obj.id, to="graveyard")
+    assert _kept_plan(g.ruleset, g.state, obj, a, None).dest == "material_deck"
+    g.apply_effect("silence", to=card, modify={"lose_all_abilities": True})
+    assert g.obj(card) is obj  # the effect changed no object, only what applies to it
+    plan = _kept_plan(g.ruleset, g.state, obj, a, None)
+    assert plan.dest == "banishment"
+    assert plan == _plain(g.ruleset, g.state, obj, a)
+
+
+def test_each_field_of_the_move_is_part_of_what_is_kept() -> None:
+    """MTG 712.14: the same object put onto the battlefield plainly, transformed and face
+    down: three plans, as the hooks decide them."""
+    g = Game("mtg")
+    card = g.add("Delver of Secrets", "hand", owner="alice")
+    obj, rs = g.obj(card), g.ruleset
+    faces = []
+    for how in ({}, {"transformed": True}, {"face_down": True}, {}):
+        a = v.Move(object=obj.id, to="battlefield", **how)
+        plan = _kept_plan(rs, g.state, obj, a, None)
+        assert plan == _plain(rs, g.state, obj, a)
+        faces.append((plan.face, plan.face_down))
+    assert faces == [("front", False), ("back", False), ("front", True), ("front", False)]
