@@ -13,8 +13,8 @@ import pytest
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
 from obverse.fuzz import play_history
-from obverse.play import replay
 from obverse.game import Game
+from obverse.play import replay
 from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets.base import MovePlan, Ruleset, _kept_plan
 from obverse.rulesets.ga.objects import EPHEMERAL
