@@ -125,3 +125,64 @@ def test_each_field_of_the_move_is_part_of_what_is_kept() -> None:
         assert plan == _plain(rs, g.state, obj, a)
         faces.append((plan.face, plan.face_down))
     assert faces == [("front", False), ("back", False), ("front", True), ("front", False)]
+
+
+def _every_zone(cls: type[Ruleset]) -> type[Ruleset]:
+    """``cls`` asking :meth:`after_move` after every move (an override stating no zones)."""
+
+    class Always(cls):  # type: ignore[valid-type,misc]
+        def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
+            return super().after_move(state, old, new)
+
+    return Always
+
+
+def test_after_move_is_asked_of_the_zones_its_overrides_state() -> None:
+    """A ruleset's ``after_move_from`` is the union of its classes' ``after_move_zones``;
+    an override stating none makes it every zone; with no override, no zone."""
+    by_alias = {cls.aliases[0]: cls for cls in rulesets()}
+    assert by_alias["mtg"].after_move_from == {"stack"}  # 708.4: a face-down spell's kind
+    assert by_alias["fab"].after_move_from == frozenset()
+    assert by_alias["ga"].after_move_from is None  # 6.1.1: what a player knows, every move
+    assert _every_zone(by_alias["mtg"]).after_move_from is None
+
+    class Hand(by_alias["fab"]):  # type: ignore[misc,valid-type]
+        after_move_zones = frozenset({"hand"})
+
+        def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
+            return state
+
+    class Both(Hand, by_alias["mtg"]):  # type: ignore[misc,valid-type]
+        pass
+
+    assert Hand.after_move_from == {"hand"}
+    assert Both.after_move_from == {"hand", "stack"}
+
+
+@pytest.mark.parametrize("alias", ["mtg", "fab", "ga", "scp"])
+def test_a_move_asking_after_move_only_where_it_says_moves_as_asking_it_always(
+    alias: str,
+) -> None:
+    """Along a random history, every object moved to every zone by the ruleset and by one
+    asking ``after_move`` after every move: the same outcome."""
+    hist = play_history(alias, 3, steps=25)
+    rs = get_ruleset(alias)
+    always = _every_zone(type(rs))()
+    state, moved = hist.initial, 0
+    for i in range(len(hist.log) + 1):
+        if i:
+            state = replay(state, hist.log[i - 1 : i])
+        for oid in list(state.objects)[::3]:
+            for zone in sorted(rs.zones):
+                a = v.Move(object=oid, to=zone)
+                assert _moved(rs, state, a) == _moved(always, state, a), (i, a)
+                moved += 1
+    assert moved > 100
+
+
+def _moved(rs: Ruleset, state: GameState, a: v.Move) -> object:
+    try:
+        out = rs.move(state, a)
+    except Exception as e:  # refused the same way both times
+        return f"{type(e).__name__}: {e}"
+    return out.result, out.rulings, out.events, out.state

@@ -286,7 +286,10 @@ class Ruleset(Offers, Hooks):
         state = core.relocate(
             state, obj, old_key, new, new_key, a.position, clock=new.timestamp, next_id=next_id
         )
-        return Outcome(self.after_move(state, obj, new), DONE, rulings, plan.events)
+        after = self.after_move_from  # most moves leave a zone after_move has nothing for
+        if after is None or obj.zone in after:
+            state = self.after_move(state, obj, new)
+        return Outcome(state, DONE, rulings, plan.events)
 
     def plan_move(
         self,

@@ -89,8 +89,24 @@ class Hooks:
     stack_zone: ClassVar[str] = "stack"
     #: Where a card goes when it resolves and does not stay in play.
     discard_zone: ClassVar[str] = "graveyard"
+    #: The zones an object leaves that :meth:`after_move` has something to say about
+    #: (``None``: every zone). Each class defining ``after_move`` may state its own
+    #: ``after_move_zones``; a ruleset's is the union of its classes' (found once, at class
+    #: creation), every zone if one of them states none, no zone if only the default here
+    #: answers (the move then skips the call).
+    after_move_from: ClassVar[frozenset[str] | None] = frozenset()
     #: Characteristics depend only on the object, the effects and the cards (cacheable).
     cacheable_characteristics: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        zones: frozenset[str] | None = frozenset()
+        for klass in cls.__mro__:
+            if klass is not Hooks and "after_move" in vars(klass):
+                own = vars(klass).get("after_move_zones")
+                zones = None if own is None or zones is None else zones | own
+        cls.after_move_from = zones
+
     #: A private zone may hold public objects: a card moved there with ``face_down: false``
     #: or turned face up there stays public (FaB 3.0.4d).
     public_objects_in_private_zones: ClassVar[bool] = False

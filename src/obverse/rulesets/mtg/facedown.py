@@ -345,6 +345,9 @@ class MagicFaceDown(_Base):
             return Outcome(state, ILLEGAL, self.cite(topic, why))
         return None
 
+    #: :meth:`after_move` has something to say only of an object leaving the stack.
+    after_move_zones: ClassVar[frozenset[str]] = frozenset({"stack"})
+
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """A face-down spell resolving keeps its kind as a face-down permanent (708.4); an
         object face up has no kind."""
