@@ -30,9 +30,15 @@ __all__ = ["MagicMoves"]
 
 
 @memo.per_identity("obj", "rs", "state.effects", "state.designations", "state.cards", "to")
-def _replaced(rs: MagicMoves, state: GameState, obj: GameObject, to: str) -> bool:
-    """:meth:`MagicMoves.replaces_leaving`, kept per object value and what its
-    characteristics read (a replacement of its own is in its text)."""
+def _says_leaving(rs: MagicMoves, state: GameState, obj: GameObject, to: str) -> bool:
+    """Whether :meth:`MagicMoves.leaving` has something to say as ``obj`` leaves for ``to``:
+    a designation naming it has one of :attr:`~MagicMoves.leaving_marks`, or a replacement
+    of its own changes where it goes (:meth:`~MagicMoves.replaces_leaving`, from its text).
+    Kept per object value and what its designations and characteristics read."""
+    marks = rs.leaving_marks
+    for name in marks_naming(state.designations, obj.id):
+        if name.startswith(marks):
+            return True
     return rs.replaces_leaving(state, obj, to)
 
 
@@ -63,22 +69,18 @@ class MagicMoves(_Base):
         where it goes (:meth:`replaces_leaving`), and :meth:`moved` after it for one
         entering the battlefield or still named by a designation once it has left.
 
-        The designations naming the object are found once (:func:`marks_naming`): most
-        moves have nothing for the hooks and skip them."""
+        Whether :meth:`leaving` has something to say is kept per object value
+        (:func:`_says_leaving`), and the designations naming it are looked up after the move
+        only for an object that stays the same: most moves skip the hooks."""
         obj = state.objects[a.object]
         here, to = obj.zone, a.to
         leaves = here in ("battlefield", "stack") and to != here
         enters = to == "battlefield" and here != to
         if not (enters or leaves):
             return super().move_object(state, a, controller=controller, face_fixed=face_fixed)
-        names = marks_naming(state.designations, obj.id)
+        marks = state.designations
         first: Rulings = ()
-        marked = False
-        for name in names:  # a few names: asked here, not in a call
-            if name.startswith(self.leaving_marks):
-                marked = True
-                break
-        if leaves and (marked or _replaced(self, state, obj, to)):
+        if leaves and _says_leaving(self, state, obj, to):
             state, to, first, done = self.leaving(state, obj, to)
             if done is not None:
                 return replace(done, rulings=first + done.rulings)
@@ -91,8 +93,8 @@ class MagicMoves(_Base):
         if out.result != DONE or not (
             enters
             or (
-                names
-                and obj.id in out.state.objects
+                obj.id in out.state.objects
+                and marks_naming(marks, obj.id)
                 and core.mentions(out.state.designations, core.DESIGNATED, obj.id)
             )
         ):
