@@ -360,20 +360,26 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         # Ephemeral needs a designation; Renewable 1 replaces only a banishment.
         decided = self.ephemeral_destination(state, obj, zone) if state.designations else None
         if decided is None:
-            decided = self._regalia_destination(state, obj, zone)
+            if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
+                if zone != BANISHMENT:
+                    return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
+                decided = PLAIN[zone]
+            else:
+                default = state.card_def(obj).faces[0]  # its front, without the property's frame
+                words = _type_words(default)  # one look-up: a move is the hottest call
+                if REGALIA not in words and CHAMPION not in words:
+                    return PLAIN[zone]  # not a banishment: nothing more to replace
+                decided = self._regalia_destination(state, obj, zone, default, words)
         if decided.value != BANISHMENT:
             return decided
         return self.renewable_destination(state, obj, decided)
 
-    def _regalia_destination(self, state: GameState, obj: GameObject, zone: str) -> Decided[str]:
-        """:meth:`destination` but for Ephemeral and Renewable."""
-        if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
-            return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
-        default = state.card_def(obj).faces[0]  # its front, without the property's frame
-        words = _type_words(default)  # one look-up: a move is the hottest call
+    def _regalia_destination(
+        self, state: GameState, obj: GameObject, zone: str, default: Face, words: frozenset[str]
+    ) -> Decided[str]:
+        """:meth:`destination` of a regalia or a champion (``default``: its default side, of
+        type and supertype ``words``) sent to the graveyard, hand, main deck or memory."""
         if REGALIA not in words:
-            if CHAMPION not in words:
-                return PLAIN[zone]
             return self._champion_destination(default, zone, words)
         if zone == GRAVEYARD:
             dest, rule, why = (
@@ -381,15 +387,13 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
                 "Regalia 4",
                 "a regalia that would go to a graveyard is banished instead",
             )
-        elif zone in REGALIA_RETURNS_FROM:
+        else:  # one of REGALIA_RETURNS_FROM
             dest, rule, why = (
                 MATERIAL_DECK,
                 "Regalia 5",
                 "a regalia sent to the hand, main "
                 "deck or memory returns to its owner's material deck",
             )
-        else:
-            return PLAIN[zone]
         out: Rulings = self.cite(rule, why)
         if self.is_transformed(state, obj):
             out = (
@@ -499,8 +503,20 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: whoever could identify the card before the
-        move keeps that knowledge (until its zone is shuffled)."""
-        return self._remember(state, old, new.card)
+        move keeps that knowledge (until its zone is shuffled), of the object it became."""
+        known, card = state.knowledge, new.card
+        if (
+            old.face_down
+            or old.zone not in self.public_zones
+            or (known and mentions(known, KNOWN_CARD, card))
+        ):
+            return self._remember(state, old, card, new.id)
+        # The common move, written out (the hottest call): face up in a public zone, the card
+        # was everyone's to identify, and nobody's knowledge of it is kept yet.
+        extra = []
+        for p in state.players:  # a loop, not a comprehension: no frame of its own
+            extra.append(Knowledge(p, card, new.id, True))
+        return replace(state, knowledge=known + tuple(extra))
 
     # --- face down (8) ---------------------------------------------------------------------
 
@@ -722,7 +738,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: who saw it face up keeps that knowledge."""
-        return self._remember(state, obj, obj.card)
+        return self._remember(state, obj, obj.card, state.card_object.get(obj.card, obj.id))
 
     def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
         """Public vs Private Information 7: when control of a face-down card changes,
@@ -742,8 +758,9 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         knowledge = tuple(k for k in state.knowledge if k.card not in cards)
         return replace(state, knowledge=knowledge)
 
-    def _remember(self, state: GameState, old: GameObject, card: int) -> GameState:
-        """Lasting knowledge of ``card`` for every player who could identify ``old``."""
+    def _remember(self, state: GameState, old: GameObject, card: int, new_obj: int) -> GameState:
+        """Lasting knowledge of ``card`` (now object ``new_obj``) for every player who could
+        identify ``old``."""
         known = state.knowledge
         # Only the entries naming the card are read (found in C, or by the tuple's index):
         # the knowledge grows with the game, a move doesn't.
@@ -756,12 +773,11 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             lookers: tuple[str, ...] = state.players  # face up in a public zone: everyone's
         else:
             lookers = tuple(p for p in state.players if self.may_look(state, p, old))
-        new_obj = state.card_object.get(card, old.id)
         extra = []
         for p in lookers:  # a loop, not a comprehension: no frame of its own
             if p not in have:
                 extra.append(Knowledge(p, card, new_obj, True))
-        return replace(state, knowledge=(*known, *extra)) if extra else state
+        return replace(state, knowledge=known + tuple(extra)) if extra else state
 
 
 def _typed(face: Face, word: str) -> bool:
