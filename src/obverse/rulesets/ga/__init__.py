@@ -335,7 +335,9 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             return super().move(state, a)
         if PRESERVE in abilities or a.as_ is not None or a.values is not None:
             return super(Keywords, self).move(state, a)  # Ruleset.move's checks, or Preserve 1
-        return super(FieldObjects, self).move_object(state, a)  # all would pass it through
+        # All would pass it through: the kernel's move (the class after FieldObjects), called
+        # as a function (a super() object per move costs more than the rest of this test).
+        return Ruleset.move_object(self, state, a)
 
     def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """:meth:`Ruleset.move_object`, through the seams' own (loaded cards in
@@ -349,7 +351,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             or PRESERVE in characteristics(state, before, self).props.abilities
         ):
             return super().move_object(state, a, **how)
-        return super(FieldObjects, self).move_object(state, a, **how)
+        return Ruleset.move_object(self, state, a, **how)  # the class after FieldObjects
 
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
@@ -365,7 +367,10 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
                     return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
                 decided = PLAIN[zone]
             else:
-                default = state.card_def(obj).faces[0]  # its front, without the property's frame
+                # state.card_def(obj)'s front, without its frame or the property's (a meld is
+                # MTG's, but asked as card_def does)
+                card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card
+                default = card.faces[0]
                 words = _type_words(default)  # one look-up: a move is the hottest call
                 if REGALIA not in words and CHAMPION not in words:
                     return PLAIN[zone]  # not a banishment: nothing more to replace
@@ -504,7 +509,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: whoever could identify the card before the
         move keeps that knowledge (until its zone is shuffled), of the object it became."""
-        known, card = state.knowledge, new.card
+        known, card = state.knowledge, new.cards[0]  # new.card, without the property's frame
         if (
             old.face_down
             or old.zone not in self.public_zones
