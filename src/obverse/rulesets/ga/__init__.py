@@ -325,8 +325,8 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         abilities, as a move is the hottest call (``tests/test_ga_moves.py`` holds this path
         equal to theirs)."""
         obj = state.objects[a.object]
-        if obj.zone != FIELD:
-            return super(Keywords, self).move(state, a)
+        if obj.zone != FIELD:  # Ruleset.move: the class after Keywords with a move
+            return Ruleset.move(self, state, a)
         marks = state.designations
         if marks and ((LOADED_MARK, obj.id) in marks or any(d[0].startswith(LINK) for d in marks)):
             return super().move(state, a)
@@ -334,7 +334,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         if IMMORTALITY in abilities:  # is_immortal
             return super().move(state, a)
         if PRESERVE in abilities or a.as_ is not None or a.values is not None:
-            return super(Keywords, self).move(state, a)  # Ruleset.move's checks, or Preserve 1
+            return Ruleset.move(self, state, a)  # Ruleset.move's checks, or Preserve 1
         # All would pass it through: the kernel's move (the class after FieldObjects), called
         # as a function (a super() object per move costs more than the rest of this test).
         return Ruleset.move_object(self, state, a)
@@ -412,13 +412,14 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             )
         return Decided(dest, out)
 
+    # The same decision every time for a zone entered from the field (one slot per zone) and
+    # for any move from elsewhere (slot False): a move asks it, so compiled, the hook's own
+    # frame is the cache's.
+    @memo.last("self", per="obj.zone == FIELD and zone")
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects 1: only cards on the field are objects; leaving it makes a new one."""
-        return self._leaving_field(zone) if obj.zone == FIELD else YES
-
-    @memo.per_value  # leaving the field for a zone: the same decision every time
-    def _leaving_field(self, zone: str) -> Decided[bool]:
-        """Objects 1: leaving the field for ``zone`` makes a new object."""
+        if obj.zone != FIELD:
+            return YES
         why = f"leaving the field for the {_words(zone)} it becomes a new object"
         return Decided(True, self.cite("Objects 1", why))
 
