@@ -359,22 +359,25 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
         graveyard is banished (Regalia 4); one sent to hand, main deck or memory returns to
         its owner's material deck (Regalia 5). An ephemeral object is banished (Ephemeral)."""
-        # Ephemeral needs a designation; Renewable 1 replaces only a banishment.
-        decided = self.ephemeral_destination(state, obj, zone) if state.designations else None
-        if decided is None:
-            if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
-                if zone != BANISHMENT:
-                    return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
-                decided = PLAIN[zone]
-            else:
-                # state.card_def(obj)'s front, without its frame or the property's (a meld is
-                # MTG's, but asked as card_def does)
-                card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card
-                default = card.faces[0]
-                words = _type_words(default)  # one look-up: a move is the hottest call
-                if REGALIA not in words and CHAMPION not in words:
-                    return PLAIN[zone]  # not a banishment: nothing more to replace
-                decided = self._regalia_destination(state, obj, zone, default, words)
+        # Ephemeral needs a designation (an ephemeral object is banished: Renewable 1 may
+        # replace that); Renewable 1 replaces only a banishment.
+        if state.designations:
+            decided = self.ephemeral_destination(state, obj, zone)
+            if decided is not None:
+                return self.renewable_destination(state, obj, decided)
+        if zone == GRAVEYARD or zone in REGALIA_RETURNS_FROM:
+            # state.card_def(obj)'s front, without its frame or the property's (a meld is
+            # MTG's, but asked as card_def does)
+            card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card
+            default = card.faces[0]
+            words = _type_words(default)  # one look-up: a move is the hottest call
+            if REGALIA not in words and CHAMPION not in words:
+                return PLAIN[zone]  # not a banishment: nothing more to replace
+            decided = self._regalia_destination(state, obj, zone, default, words)
+        elif zone != BANISHMENT:
+            return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
+        else:
+            decided = PLAIN[zone]
         if decided.value != BANISHMENT:
             return decided
         return self.renewable_destination(state, obj, decided)
@@ -435,6 +438,8 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         only when asked (it is then transformed); a card with no flip side can't enter
         transformed and stays where it is."""
         if zone != FIELD:
+            if obj.face != "back" and face != "back" and not transformed:
+                return FRONT  # nothing to flip back, no flip side asked (most moves)
             out: Rulings = ()
             if obj.face == "back" and self.is_transformed(state, obj):  # only then: a look-up
                 card = state.card_def(obj)
@@ -510,18 +515,18 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: whoever could identify the card before the
         move keeps that knowledge (until its zone is shuffled), of the object it became."""
-        known, card = state.knowledge, new.cards[0]  # new.card, without the property's frame
+        known, card, nid = state.knowledge, new.cards[0], new.id  # new.card: a property
         if (
             old.face_down
             or old.zone not in self.public_zones
             or (known and mentions(known, KNOWN_CARD, card))
         ):
-            return self._remember(state, old, card, new.id)
+            return self._remember(state, old, card, nid)
         # The common move, written out (the hottest call): face up in a public zone, the card
         # was everyone's to identify, and nobody's knowledge of it is kept yet.
         extra = []
         for p in state.players:  # a loop, not a comprehension: no frame of its own
-            extra.append(Knowledge(p, card, new.id, True))
+            extra.append(Knowledge(p, card, nid, True))
         return replace(state, knowledge=known + tuple(extra))
 
     # --- face down (8) ---------------------------------------------------------------------
