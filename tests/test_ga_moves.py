@@ -99,3 +99,29 @@ def test_the_fast_paths_know_every_override() -> None:
         FieldObjects,
         Ruleset,
     ]
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_common_moves_knowledge_is_remembered_as_the_general_path_does(seed: int) -> None:
+    """``after_move`` writes out the common move's knowledge (face up from a public zone,
+    the card not known yet): the same entries as :meth:`GrandArchive._remember`, of the
+    object the card became, for moves face up and face down, known cards or not."""
+    rs = GrandArchive()
+    state = _table(seed, False)
+    rng = random.Random(seed)
+    for _ in range(120):
+        obj = state.objects[rng.choice(list(state.objects.keys()))]
+        a = v.Move(object=obj.id, to=rng.choice(sorted(rs.zones)), **rng.choice(_HOW))
+        try:
+            out = rs.move(state, a)
+        except ObverseError:
+            continue
+        after = out.state
+        new = after.object_of_card(obj.card)
+        if new is None or new.id not in after.objects or out.result != "done":
+            continue
+        assert after.card_object[new.cards[0]] == new.id
+        # The state before after_move: the move's knowledge taken out again.
+        before = msgspec.structs.replace(after, knowledge=state.knowledge)
+        assert rs.after_move(before, obj, new) == rs._remember(before, obj, new.cards[0], new.id)
+        state = after

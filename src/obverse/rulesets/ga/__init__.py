@@ -328,8 +328,8 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         abilities, as a move is the hottest call (``tests/test_ga_moves.py`` holds this path
         equal to theirs)."""
         obj = state.objects[a.object]
-        if obj.zone != FIELD:
-            return super(Keywords, self).move(state, a)
+        if obj.zone != FIELD:  # Ruleset.move: the class after Keywords with a move
+            return Ruleset.move(self, state, a)
         marks = state.designations
         if marks and ((LOADED_MARK, obj.id) in marks or any(d[0].startswith(LINK) for d in marks)):
             return super().move(state, a)
@@ -337,8 +337,10 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         if IMMORTALITY in abilities:  # is_immortal
             return super().move(state, a)
         if PRESERVE in abilities or a.as_ is not None or a.values is not None:
-            return super(Keywords, self).move(state, a)  # Ruleset.move's checks, or Preserve 1
-        return super(FieldObjects, self).move_object(state, a)  # all would pass it through
+            return Ruleset.move(self, state, a)  # Ruleset.move's checks, or Preserve 1
+        # All would pass it through: the kernel's move (the class after FieldObjects), called
+        # as a function (a super() object per move costs more than the rest of this test).
+        return Ruleset.move_object(self, state, a)
 
     def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
         """:meth:`Ruleset.move_object`, through the seams' own (loaded cards in
@@ -352,7 +354,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             or PRESERVE in characteristics(state, before, self).props.abilities
         ):
             return super().move_object(state, a, **how)
-        return super(FieldObjects, self).move_object(state, a, **how)
+        return Ruleset.move_object(self, state, a, **how)  # the class after FieldObjects
 
     def destination(
         self, state: GameState, obj: GameObject, zone: str, transformed: bool | None = None
@@ -360,23 +362,35 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         """4.2: the zone is decided by the default side's rules: a regalia that would go to a
         graveyard is banished (Regalia 4); one sent to hand, main deck or memory returns to
         its owner's material deck (Regalia 5). An ephemeral object is banished (Ephemeral)."""
-        # Ephemeral needs a designation; Renewable 1 replaces only a banishment.
-        decided = self.ephemeral_destination(state, obj, zone) if state.designations else None
-        if decided is None:
-            decided = self._regalia_destination(state, obj, zone)
+        # Ephemeral needs a designation (an ephemeral object is banished: Renewable 1 may
+        # replace that); Renewable 1 replaces only a banishment.
+        if state.designations:
+            decided = self.ephemeral_destination(state, obj, zone)
+            if decided is not None:
+                return self.renewable_destination(state, obj, decided)
+        if zone == GRAVEYARD or zone in REGALIA_RETURNS_FROM:
+            # state.card_def(obj)'s front, without its frame or the property's (a meld is
+            # MTG's, but asked as card_def does)
+            card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card
+            default = card.faces[0]
+            words = _type_words(default)  # one look-up: a move is the hottest call
+            if REGALIA not in words and CHAMPION not in words:
+                return PLAIN[zone]  # not a banishment: nothing more to replace
+            decided = self._regalia_destination(state, obj, zone, default, words)
+        elif zone != BANISHMENT:
+            return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
+        else:
+            decided = PLAIN[zone]
         if decided.value != BANISHMENT:
             return decided
         return self.renewable_destination(state, obj, decided)
 
-    def _regalia_destination(self, state: GameState, obj: GameObject, zone: str) -> Decided[str]:
-        """:meth:`destination` but for Ephemeral and Renewable."""
-        if zone != GRAVEYARD and zone not in REGALIA_RETURNS_FROM:
-            return PLAIN[zone]  # no rule below sends a card elsewhere from this zone
-        default = state.card_def(obj).faces[0]  # its front, without the property's frame
-        words = _type_words(default)  # one look-up: a move is the hottest call
+    def _regalia_destination(
+        self, state: GameState, obj: GameObject, zone: str, default: Face, words: frozenset[str]
+    ) -> Decided[str]:
+        """:meth:`destination` of a regalia or a champion (``default``: its default side, of
+        type and supertype ``words``) sent to the graveyard, hand, main deck or memory."""
         if REGALIA not in words:
-            if CHAMPION not in words:
-                return PLAIN[zone]
             return self._champion_destination(default, zone, words)
         if zone == GRAVEYARD:
             dest, rule, why = (
@@ -384,15 +398,13 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
                 "Regalia 4",
                 "a regalia that would go to a graveyard is banished instead",
             )
-        elif zone in REGALIA_RETURNS_FROM:
+        else:  # one of REGALIA_RETURNS_FROM
             dest, rule, why = (
                 MATERIAL_DECK,
                 "Regalia 5",
                 "a regalia sent to the hand, main "
                 "deck or memory returns to its owner's material deck",
             )
-        else:
-            return PLAIN[zone]
         out: Rulings = self.cite(rule, why)
         if self.is_transformed(state, obj):
             out = (
@@ -406,13 +418,14 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             )
         return Decided(dest, out)
 
+    # The same decision every time for a zone entered from the field (one slot per zone) and
+    # for any move from elsewhere (slot False): a move asks it, so compiled, the hook's own
+    # frame is the cache's.
+    @memo.last("self", per="obj.zone == FIELD and zone")
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects 1: only cards on the field are objects; leaving it makes a new one."""
-        return self._leaving_field(zone) if obj.zone == FIELD else YES
-
-    @memo.per_value  # leaving the field for a zone: the same decision every time
-    def _leaving_field(self, zone: str) -> Decided[bool]:
-        """Objects 1: leaving the field for ``zone`` makes a new object."""
+        if obj.zone != FIELD:
+            return YES
         why = f"leaving the field for the {_words(zone)} it becomes a new object"
         return Decided(True, self.cite("Objects 1", why))
 
@@ -428,6 +441,8 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         only when asked (it is then transformed); a card with no flip side can't enter
         transformed and stays where it is."""
         if zone != FIELD:
+            if obj.face != "back" and face != "back" and not transformed:
+                return FRONT  # nothing to flip back, no flip side asked (most moves)
             out: Rulings = ()
             if obj.face == "back" and self.is_transformed(state, obj):  # only then: a look-up
                 card = state.card_def(obj)
@@ -502,8 +517,20 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: whoever could identify the card before the
-        move keeps that knowledge (until its zone is shuffled)."""
-        return self._remember(state, old, new.card)
+        move keeps that knowledge (until its zone is shuffled), of the object it became."""
+        known, card, nid = state.knowledge, new.cards[0], new.id  # new.card: a property
+        if (
+            old.face_down
+            or old.zone not in self.public_zones
+            or (known and mentions(known, KNOWN_CARD, card))
+        ):
+            return self._remember(state, old, card, nid)
+        # The common move, written out (the hottest call): face up in a public zone, the card
+        # was everyone's to identify, and nobody's knowledge of it is kept yet.
+        extra = []
+        for p in state.players:  # a loop, not a comprehension: no frame of its own
+            extra.append(Knowledge(p, card, nid, True))
+        return replace(state, knowledge=known + tuple(extra))
 
     # --- face down (8) ---------------------------------------------------------------------
 
@@ -725,7 +752,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
 
     def after_turn_face_down(self, state: GameState, obj: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: who saw it face up keeps that knowledge."""
-        return self._remember(state, obj, obj.card)
+        return self._remember(state, obj, obj.card, state.card_object.get(obj.card, obj.id))
 
     def after_control_change(self, state: GameState, obj: GameObject, player: str) -> GameState:
         """Public vs Private Information 7: when control of a face-down card changes,
@@ -745,8 +772,9 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
         knowledge = tuple(k for k in state.knowledge if k.card not in cards)
         return replace(state, knowledge=knowledge)
 
-    def _remember(self, state: GameState, old: GameObject, card: int) -> GameState:
-        """Lasting knowledge of ``card`` for every player who could identify ``old``."""
+    def _remember(self, state: GameState, old: GameObject, card: int, new_obj: int) -> GameState:
+        """Lasting knowledge of ``card`` (now object ``new_obj``) for every player who could
+        identify ``old``."""
         known = state.knowledge
         # Only the entries naming the card are read (found in C, or by the tuple's index):
         # the knowledge grows with the game, a move doesn't.
@@ -759,12 +787,11 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             lookers: tuple[str, ...] = state.players  # face up in a public zone: everyone's
         else:
             lookers = tuple(p for p in state.players if self.may_look(state, p, old))
-        new_obj = state.card_object.get(card, old.id)
         extra = []
         for p in lookers:  # a loop, not a comprehension: no frame of its own
             if p not in have:
                 extra.append(Knowledge(p, card, new_obj, True))
-        return replace(state, knowledge=(*known, *extra)) if extra else state
+        return replace(state, knowledge=known + tuple(extra)) if extra else state
 
 
 def _typed(face: Face, word: str) -> bool:
