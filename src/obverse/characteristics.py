@@ -15,7 +15,7 @@ from obverse import memo
 from obverse.cards import LIST_FIELDS, STAT_FIELDS, Face
 from obverse.registry import get_ruleset
 from obverse.rulings import Ruling
-from obverse.state import Effect, GameObject, GameState, PhysicalCard
+from obverse.state import Effect, GameObject, GameState, PhysicalCard, marks_naming
 
 if TYPE_CHECKING:
     from obverse.rulesets.hooks import Hooks as Ruleset
@@ -254,7 +254,7 @@ def _physical(cards: Any, obj: GameObject) -> tuple[Any, ...]:
 def marks_of(state: GameState, oid: int) -> tuple[str, ...]:
     """The names of the designations on object ``oid`` (FaB 8.1.11b: they may change its
     characteristics), in the state's order."""
-    return tuple(d[0] for d in state.designations if d[1] == oid) if state.designations else ()
+    return marks_naming(state.designations, oid)  # a long tuple asked through its index
 
 
 def shape_key(state: GameState, obj: GameObject) -> tuple[Any, ...]:
