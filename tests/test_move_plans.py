@@ -119,7 +119,8 @@ def test_each_field_of_the_move_is_part_of_what_is_kept() -> None:
     card = g.add("Delver of Secrets", "hand", owner="alice")
     obj, rs = g.obj(card), g.ruleset
     faces = []
-    for how in ({}, {"transformed": True}, {"face_down": True}, {}):
+    hows: list[dict[str, Any]] = [{}, {"transformed": True}, {"face_down": True}, {}]
+    for how in hows:
         a = v.Move(object=obj.id, to="battlefield", **how)
         plan = _kept_plan(rs, g.state, obj, a, None)
         assert plan == _plain(rs, g.state, obj, a)
@@ -132,7 +133,8 @@ def _every_zone(cls: type[Ruleset]) -> type[Ruleset]:
 
     class Always(cls):  # type: ignore[valid-type,misc]
         def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
-            return super().after_move(state, old, new)
+            after: GameState = super().after_move(state, old, new)
+            return after
 
     return Always
 
@@ -141,22 +143,24 @@ def test_after_move_is_asked_of_the_zones_its_overrides_state() -> None:
     """A ruleset's ``after_move_from`` is the union of its classes' ``after_move_zones``;
     an override stating none makes it every zone; with no override, no zone."""
     by_alias = {cls.aliases[0]: cls for cls in rulesets()}
-    assert by_alias["mtg"].after_move_from == {"stack"}  # 708.4: a face-down spell's kind
+    assert by_alias["mtg"].after_move_from == frozenset({"stack"})  # 708.4: a face-down kind
     assert by_alias["fab"].after_move_from == frozenset()
     assert by_alias["ga"].after_move_from is None  # 6.1.1: what a player knows, every move
     assert _every_zone(by_alias["mtg"]).after_move_from is None
 
-    class Hand(by_alias["fab"]):  # type: ignore[misc,valid-type]
+    fab, mtg = by_alias["fab"], by_alias["mtg"]
+
+    class Hand(fab):  # type: ignore[misc,valid-type]
         after_move_zones = frozenset({"hand"})
 
         def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
             return state
 
-    class Both(Hand, by_alias["mtg"]):  # type: ignore[misc,valid-type]
+    class Both(Hand, mtg):  # type: ignore[misc,valid-type]
         pass
 
-    assert Hand.after_move_from == {"hand"}
-    assert Both.after_move_from == {"hand", "stack"}
+    assert Hand.after_move_from == frozenset({"hand"})
+    assert Both.after_move_from == frozenset({"hand", "stack"})
 
 
 @pytest.mark.parametrize("alias", ["mtg", "fab", "ga", "scp"])

@@ -15,13 +15,13 @@ import msgspec
 
 from obverse import vocab as v
 from obverse.cards import CARD_FIELDS, FACE_FIELDS, LIST_FIELDS, STAT_FIELDS, game_layouts
+from obverse.characteristics import MODIFY_KEYS
 from obverse.registry import get_ruleset, rulesets
 from obverse.rulesets import Ruleset
 from obverse.scenario import (
     BOOL_KEYS,
     EXPECT_KEYS,
     FACE_VALUES,
-    MODIFY_KEYS,
     OBJECT_KEYS,
     POSITIONS,
     RESULTS,

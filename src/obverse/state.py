@@ -732,10 +732,10 @@ def relocate(
     if oid == nid:
         objects = objects.set(nid, new)
     else:  # a new object: both edits of the objects in one mutation
-        edit = objects.mutate()
-        del edit[oid]
-        edit[nid] = new
-        objects = edit.finish()
+        changes = objects.mutate()
+        del changes[oid]
+        changes[nid] = new
+        objects = changes.finish()
     same_cards = cards == old.cards
     if not same_cards:  # a card left (a meld split ...): it names this object no more
         for card in old.cards:

@@ -320,7 +320,9 @@ class Ruleset(Offers, Hooks):
             rulings += why
         if why2:
             rulings += why2
-        events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),)
+        events: tuple[Event, ...] = (
+            Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, dest),
+        )
         keys = (self.zone_key(obj.zone, obj.owner), self.zone_key(dest, obj.owner))
         if (obj.meld is not None or obj.components) and not self.is_in_play(dest):
             return MovePlan(dest, rulings, False, new_face, fd, is_new, "unmeld", events, keys)
