@@ -71,6 +71,8 @@ class MovePlan(msgspec.Struct, frozen=True, gc=False):
     events: tuple[Event, ...] = ()
     #: The keys of the zone it leaves and the zone it enters.
     keys: tuple[str, str] = ("", "")
+    #: The destination's rulings alone (what a refusal of the zone's entry follows).
+    settled: Rulings = ()
 
 
 class Ruleset(Offers, Hooks):
@@ -264,6 +266,10 @@ class Ruleset(Offers, Hooks):
         dest, face, fd, is_new, ends = plan.dest, plan.face, plan.face_down, plan.is_new, plan.ends
         if face is None:
             return Outcome(state, NOTHING, rulings)
+        if dest in self.entry_checked and face_fixed is None:
+            refused = self.refuses_entry(state, obj, dest)
+            if refused:  # after the destination's rulings, as a face refused would be
+                return Outcome(state, NOTHING, (*plan.settled, *refused))
         if ends:
             state = self.remove(state, obj)
             if ends == "unmeld":
@@ -307,13 +313,14 @@ class Ruleset(Offers, Hooks):
         dest, rulings = self.destination(state, obj, a.to, a.transformed)
         if within and dest == obj.zone:
             return MovePlan(dest, rulings, within=True)
+        settled = rulings
         new_face = face_fixed
         if new_face is None:
             new_face, why = self.face_on_move(state, obj, dest, a.face, a.transformed)
             if why:  # most hooks answer with no rulings: join only what there is
                 rulings += why
             if new_face is None:
-                return MovePlan(dest, rulings)
+                return MovePlan(dest, rulings, settled=settled)
         fd, why = self.face_down_on_move(state, obj, dest, a.face_down)
         is_new, why2 = self.is_new_object(state, obj, dest)
         if why:
@@ -325,12 +332,17 @@ class Ruleset(Offers, Hooks):
         )
         keys = (self.zone_key(obj.zone, obj.owner), self.zone_key(dest, obj.owner))
         if (obj.meld is not None or obj.components) and not self.is_in_play(dest):
-            return MovePlan(dest, rulings, False, new_face, fd, is_new, "unmeld", events, keys)
+            return MovePlan(
+                dest, rulings, False, new_face, fd, is_new, "unmeld", events, keys, settled
+            )
         ceases, why = self.token_ceases(state, obj, dest)
         if ceases:
             events += (Event("cease", obj.id, obj.cards[0]),)
-            return MovePlan(dest, (*rulings, *why), False, new_face, fd, is_new, "cease", events)
-        return MovePlan(dest, rulings, False, new_face, fd, is_new, "", events, keys)
+            ceased = (*rulings, *why)
+            return MovePlan(
+                dest, ceased, False, new_face, fd, is_new, "cease", events, keys, settled
+            )
+        return MovePlan(dest, rulings, False, new_face, fd, is_new, "", events, keys, settled)
 
     def _moved(
         self,

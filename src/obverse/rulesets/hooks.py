@@ -95,6 +95,8 @@ class Hooks:
     #: creation), every zone if one of them states none, no zone if only the default here
     #: answers (the move then skips the call).
     after_move_from: ClassVar[frozenset[str] | None] = frozenset()
+    #: The zones :meth:`refuses_entry` may refuse an object by what they hold.
+    entry_checked: ClassVar[frozenset[str]] = frozenset()
     #: Characteristics depend only on the object, the effects and the cards (cacheable).
     cacheable_characteristics: ClassVar[bool] = True
 
@@ -412,6 +414,12 @@ class Hooks:
         card = CardDef(name=values.name or "Token", layout=values.layout, faces=values.faces)
         face = "both" if values.layout == "split" else "front"
         return card, face, values, rulings
+
+    def refuses_entry(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
+        """Why ``zone``, by what it holds now, can't take ``obj`` (FaB 3.3.2a: an arsenal
+        holding a card); empty: it can. Asked, after the move's plan, only of the zones in
+        :attr:`entry_checked` (the one part of a move's decision that reads the zones)."""
+        return ()
 
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
