@@ -285,14 +285,8 @@ class FabArena(_Base):
         if top.zone not in TOP_ZONES:
             why = "only a permanent or a card on the stack can have cards under it"
             return Outcome(state, NOTHING, self.cite("3.0.14", why))
-        rulings = self._transformed()
         carried = self.sub_cards_of(state, obj.id)
-        if carried:
-            why = (
-                "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
-            )
-            rulings += self.cite("3.0.14c", why)
-        return self._put_under(state, obj, top, rulings, carried)
+        return self._put_under(state, obj, top, self._transformed(bool(carried)), carried)
 
     def has_sub_cards(self, state: GameState, top: int) -> bool:
         """Whether object ``top`` has sub-cards (only the sub-card zones are looked at)."""
@@ -311,12 +305,19 @@ class FabArena(_Base):
 
     # A branch's fixed rulings: the same every time (a memo of one entry beats citing).
 
-    @memo.last("self")
-    def _transformed(self) -> Rulings:
-        """8.5.36, 8.5.36a: a put-under's rulings."""
-        return self.cite(
+    @memo.last("self", per="carried")
+    def _transformed(self, carried: bool) -> Rulings:
+        """A put-under's rulings: 8.5.36, 8.5.36a, 3.0.14c if the object had sub-cards
+        (``carried``), 3.0.14b."""
+        rulings = self.cite(
             "8.5.36", "to transform an object into a permanent, put it under it"
         ) + self.cite("8.5.36a", "the object has transformed into the card it is under")
+        if carried:
+            why = (
+                "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
+            )
+            rulings += self.cite("3.0.14c", why)
+        return rulings + self._new_sub_card()
 
     @memo.last("self")
     def _new_sub_card(self) -> Rulings:
@@ -336,7 +337,8 @@ class FabArena(_Base):
         carried: list[GameObject],
     ) -> Outcome:
         """Make ``obj`` a sub-card of ``top`` (a new object, 3.0.14b); ``carried``, its own
-        sub-cards (by id), go under ``top`` too (3.0.14c)."""
+        sub-cards (by id), go under ``top`` too (3.0.14c). ``rulings``: the caller's, 3.0.14b
+        last; 3.11.5 follows them if ``top`` is a hero."""
         events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, SUB_CARDS),)
         # The sub-card zone holds any card: the face is never None (no call to narrow it).
         face: str = self.face_on_move(state, obj, SUB_CARDS, None, None).value  # type: ignore[assignment]
@@ -351,7 +353,6 @@ class FabArena(_Base):
         )
         for sub in carried:  # (the edit above moved none of them)
             state = core.update(state, replace(sub, under=top.id))
-        rulings += self._new_sub_card()
         if self.is_hero(state, top):
             rulings += self.cite("3.11.5", "under the hero card it is in the hero's soul")
         return Outcome(state, DONE, rulings, events)
@@ -376,6 +377,7 @@ class FabArena(_Base):
         rulings = self.cite(
             "8.5.29", "charged: from its owner's hand into their hero's soul"
         ) + self.cite("8.5.29a", f"{obj.owner} has charged a card; the card is charged")
+        rulings += self._new_sub_card()
         return self._put_under(state, obj, hero, rulings, self.sub_cards_of(state, obj.id))
 
     def clear_orphans(self, state: GameState) -> tuple[GameState, Rulings]:
