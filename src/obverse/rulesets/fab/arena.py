@@ -347,10 +347,7 @@ class FabArena(_Base):
             state, obj, dest=SUB_CARDS, face=face, fd=False, is_new=True, face_down=False
         )
         new = replace(new, under=top.id)
-        old_key, new_key = self.zone_key(obj.zone, obj.owner), self.zone_key(SUB_CARDS, new.owner)
-        state = core.relocate(
-            state, obj, old_key, new, new_key, clock=new.timestamp, next_id=new.id + 1
-        )
+        state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
         for sub in carried:  # (the edit above moved none of them)
             state = core.update(state, replace(sub, under=top.id))
         if self.is_hero(state, top):
