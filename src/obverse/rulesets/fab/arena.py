@@ -12,7 +12,7 @@ top-card: it is not in the arena (3.0.14b), so nothing that looks at the arena f
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
@@ -21,7 +21,7 @@ from obverse import state as core
 from obverse import vocab as v
 from obverse.characteristics import Characteristics, characteristics
 from obverse.errors import InputError
-from obverse.rulesets.base import Rulings
+from obverse.rulesets.base import Ruleset, Rulings
 from obverse.rulesets.fab.zones import ARENA_ZONES, PUBLIC_ZONES, zone_name
 from obverse.rulings import DONE, NO, NOTHING, Decided, Event, Outcome
 from obverse.state import GameObject, GameState, Knowledge
@@ -34,10 +34,21 @@ else:
 replace = msgspec.structs.replace
 
 
-@memo.per_value
+@memo.last("players")  # a game's players: the same tuple in each of its states
 def _sub_card_keys(players: tuple[str, ...]) -> tuple[str, ...]:
     """The keys of the players' sub-card zones."""
     return tuple(f"{who}:{SUB_CARDS}" for who in players)
+
+
+def _no_sub_cards(state: GameState) -> bool:
+    """Whether no player has a sub-card (3.0.14). (An empty zone's key is mostly dropped
+    from the zones, :func:`obverse.state.relocate`: a key is looked for before its zone.)"""
+    zones = state.zones
+    # A loop and "in": cheaper than all() of a generator and a Map's get (every move asks).
+    for key in _sub_card_keys(state.players):  # noqa: SIM110
+        if key in zones and zones[key]:  # noqa: RUF019
+            return False
+    return True
 
 
 _ID: Final = operator.attrgetter("id")
@@ -108,7 +119,14 @@ class FabArena(_Base):
 
     # --- entering the arena: afflictions (8.2.11c) and demi-heroes (8.1.11b) ----------------
 
-    def move_object(self, state: GameState, a: v.Move, **how: Any) -> Outcome:
+    def move_object(
+        self,
+        state: GameState,
+        a: v.Move,
+        *,
+        controller: str | None = None,
+        face_fixed: str | None = None,
+    ) -> Outcome:
         """A move, then what entering the arena as a permanent does to afflictions and
         demi-heroes; a sub-card leaving its top-card stops being one; sub-cards whose
         top-card ceased to exist are cleared (3.0.14e)."""
@@ -116,14 +134,18 @@ class FabArena(_Base):
         if a.to == SUB_CARDS and before.zone != SUB_CARDS:
             why = "a card is under a permanent only if a rule or effect puts it there"
             return Outcome(state, NOTHING, self.cite("3.0.14a", why))
-        out = super().move_object(state, a, **how)
+        # super()'s, named: no class between this one and Ruleset in FleshAndBlood's order
+        # has its own (tests/test_fab_moves.py), and every move pays for a super object.
+        out = Ruleset.move_object(self, state, a, controller=controller, face_fixed=face_fixed)
         if out.result != DONE:
             return out
-        state, rulings = out.state, out.rulings
         # The object it became: only a sub-card (its ``under`` carried over) or an entry from
         # outside the arena reads it (back from the combat chain, 7.7.5, is no entry).
-        entering = not self.is_in_play(before.zone)
+        entering = before.zone not in ARENA_ZONES  # is_in_play, without its call
+        if not entering and before.under is None and _no_sub_cards(out.state):
+            return out  # the commonest move: a permanent leaving, with no sub-card anywhere
         looked = entering or before.under is not None
+        state, rulings = out.state, out.rulings
         moved = state.object_of_card(before.card) if looked else None
         if moved is not None and moved.under is not None and moved.zone != SUB_CARDS:
             state = core.update(state, replace(moved, under=None))
@@ -131,13 +153,8 @@ class FabArena(_Base):
         if entering and moved is not None and moved.zone == self.play_zone:
             state, more = self._enters_as_permanent(state, moved, before)
             rulings += more
-        if state is out.state and rulings is out.rulings:
-            zones = state.zones
-            for key in _sub_card_keys(state.players):
-                if zones.get(key):
-                    break
-            else:
-                return out  # no sub-card anywhere (the common case): nothing more to decide
+        if state is out.state and rulings is out.rulings and _no_sub_cards(state):
+            return out  # no sub-card anywhere (the common case): nothing more to decide
         subs = self.sub_cards(state)
         if not looked:
             moved = state.object_of_card(before.card)
@@ -268,19 +285,8 @@ class FabArena(_Base):
         if top.zone not in TOP_ZONES:
             why = "only a permanent or a card on the stack can have cards under it"
             return Outcome(state, NOTHING, self.cite("3.0.14", why))
-        rulings = self._cited(
-            "8.5.36",
-            "to transform an object into a permanent, put it under it",
-            "8.5.36a",
-            "the object has transformed into the card it is under",
-        )
         carried = self.sub_cards_of(state, obj.id)
-        if carried:
-            why = (
-                "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
-            )
-            rulings += self.cite("3.0.14c", why)
-        return self._put_under(state, obj, top, rulings, carried)
+        return self._put_under(state, obj, top, self._transformed(bool(carried)), carried)
 
     def has_sub_cards(self, state: GameState, top: int) -> bool:
         """Whether object ``top`` has sub-cards (only the sub-card zones are looked at)."""
@@ -291,15 +297,36 @@ class FabArena(_Base):
         zones, objects = state.zones, state.objects
         out = []
         for key in _sub_card_keys(state.players):
-            for i in zones.get(key) or ():
-                if objects[i].under == top:
-                    out.append(objects[i])
+            if key in zones:  # (most often no key: an empty zone's is dropped)
+                for i in zones[key]:
+                    if objects[i].under == top:
+                        out.append(objects[i])
         return sorted(out, key=_ID) if len(out) > 1 else out
 
-    @memo.per_value  # a branch's two fixed rulings: the same every time
-    def _cited(self, rule: str, reason: str, rule2: str, reason2: str) -> Rulings:
-        """``self.cite(rule, reason) + self.cite(rule2, reason2)``."""
-        return self.cite(rule, reason) + self.cite(rule2, reason2)
+    # A branch's fixed rulings: the same every time (a memo of one entry beats citing).
+
+    @memo.last("self", per="carried")
+    def _transformed(self, carried: bool) -> Rulings:
+        """A put-under's rulings: 8.5.36, 8.5.36a, 3.0.14c if the object had sub-cards
+        (``carried``), 3.0.14b."""
+        rulings = self.cite(
+            "8.5.36", "to transform an object into a permanent, put it under it"
+        ) + self.cite("8.5.36a", "the object has transformed into the card it is under")
+        if carried:
+            why = (
+                "a top-card that becomes a sub-card takes its sub-cards: they are under the new one"
+            )
+            rulings += self.cite("3.0.14c", why)
+        return rulings + self._new_sub_card()
+
+    @memo.last("self")
+    def _new_sub_card(self) -> Rulings:
+        """3.0.14b: what becoming a sub-card makes of a card."""
+        return self.cite(
+            "3.0.14b",
+            "a sub-card is not in the arena; becoming one it is a new card with no relation "
+            "to its previous existence",
+        )
 
     def _put_under(
         self,
@@ -310,9 +337,11 @@ class FabArena(_Base):
         carried: list[GameObject],
     ) -> Outcome:
         """Make ``obj`` a sub-card of ``top`` (a new object, 3.0.14b); ``carried``, its own
-        sub-cards (by id), go under ``top`` too (3.0.14c)."""
-        events = (Event("move", obj.id, obj.card, obj.controller, obj.zone, SUB_CARDS),)
-        face = self._face_after_move(state, obj, SUB_CARDS, None).value
+        sub-cards (by id), go under ``top`` too (3.0.14c). ``rulings``: the caller's, 3.0.14b
+        last; 3.11.5 follows them if ``top`` is a hero."""
+        events = (Event("move", obj.id, obj.cards[0], obj.controller, obj.zone, SUB_CARDS),)
+        # The sub-card zone holds any card: the face is never None (no call to narrow it).
+        face: str = self.face_on_move(state, obj, SUB_CARDS, None, None).value  # type: ignore[assignment]
         # One core edit, as a move's (the counters advance in it).
         new, state = self._moved(
             state, obj, dest=SUB_CARDS, face=face, fd=False, is_new=True, face_down=False
@@ -321,11 +350,6 @@ class FabArena(_Base):
         state = self.relocate(state, obj, new, clock=new.timestamp, next_id=new.id + 1)
         for sub in carried:  # (the edit above moved none of them)
             state = core.update(state, replace(sub, under=top.id))
-        rulings += self.cite(
-            "3.0.14b",
-            "a sub-card is not in the arena; becoming one it is a new card with no relation "
-            "to its previous existence",
-        )
         if self.is_hero(state, top):
             rulings += self.cite("3.11.5", "under the hero card it is in the hero's soul")
         return Outcome(state, DONE, rulings, events)
@@ -350,6 +374,7 @@ class FabArena(_Base):
         rulings = self.cite(
             "8.5.29", "charged: from its owner's hand into their hero's soul"
         ) + self.cite("8.5.29a", f"{obj.owner} has charged a card; the card is charged")
+        rulings += self._new_sub_card()
         return self._put_under(state, obj, hero, rulings, self.sub_cards_of(state, obj.id))
 
     def clear_orphans(self, state: GameState) -> tuple[GameState, Rulings]:

@@ -209,26 +209,41 @@ class FabZones(_Base):
         face: str | None,
         transformed: bool | None,
     ) -> Decided[str | None]:
-        """The active face(s) after a move, or ``None`` when the destination can't hold the
-        card (3.0.11: an effect's move fails)."""
-        after = self._face_after_move(state, obj, zone, face)
+        """The active face(s) after a move, by layout, or ``None`` when the destination can't
+        hold the card (3.0.11: an effect's move fails). One call for the commonest moves
+        (a single-faced card, a flip-card becoming a new card): every move asks it."""
         if zone in DECK_CARD_ZONES:  # the only zones :meth:`cannot_contain` refuses
             refused = self.cannot_contain(state, obj, zone)
             if refused:
                 return Decided(None, refused)
-        return after  # type: ignore[return-value]
+        card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card  # card_def
+        layout = card.layout
+        after: Decided[str]
+        if len(card.faces) < 2:
+            after = _FRONT
+        elif zone in SAME_OBJECT_ZONES:  # ``same``: it stays the same object (3.0.9), public
+            by_layout = _AFTER_MOVE.get(layout, FabZones._flip_after_move)
+            after = by_layout(self, state, obj, zone, face, not obj.face_down)
+        elif layout in _AFTER_MOVE:  # it becomes a new card (3.0.9)
+            after = _AFTER_MOVE[layout](self, state, obj, zone, face, False)
+        else:  # a flip-card (or any other double-faced layout) becoming a new card
+            after = self._flip_new_card()
+        return after  # type: ignore[return-value]  # (Decided is invariant in its value)
 
     def _face_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None
     ) -> Decided[str]:
-        """The face(s) active after a move to ``zone``, by layout; ``same``: it stays the
-        same object (3.0.9) and is public."""
-        card = state.card_def(obj)
-        if len(card.faces) < 2:
-            return _FRONT
-        same = zone in SAME_OBJECT_ZONES and not obj.face_down
-        by_layout = _AFTER_MOVE.get(card.layout, FabZones._flip_after_move)
-        return by_layout(self, state, obj, zone, face, same)
+        """:meth:`face_on_move` to a zone that holds any card (none of
+        :data:`DECK_CARD_ZONES`): never ``None``."""
+        return self.face_on_move(state, obj, zone, face, None)  # type: ignore[return-value]
+
+    @memo.last("self")  # a fixed ruling: the same every time
+    def _flip_new_card(self) -> Decided[str]:
+        """9.1.3b: a flip-card that becomes a new card has its front face active."""
+        return Decided(
+            "front",
+            self.cite("9.1.3b", "it becomes a new card, so its front face is active again"),
+        )
 
     def _split_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
@@ -315,11 +330,8 @@ class FabZones(_Base):
     def _flip_after_move(
         self, state: GameState, obj: GameObject, zone: str, face: str | None, same: bool
     ) -> Decided[str]:
-        """9.1.3b: a new card has its front face active; only resolving may turn it."""
-        if zone not in SAME_OBJECT_ZONES:
-            return self._decided(
-                "front", "9.1.3b", "it becomes a new card, so its front face is active again"
-            )
+        """9.1.3b: entering the arena or the stack (elsewhere it is a new card, its front
+        face active: :meth:`_flip_new_card`), only resolving may turn it."""
         if same and self.stays_same_object(obj.zone):
             # stack -> arena keeps the face: resolving, the subtype rule decides (resolve)
             return Decided(obj.face, ())
@@ -333,11 +345,6 @@ class FabZones(_Base):
                 ),
             )
         return Decided("front", ())
-
-    @memo.per_value  # a move's branch with a fixed reason: the same decision every time
-    def _decided(self, value: str, rule: str, reason: str) -> Decided[str]:
-        """``Decided(value, self.cite(rule, reason))``."""
-        return Decided(value, self.cite(rule, reason))
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
@@ -378,8 +385,10 @@ class FabZones(_Base):
         if obj.token and zone not in ARENA_ZONES:
             return YES
         entering = self._entering(zone)
+        if not entering.value:
+            return entering
         bound = bool(state.effects) and _bound(state.effects, obj.id)
-        if not entering.value or not (bound or obj.marked):
+        if not (bound or obj.marked):
             return entering
         out = entering.rulings
         if bound:
@@ -399,7 +408,7 @@ class FabZones(_Base):
             )
         return Decided(True, out)
 
-    @memo.per_value  # what entering ``zone`` makes of an object depends on nothing else
+    @memo.last("self", per="zone")  # what entering ``zone`` makes of an object: nothing else
     def _entering(self, zone: str) -> Decided[bool]:
         """3.0.9: whether entering ``zone`` makes a new object (not yet the rulings for the
         effects bound to it or its mark)."""
@@ -420,12 +429,6 @@ class FabZones(_Base):
                 "stack, it becomes a new object with no relation to its previous existence",
             ),
         )
-
-    def face_down_on_move(
-        self, state: GameState, obj: GameObject, zone: str, face_down: bool | None
-    ) -> Decided[bool]:
-        """Face up unless moved face down (hidden zones hide cards without turning them)."""
-        return YES if face_down else NO
 
     def move_within_zone(
         self, state: GameState, obj: GameObject, face_down: bool | None, position: str | None
