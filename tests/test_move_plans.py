@@ -12,7 +12,7 @@ import pytest
 
 from obverse import vocab as v
 from obverse.cards import CardDef, Face
-from obverse.fuzz import play_history
+from obverse.fuzz import card_pool, play_history
 from obverse.game import Game
 from obverse.play import replay
 from obverse.registry import get_ruleset, rulesets
@@ -47,8 +47,22 @@ def _plan(
 
 
 def test_the_rulesets_keeping_plans_are_the_ones_whose_hooks_say_so() -> None:
-    assert {"mtg", "ga", "scp"} <= set(PLANNED)
-    assert "fab" not in PLANNED  # 3.3.2a: whether the arsenal holds a card reads the zones
+    assert {"mtg", "ga", "scp", "fab"} <= set(PLANNED)
+
+
+def test_a_zone_holding_a_card_refuses_the_same_object_value_its_kept_plan_let_in() -> None:
+    """FaB 3.3.2a: the arsenal's contents are asked after the kept plan (``refuses_entry``),
+    so the same object value that moved into an empty arsenal is refused by a full one."""
+    g = Game("fab")
+    pool = [c for c in card_pool("fab") if len(c.faces) == 1 and "Action" in c.faces[0].types]
+    card, other = (g.add(pool[0], "hand", owner="alice") for _ in range(2))
+    obj, before = g.obj(card), g.state
+    a = v.Move(object=obj.id, to="arsenal")
+    assert g.ruleset.move(before, a).result == "done"
+    g.move(other, "arsenal")
+    out = g.ruleset.move(g.state, a)
+    assert g.obj(card) is obj and out.result == "nothing_happened"
+    assert [r.rule for r in out.rulings] == ["3.3.2a"]
 
 
 @pytest.mark.parametrize("alias", PLANNED)

@@ -173,6 +173,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
     version: ClassVar[str] = "2026-02"
     title: ClassVar[str] = "Flesh and Blood (Comprehensive Rules, February 2026)"
     listed: ClassVar[int] = 1
+    #: The move hooks read the object, its printed card and its characteristics alone; an
+    #: arsenal's contents (3.3.2a) are asked after the plan (:meth:`refuses_entry`).
+    plans_per_object: ClassVar[bool] = True
+    entry_checked: ClassVar[frozenset[str]] = frozenset({"arsenal"})
     layouts: ClassVar[frozenset[str]] = frozenset(
         {"normal", "flip", "twin", "transcend", "split", "meld"}
     )

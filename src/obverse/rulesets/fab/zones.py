@@ -348,9 +348,10 @@ class FabZones(_Base):
 
     def cannot_contain(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
         """3.0.11 with 3.9.2, 3.7.2, 3.14.2, 3.3.2: a hand, deck, pitch or arsenal holds only
-        its owner's deck-cards (the category from 1.3.2, 9.1.3-9.1.5); 3.3.2a: an arsenal that
-        isn't empty takes no card. Empty: the zone may hold the object (always, outside
-        :data:`DECK_CARD_ZONES`). A token leaving the arena ceases to exist instead (8.1.8a)."""
+        its owner's deck-cards (the category from 1.3.2, 9.1.3-9.1.5). Empty: the zone may hold
+        the object (always, outside :data:`DECK_CARD_ZONES`). A token leaving the arena ceases
+        to exist instead (8.1.8a). (Whether an arsenal holds a card already is
+        :meth:`refuses_entry`'s: it reads the zone.)"""
         if obj.token and not self.is_in_play(zone):
             return ()
         rule = DECK_CARD_ZONES.get(zone)
@@ -374,7 +375,14 @@ class FabZones(_Base):
                 which = "both faces" if layout in ("twin", "split") else "its front face"
                 out += self.cite(CATEGORY_RULE[layout], f"the types of {which} decide its category")
             return out
-        if zone == "arsenal" and state.zone_contents(self.zone_key(zone, obj.owner)):
+        return ()
+
+    def refuses_entry(self, state: GameState, obj: GameObject, zone: str) -> Rulings:
+        """3.3.2a: an arsenal that isn't empty takes no card (a deck-card: any other one the
+        arsenal can't contain, :meth:`cannot_contain`; a token ceases to exist instead)."""
+        if zone != "arsenal" or (obj.token and not self.is_in_play(zone)):
+            return ()
+        if state.zones.get(self.zone_key(zone, obj.owner)):
             return self.cite("3.3.2a", "the arsenal is not empty, so the move fails")
         return ()
 
