@@ -24,6 +24,7 @@ obverse.errors.InputError: to: unknown zone 'gravyard' for mtg (did you mean 'gr
 from __future__ import annotations
 
 import secrets
+from itertools import chain
 from typing import Any
 
 from obverse import vocab as v
@@ -327,8 +328,7 @@ class Game:
         """What the rules let ``player`` do now (:func:`obverse.engine.legal_actions`, the
         meld results from this game's cards), kept across this game's states: after a change
         only the offers of what changed are decided again."""
-        parts = self._offers.parts(self.state, player, self.cards)
-        return [x for part in parts for x in part]
+        return list(chain.from_iterable(self._offers.parts(self.state, player, self.cards)))
 
     def characteristics(self, card: int) -> Characteristics:
         """The card's object's characteristics now."""
