@@ -89,7 +89,7 @@ class Ruleset(Offers, Hooks):
     #: Whether the move hooks :meth:`plan_move` asks read nothing of the state but what an
     #: object's characteristics read (its printed cards, the effects and designations): then
     #: a move's plan is kept per object value and move (:func:`_kept_plan`;
-    #: ``tests/test_memo.py`` holds it equal to the plain one).
+    #: ``tests/test_move_plans.py`` holds it equal to asking the hooks).
     plans_per_object: ClassVar[bool] = False
     #: Color names and the letters the game's cards use (MTG: ``green`` is ``G``); empty:
     #: colors are taken as written.
