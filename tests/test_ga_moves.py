@@ -23,7 +23,7 @@ from obverse.rulesets.ga.objects import EPHEMERAL, FieldObjects
 from obverse.rulesets.ga.pantheon import LOADED, LOADED_MARK, Load, Pantheon
 from obverse.rulesets.ga.status import LINK, Statuses
 from obverse.rulings import Outcome
-from obverse.state import GameState
+from obverse.state import GameState, Knowledge
 
 
 class _Chained(GrandArchive):
@@ -101,11 +101,25 @@ def test_the_fast_paths_know_every_override() -> None:
     ]
 
 
+def _remembered(rs: GrandArchive, state: GameState, old: Any) -> GameState:
+    """6.1.1 read plainly: each player who could look at ``old`` and keeps no lasting
+    knowledge of its card yet knows it, as the object the card became."""
+    card = old.card
+    have = {k.player for k in state.knowledge if k.lasting and k.card == card}
+    new_obj = state.card_object.get(card, old.id)
+    extra = [
+        Knowledge(player=p, card=card, obj=new_obj, lasting=True)
+        for p in state.players
+        if p not in have and rs.may_look(state, p, old)
+    ]
+    return msgspec.structs.replace(state, knowledge=(*state.knowledge, *extra)) if extra else state
+
+
 @pytest.mark.parametrize("seed", [4, 5])
 def test_the_common_moves_knowledge_is_remembered_as_the_general_path_does(seed: int) -> None:
-    """``after_move`` writes out the common move's knowledge (face up from a public zone,
-    the card not known yet): the same entries as :meth:`GrandArchive._remember`, of the
-    object the card became, for moves face up and face down, known cards or not."""
+    """``after_move`` remembers what 6.1.1 says (each player who could look at the card,
+    unless they know it already), of the object the card became (the one the move names,
+    :func:`_remembered` looks it up), for moves face up and face down, known cards or not."""
     rs = GrandArchive()
     state = _table(seed, False)
     rng = random.Random(seed)
@@ -123,5 +137,5 @@ def test_the_common_moves_knowledge_is_remembered_as_the_general_path_does(seed:
         assert after.card_object[new.cards[0]] == new.id
         # The state before after_move: the move's knowledge taken out again.
         before = msgspec.structs.replace(after, knowledge=state.knowledge)
-        assert rs.after_move(before, obj, new) == rs._remember(before, obj, new.cards[0], new.id)
+        assert rs.after_move(before, obj, new) == _remembered(rs, before, obj)
         state = after

@@ -469,7 +469,8 @@ def _zone_entries(
         entry["handle"] = handles[oid & 7]
         hit[1].append(entry)
     if ordered:
-        return list(zip(sorted(zone.rank_of.values()))), rows  # keys (rank,), in order
+        rank_of = zone.rank_of
+        return [(rank_of[oid],) for oid in zone.ids()], rows  # keys (rank,), in order
     return None, _grouped(groups)
 
 

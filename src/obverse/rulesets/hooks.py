@@ -100,15 +100,6 @@ class Hooks:
     #: Characteristics depend only on the object, the effects and the cards (cacheable).
     cacheable_characteristics: ClassVar[bool] = True
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        zones: frozenset[str] | None = frozenset()
-        for klass in cls.__mro__:
-            if klass is not Hooks and "after_move" in vars(klass):
-                own = vars(klass).get("after_move_zones")
-                zones = None if own is None or zones is None else zones | own
-        cls.after_move_from = zones
-
     #: A private zone may hold public objects: a card moved there with ``face_down: false``
     #: or turned face up there stays public (FaB 3.0.4d).
     public_objects_in_private_zones: ClassVar[bool] = False
@@ -139,6 +130,16 @@ class Hooks:
     #: Rule topics and the ids this version numbers them with (MTG renumbers between
     #: versions); :meth:`cite` looks a topic up here, an id passes through.
     rule_ids: ClassVar[Mapping[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Gathers :attr:`after_move_from` over the class's bases (each ``after_move_zones``)."""
+        super().__init_subclass__(**kwargs)
+        zones: frozenset[str] | None = frozenset()
+        for klass in cls.__mro__:
+            if klass is not Hooks and "after_move" in vars(klass):
+                own = vars(klass).get("after_move_zones")
+                zones = None if own is None or zones is None else zones | own
+        cls.after_move_from = zones
 
     def cite(self, rule: str, reason: str) -> Rulings:
         """The one way a rule procedure cites: a one-ruling tuple for ``rule`` (a topic of

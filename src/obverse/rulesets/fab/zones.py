@@ -210,13 +210,12 @@ class FabZones(_Base):
         transformed: bool | None,
     ) -> Decided[str | None]:
         """The active face(s) after a move, by layout, or ``None`` when the destination can't
-        hold the card (3.0.11: an effect's move fails). One call for the commonest moves
-        (a single-faced card, a flip-card becoming a new card): every move asks it."""
+        hold the card (3.0.11: an effect's move fails)."""
         if zone in DECK_CARD_ZONES:  # the only zones :meth:`cannot_contain` refuses
             refused = self.cannot_contain(state, obj, zone)
             if refused:
                 return Decided(None, refused)
-        card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card  # card_def
+        card = state.card_def(obj)
         layout = card.layout
         after: Decided[str]
         if len(card.faces) < 2:
@@ -390,7 +389,7 @@ class FabZones(_Base):
         """3.0.9: entering a zone outside the arena other than the stack makes a new object
         with no relation to the old one (1.2.3b: only last known information remains); the
         marked condition ends with the old object (9.3.2b)."""
-        if obj.token and zone not in ARENA_ZONES:
+        if obj.token and not self.is_in_play(zone):
             return YES
         entering = self._entering(zone)
         if not entering.value:

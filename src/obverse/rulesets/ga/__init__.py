@@ -369,10 +369,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             if decided is not None:
                 return self.renewable_destination(state, obj, decided)
         if zone == GRAVEYARD or zone in REGALIA_RETURNS_FROM:
-            # state.card_def(obj)'s front, without its frame or the property's (a meld is
-            # MTG's, but asked as card_def does)
-            card = obj.meld if obj.meld is not None else state.cards[obj.cards[0]].card
-            default = card.faces[0]
+            default = state.card_def(obj).faces[0]
             words = _type_words(default)  # one look-up: a move is the hottest call
             if REGALIA not in words and CHAMPION not in words:
                 return PLAIN[zone]  # not a banishment: nothing more to replace
@@ -418,14 +415,13 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             )
         return Decided(dest, out)
 
-    # The same decision every time for a zone entered from the field (one slot per zone) and
-    # for any move from elsewhere (slot False): a move asks it, so compiled, the hook's own
-    # frame is the cache's.
-    @memo.last("self", per="obj.zone == FIELD and zone")
     def is_new_object(self, state: GameState, obj: GameObject, zone: str) -> Decided[bool]:
         """Objects 1: only cards on the field are objects; leaving it makes a new one."""
-        if obj.zone != FIELD:
-            return YES
+        return self._leaving_field(zone) if obj.zone == FIELD else YES
+
+    @memo.per_value  # leaving the field for a zone: the same decision every time
+    def _leaving_field(self, zone: str) -> Decided[bool]:
+        """Objects 1: leaving the field for ``zone`` makes a new object."""
         why = f"leaving the field for the {_words(zone)} it becomes a new object"
         return Decided(True, self.cite("Objects 1", why))
 
@@ -518,19 +514,7 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
     def after_move(self, state: GameState, old: GameObject, new: GameObject) -> GameState:
         """Public vs Private Information 6.1.1: whoever could identify the card before the
         move keeps that knowledge (until its zone is shuffled), of the object it became."""
-        known, card, nid = state.knowledge, new.cards[0], new.id  # new.card: a property
-        if (
-            old.face_down
-            or old.zone not in self.public_zones
-            or (known and mentions(known, KNOWN_CARD, card))
-        ):
-            return self._remember(state, old, card, nid)
-        # The common move, written out (the hottest call): face up in a public zone, the card
-        # was everyone's to identify, and nobody's knowledge of it is kept yet.
-        extra = []
-        for p in state.players:  # a loop, not a comprehension: no frame of its own
-            extra.append(Knowledge(p, card, nid, True))
-        return replace(state, knowledge=known + tuple(extra))
+        return self._remember(state, old, new.cards[0], new.id)
 
     # --- face down (8) ---------------------------------------------------------------------
 
@@ -783,13 +767,9 @@ class GrandArchive(Pantheon, Statuses, Information, Lineages, Keywords, FieldObj
             if known and mentions(known, KNOWN_CARD, card)
             else ()
         )
-        if not old.face_down and old.zone in self.public_zones:
-            lookers: tuple[str, ...] = state.players  # face up in a public zone: everyone's
-        else:
-            lookers = tuple(p for p in state.players if self.may_look(state, p, old))
         extra = []
-        for p in lookers:  # a loop, not a comprehension: no frame of its own
-            if p not in have:
+        for p in state.players:  # a loop, not a comprehension: no frame of its own
+            if p not in have and self.may_look(state, p, old):
                 extra.append(Knowledge(p, card, new_obj, True))
         return replace(state, knowledge=known + tuple(extra)) if extra else state
 

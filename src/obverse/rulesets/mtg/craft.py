@@ -214,9 +214,7 @@ class MagicCraft(_Base):
 
     def replaces_leaving(self, state: GameState, obj: GameObject, to: str) -> bool:
         """614.1a: "exile it instead" replaces a graveyard (:meth:`_exiled_instead`)."""
-        if to == "graveyard" and self._exiled_instead(state, obj, to):
-            return True
-        return super().replaces_leaving(state, obj, to)
+        return self._exiled_instead(state, obj, to) or super().replaces_leaving(state, obj, to)
 
     def _exiled_instead(self, state: GameState, obj: GameObject, to: str) -> bool:
         """614.1a: ``obj`` going to a graveyard has "exile it instead" in its text."""

@@ -6,8 +6,8 @@ entering the battlefield: one :meth:`MagicMoves.move_object` override for the me
 
 Most moves have nothing of theirs to say (a card from the hand to the graveyard, a
 permanent to exile with no designation, a battle with only its protector): the override
-sends them on at the cost of a few comparisons and one look at the designations naming the
-object, without asking the hooks (the move is the kernel's hottest procedure).
+sends them on at the cost of a few comparisons and one answer kept per object value
+(:func:`_says_leaving`), without asking the hooks (the move is the kernel's hottest procedure).
 """
 
 from __future__ import annotations
