@@ -46,6 +46,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # The kernel's entry point and what drives it: apply, legal actions, views, Game.
     "engine": (
         "obverse.fastoffers",
+        "obverse.offer_kept",
         "obverse.offer_reference",
         "obverse.engine",
         "obverse.views",

@@ -82,6 +82,14 @@ def test_the_fast_path_is_the_plain_definition_back_and_forth(game: str, seed: i
     pool = card_pool(game)
     for _ in range(10):
         g.add(rng.choice(pool), g.ruleset.play_zone, owner=rng.choice(g.state.players))
+    search_agrees(g, rng)
+
+
+def search_agrees(g: Game, rng: random.Random, *, move_on: bool = False) -> None:
+    """A search on ``g`` going back and forth between six of the acting seat's offers
+    (apply one, list the offers, undo; the branches again in another order; ``move_on``:
+    the first branch kept after each round, the next ones start there): each listing, for
+    the seat and the judge, is the plain definition's."""
     seat = g.state.active_player
     offers = [x.action for x in g.legal_actions(seat)]
     branches = rng.sample(offers, min(6, len(offers)))
@@ -92,6 +100,8 @@ def test_the_fast_path_is_the_plain_definition_back_and_forth(game: str, seed: i
                 assert g.legal_actions(who) == legal_actions(g.state, who, catalog=g.cards)
             g.undo()
         assert g.legal_actions(seat) == legal_actions(g.state, seat, catalog=g.cards)
+        if move_on:
+            g.apply(order[0], seat)
 
 
 @pytest.mark.parametrize("alias", ALIASES)

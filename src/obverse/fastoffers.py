@@ -21,7 +21,8 @@ of the objects that changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import bisect
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from obverse import vocab as v
@@ -33,9 +34,22 @@ from obverse.engine import (
     ruleset_of,
     target_offers,
 )
+from obverse.offer_kept import (
+    INTERNED,
+    NOTHING,
+    KeptContext,
+    Read,
+    SeatCall,
+    Version,
+    empty_stays,
+    firsts_of,
+    knowledge_of,
+    what_read,
+)
 from obverse.rulesets.base import Catalog
-from obverse.rulesets.offers import OfferContext, Offers, Targets
+from obverse.rulesets.offers import Offers, Targets
 from obverse.state import GameObject, GameState
+from obverse.views import changed_objects
 
 
 def _globals(state: GameState, own: tuple[str, ...]) -> tuple[Any, ...]:
@@ -58,74 +72,6 @@ def _globals(state: GameState, own: tuple[str, ...]) -> tuple[Any, ...]:
     )
 
 
-class _Own:
-    """One object's kept offers: what they were made from and the list (for free-target
-    offers, also the shared sets and the first choices they read)."""
-
-    __slots__ = ("firsts", "inputs", "keys", "known", "legal", "obj", "reads", "sig", "world")
-
-    def __init__(
-        self, obj: GameObject, world: Any, known: Any, inputs: Any, legal: list[Legal]
-    ) -> None:
-        self.obj, self.world, self.known, self.inputs, self.legal = obj, world, known, inputs, legal
-        #: The shared sets the free-target offers read (each key once, in order): held, so
-        #: the identities of ``sig`` stay theirs.
-        self.reads: tuple[tuple[Any, tuple[int, ...]], ...] = ()
-        #: Their keys (interned: :meth:`OfferMemo._interned`) and the sets' identities.
-        self.keys: tuple[Any, ...] = ()
-        self.sig: tuple[int, ...] = ()
-        #: Each choice the decisions read: its id, object and (decided one by one, as a
-        #: choice's own inputs are read too) what its ruleset says it reads.
-        self.firsts: tuple[tuple[int, GameObject | None, Any], ...] = ()
-
-    def same_sets(self, ctx: _KeptContext) -> bool:
-        """Whether every shared set the free-target offers read is the very set this call
-        made (sets are interned: an equal set is the same tuple). By the sets' identities:
-        this version holds its sets and the call its own, so equal identities are the
-        same sets."""
-        return self.sig == ctx.signature(self.keys)
-
-    def same_choices(self, ctx: _KeptContext, state: GameState) -> bool:
-        """Whether every choice the decisions read is the same object with the same
-        inputs (found once a call for the versions sharing their choices)."""
-        firsts = self.firsts
-        shared = len(firsts) > 2  # a few choices are checked as fast as looked up
-        if shared:
-            found = ctx.checked.get(id(firsts))
-            if found is not None and found[0] is firsts:
-                return bool(found[1])
-        # Each choice is checked once a call (many versions read the same choices: a
-        # choice decided one by one is read by every object offering it); ``held`` pins the
-        # checked ones, so an identity found there is theirs.
-        held = ctx.held
-        same = all(map(held.__contains__, map(id, firsts)))
-        if not same:
-            same = True
-            objects = state.objects
-            for c in firsts:
-                if id(c) in held:
-                    continue
-                i, x, inputs = c
-                now = objects.get(i)
-                if (now is not x and now != x) or (now is not None and ctx.choice(i)[1] != inputs):
-                    same = False
-                    break
-                held[id(c)] = c
-        if shared:
-            ctx.checked[id(firsts)] = (firsts, same)
-        return same
-
-    def holds(self, obj: GameObject, world: Any, known: Any, inputs: Any) -> bool:
-        """Whether this version was made from ``obj``, ``world`` (interned: the very same
-        tuple, :meth:`OfferMemo._world`), ``known`` and ``inputs``."""
-        return (
-            (self.obj is obj or self.obj == obj)
-            and self.world is world
-            and self.known == known
-            and self.inputs == inputs
-        )
-
-
 class OfferMemo:
     """What :func:`offer_parts` learnt of one game's states, for its later ones (one per
     game, kept across its states; not shared between threads). Offers are the plain
@@ -136,14 +82,14 @@ class OfferMemo:
     def __init__(self) -> None:
         #: Per (seat, id), the last few versions of an object's offers, the latest first: a
         #: search going back and forth between branches finds each branch's again.
-        self._own: dict[tuple[str | None, int], list[_Own]] = {}
-        self._targets: dict[tuple[str | None, int], list[_Own]] = {}
+        self._own: dict[tuple[str | None, int], list[Version]] = {}
+        self._targets: dict[tuple[str | None, int], list[Version]] = {}
         #: Kept versions by the identities they were found with: the seat, the object, the
         #: (interned) globals and, for free-target offers, the sets
-        #: (:meth:`_KeptContext.signature`).
-        self._index: dict[tuple[Any, ...], list[_Own]] = {}
+        #: (:meth:`KeptContext.signature`).
+        self._index: dict[tuple[Any, ...], list[Version]] = {}
         #: The index's bound (emptied past it): room for a few worlds of the board.
-        self._limit = _INTERNED
+        self._limit = INTERNED
         #: The recent calls' globals (:meth:`_world`), the latest first.
         self._worlds: list[tuple[Any, ...]] = []
         #: The shared target sets, interned by (key, contents): an equal set is the same
@@ -160,76 +106,221 @@ class OfferMemo:
         #: the seat may act with it, refer to it and identify it (one entry per world: a
         #: search's branches changing the globals come back to theirs).
         self._facts: dict[tuple[str | None, int, int], tuple[Any, Any, Any, bool, bool, bool]] = {}
+        #: Per seat, its latest call (what the next one starts from).
+        self._seen: dict[str | None, SeatCall] = {}
 
     def parts(
         self, state: GameState, seat: str | None, catalog: Catalog | None = None
     ) -> list[list[Legal]]:
         """:func:`obverse.engine.offer_parts`, kept (see the class)."""
         rs = ruleset_of(state)
-        ctx = _KeptContext(rs, state, seat, self._sets)
+        ctx = KeptContext(rs, state, seat, self._sets)
         world = self._world(_globals(state, rs.own_designations))
-        known = ctx.known = self._knowledge(state)
+        ctx.known = self._knowledge(state)
         end, loose = self._loose(state, seat, world, catalog)
-        out: list[list[Legal]] = [end]
-        acting = self._acting(state, seat, ctx, world, known)
-        # Room for a few worlds' versions of every object (a large board's too).
-        self._limit = _INTERNED + 8 * len(acting)
-        for o, mine in acting:
-            inputs = ctx.inputs(o)
-            # First the version made from this very object in this very world (a search's
-            # branch coming back), else any version made from equal inputs.
-            kept = None
-            for k in self._index.get((seat, id(o), id(world)), ()):
-                if (
-                    k.world is world
-                    and k.known == mine
-                    and k.inputs == inputs
-                    and (k.obj is o or k.obj == o)
-                ):
-                    kept = k
-                    break
-            if kept is None:
-                versions = self._own.setdefault((seat, o.id), [])
-                kept = _first(versions, _Holds(o, world, mine, inputs))
-                if kept is None:
-                    kept = _Own(o, world, mine, inputs, own_offers(state, seat, o, catalog))
-                    _push(versions, kept)
-                self._keep(kept, (seat, id(o), id(world)))
-            out.append(kept.legal)
-            out.append(self._target_part(o, ctx, world, mine, inputs, catalog))
-        out.append(loose)
-        out.append(target_offers(state, seat, rs.loose_target_offers(state, seat, ctx), catalog))
+        # The seat's latest call, brought to this state when the trail tells what changed.
+        seen = self._seen.get(seat)
+        if seen is not None and (seen.world is not world or seen.catalog is not catalog):
+            seen = None
+        if seen is not None and not self._since(seen, ctx, world, catalog):
+            seen, known = None, ctx.known
+            ctx = KeptContext(rs, state, seat, self._sets)  # a call's sets start empty
+            ctx.known = known
+        if seen is None:
+            seen = self._every(ctx, world, catalog)
+        if seen.kept:
+            self._seen[seat] = seen
+            seen.state = state
+            seen.found_inputs(ctx.found_inputs(), empty_stays(rs))
+        else:
+            self._seen.pop(seat, None)
+        self._forget(seat, seen.acting)
+        found = rs.loose_target_offers(state, seat, ctx)
+        tail = [loose, target_offers(state, seat, found, catalog)]
         ctx.keep()
-        self._forget(seat, acting)
-        return out
+        return [end, *seen.pairs, *tail]
+
+    def _every(self, ctx: KeptContext, world: Any, catalog: Catalog | None) -> SeatCall:
+        """The parts of every object the seat may act with (after a change the trail can't
+        tell, or in other globals)."""
+        seen = SeatCall(ctx.state, world, catalog)
+        acting = self._acting(ctx.state, ctx.seat, ctx, world, ctx.known, seen)
+        # Room for a few worlds' versions of every object (a large board's too).
+        self._limit = INTERNED + 8 * len(acting)
+        # What the objects read is kept for the next call only on a board worth it.
+        seen.kept = len(acting) >= DELTA_MIN
+        pairs, record = seen.pairs, seen if seen.kept else None
+        for o, mine in acting:
+            seen.acting.append(o.id)
+            inputs = ctx.inputs(o)
+            pairs.append(self._own_part(o, mine, inputs, ctx, world, catalog))
+            if record is None:
+                pairs.append(self._target_part(o, ctx, world, mine, inputs, catalog)[0])
+            else:
+                pairs.append(self._free_targets(o, mine, ctx, world, catalog, record))
+        seen.sets = {k: ctx.sets[k] for k in seen.readers}
+        return seen
+
+    def _since(self, seen: SeatCall, ctx: KeptContext, world: Any, catalog: Catalog | None) -> bool:
+        """``seen`` (the seat's latest call, in these globals) brought to this call's state
+        by deciding again only what may have changed: the objects the trail names
+        (:func:`~obverse.views.changed_objects`), those whose inputs changed, the objects
+        whose free-target offers chose one of these, and the readers of a shared set that
+        changed. ``False`` when the trail can't tell (then every object is decided)."""
+        state = ctx.state
+        changed = changed_objects(seen.state, state)
+        if changed is None:
+            return False
+        objects, known = state.objects, ctx.known
+        # What an object's ruleset says its offers read may change while it stays the same.
+        dirty = set(changed)
+        inputs = seen.inputs
+        for oid in seen.reach:
+            if oid not in changed and ctx.inputs(objects[oid]) != inputs[oid]:
+                dirty.add(oid)
+        for oid in changed:
+            seen.drop(oid)
+        redo: set[int] = set()
+        for oid in sorted(changed):
+            o = objects.get(oid)
+            if o is None:
+                continue
+            acts, refers, knows = self._fact(ctx, world, o, knowledge_of(known, o))[3:]
+            if refers:
+                bisect.insort(seen.referable, oid)
+            if knows:
+                bisect.insort(seen.identified, oid)
+            if acts:
+                i = bisect.bisect_left(seen.acting, oid)
+                seen.acting.insert(i, oid)
+                seen.pairs[2 * i : 2 * i] = [[], []]
+                redo.add(oid)
+        referable = seen.referable
+        ctx.shared("referable", lambda: tuple(referable))
+        ctx.since = (seen.sets, changed)
+        ctx.identifiable = seen.identified
+        done: set[int] = set()
+        self._redo(seen, redo | dirty, done, ctx, world, catalog, own=True)
+        # The others' free-target offers: those choosing a changed object, or decided on
+        # every call; those reading a shared set made again (by one of its readers) that
+        # is another set now.
+        chose = set(seen.volatile)
+        for oid in dirty:
+            chose.update(seen.choosers.get(oid, ()))
+        for key, readers in seen.each.items():
+            # (A key first read this call has only readers decided this call.)
+            if not dirty.isdisjoint(seen.sets.get(key, ())):
+                chose.update(readers)
+        self._redo(seen, chose, done, ctx, world, catalog)
+        for key, was in list(seen.sets.items()):
+            if key not in ctx.sets:
+                for oid in sorted(seen.readers.get(key, ())):
+                    self._redo(seen, (oid,), done, ctx, world, catalog)
+                    if key in ctx.sets:
+                        break
+            now = ctx.sets.get(key)
+            if now is not None and now is not was:
+                self._redo(seen, seen.readers.get(key, set()) - done, done, ctx, world, catalog)
+        sets = ctx.sets
+        if not all(map(sets.__contains__, seen.readers)):
+            return False  # never expected: a set an object read isn't made (decide all)
+        seen.sets = {k: sets[k] for k in seen.readers}
+        return True
+
+    def _redo(
+        self,
+        seen: SeatCall,
+        oids: Iterable[int],
+        done: set[int],
+        ctx: KeptContext,
+        world: Any,
+        catalog: Catalog | None,
+        *,
+        own: bool = False,
+    ) -> None:
+        """Decide again the free-target offers (``own``: and the own offers) of ``oids``
+        the seat may act with (each once a call)."""
+        objects, known, acting, pairs = ctx.state.objects, ctx.known, seen.acting, seen.pairs
+        for oid in sorted(oids):
+            if oid in done:
+                continue
+            done.add(oid)
+            i = bisect.bisect_left(acting, oid)
+            if i < len(acting) and acting[i] == oid:
+                o = objects[oid]
+                mine = knowledge_of(known, o)
+                if own:
+                    pairs[2 * i] = self._own_part(o, mine, ctx.inputs(o), ctx, world, catalog)
+                pairs[2 * i + 1] = self._free_targets(o, mine, ctx, world, catalog, seen)
+
+    def _own_part(
+        self,
+        o: GameObject,
+        mine: Any,
+        inputs: Any,
+        ctx: KeptContext,
+        world: Any,
+        catalog: Catalog | None,
+    ) -> list[Legal]:
+        """``o``'s own offers: a kept version while it holds."""
+        seat = ctx.seat
+        # First the version made from this very object in this very world (a search's
+        # branch coming back), else any version made from equal inputs.
+        kept = None
+        for k in self._index.get((seat, id(o), id(world)), ()):
+            if (
+                k.world is world
+                and k.known == mine
+                and k.inputs == inputs
+                and (k.obj is o or k.obj == o)
+            ):
+                kept = k
+                break
+        if kept is None:
+            versions = self._own.setdefault((seat, o.id), [])
+            kept = _first(versions, _Holds(o, world, mine, inputs))
+            if kept is None:
+                kept = Version(o, world, mine, inputs, own_offers(ctx.state, seat, o, catalog))
+                _push(versions, kept)
+            self._keep(kept, (seat, id(o), id(world)))
+        return kept.legal
+
+    def _free_targets(
+        self,
+        o: GameObject,
+        mine: Any,
+        ctx: KeptContext,
+        world: Any,
+        catalog: Catalog | None,
+        seen: SeatCall | None,
+    ) -> list[Legal]:
+        """``o``'s free-target offers (:meth:`_target_part`), what they read kept in
+        ``seen`` (if given)."""
+        legal, what = self._target_part(o, ctx, world, mine, ctx.inputs(o), catalog)
+        if seen is not None:
+            seen.read(o.id, what, bool(o.copies) and _reads_copies(ctx.rs))
+        return legal
 
     def _acting(
         self,
         state: GameState,
         seat: str | None,
-        ctx: _KeptContext,
+        ctx: KeptContext,
         world: Any,
         known: dict[Any, tuple[Any, ...]],
+        seen: SeatCall,
     ) -> list[tuple[GameObject, tuple[Any, ...]]]:
         """The objects the seat may act with, each with the knowledge naming it; and the
-        call's sets of objects it may refer to and identify. Whether it may act with, refer
-        to or identify an object is kept while the object, the globals and that knowledge
-        are the same."""
-        rs, facts = ctx.rs, self._facts
-        referable: list[int] = []
-        identified: list[int] = []
+        call's sets of objects it may refer to and identify (``seen``'s, by id)."""
+        referable, identified = seen.referable, seen.identified
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
-        get, fact, wid = known.get, facts.get, id(world)
+        get, fact, wid = known.get, self._facts.get, id(world)
         for o in ctx.objects():
             oid = o.id
             mine = get(oid, ()) + get(("card", o.card), ()) + get(("d", oid), ()) if known else ()
-            key = (seat, oid, wid)
-            f = fact(key)
+            f = fact((seat, oid, wid))
             if f is None or (f[0] is not o and f[0] != o) or f[2] != mine or f[1] is not world:
-                acts = rs.may_act(state, seat, o)
-                refers = seat is None or rs.may_refer(state, seat, o)
-                knows = rs.may_identify(state, seat, o)
-                f = facts[key] = (o, world, mine, acts, refers, knows)
+                f = self._fact(ctx, world, o, mine)
             if f[4]:
                 referable.append(o.id)
             if f[5]:
@@ -238,35 +329,51 @@ class OfferMemo:
                 acting.append((o, mine))
         ctx.shared("referable", lambda: tuple(referable))
         ctx.identifiable = identified
-        if len(facts) > 4 * len(ctx.objects()) + 256:
-            facts.clear()
+        if len(self._facts) > 4 * len(ctx.objects()) + 256:
+            self._facts.clear()
         return acting
+
+    def _fact(
+        self, ctx: KeptContext, world: Any, o: GameObject, mine: Any
+    ) -> tuple[Any, Any, Any, bool, bool, bool]:
+        """The object, the globals, its knowledge, and whether the seat may act with it,
+        refer to it and identify it: kept while the object, the globals and that knowledge
+        are the same."""
+        key = (ctx.seat, o.id, id(world))
+        f = self._facts.get(key)
+        if f is None or (f[0] is not o and f[0] != o) or f[2] != mine or f[1] is not world:
+            rs, state, seat = ctx.rs, ctx.state, ctx.seat
+            acts = rs.may_act(state, seat, o)
+            refers = seat is None or rs.may_refer(state, seat, o)
+            knows = rs.may_identify(state, seat, o)
+            f = self._facts[key] = (o, world, mine, acts, refers, knows)
+        return f
 
     def _target_part(
         self,
         o: GameObject,
-        ctx: _KeptContext,
+        ctx: KeptContext,
         world: Any,
         mine: Any,
         inputs: Any,
         catalog: Catalog | None,
-    ) -> list[Legal]:
+    ) -> tuple[list[Legal], Read]:
         """``o``'s free-target offers (in ``ctx``'s state, to its seat): a kept decision while
         ``o``, the globals and each offer's first choice (and, decided one by one, every
-        choice) are unchanged."""
+        choice) are unchanged; with what they read (:func:`what_read`)."""
         state, seat = ctx.state, ctx.seat
         versions = self._targets.setdefault((seat, o.id), [])
         how = (versions, o, ctx, world, mine, inputs)
         tried = versions[0].keys if versions else None
         kept = self._kept_targets(*how)
         if kept is not None:
-            return kept.legal
+            return kept.legal, kept.what
         unmade = tried is None or ctx.signature(tried) is None
         ctx.read = []
         found = ctx.rs.target_offers_on(state, seat, o, ctx)
         reads, ctx.read = tuple(dict(ctx.read).items()), None  # each key once, in order
         if not found:
-            return []
+            return [], (self._interned(tuple(k for k, _ in reads)), (), ()) if reads else NOTHING
         keys = self._interned(tuple(k for k, _ in reads))
         if unmade or keys is not tried:
             # The generators made this call's sets: a kept version reading them may now be
@@ -274,7 +381,7 @@ class OfferMemo:
             # it; an object read other sets in its latest version, in another zone).
             kept = self._kept_targets(*how, keys=keys)
             if kept is not None:
-                return kept.legal
+                return kept.legal, kept.what
         shape = tuple(_shape(ctx, t) for t in found)
         kept = _first(versions, lambda k: k.holds(o, world, mine, (inputs, shape)))
         if kept is not None:
@@ -282,43 +389,47 @@ class OfferMemo:
             # a version of their own (the old set's branch may come back).
             legal = [_retarget(x, found) for x in kept.legal]
             if any(a is not b for a, b in zip(legal, kept.legal, strict=True)):
-                kept = _Own(o, world, mine, kept.inputs, legal)
+                kept = Version(o, world, mine, kept.inputs, legal)
                 _push(versions, kept)
         else:
-            kept = _Own(o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog))
+            kept = Version(
+                o, world, mine, (inputs, shape), target_offers(state, seat, found, catalog)
+            )
             _push(versions, kept)
         kept.reads, kept.keys = reads, keys
         kept.sig = ctx.signature(keys) or ()
-        kept.firsts = ctx.firsts(_firsts(found))
+        kept.firsts = ctx.firsts(firsts_of(found))
+        kept.what = what_read(keys, reads, found)
         if reads:
             self._keep(kept, (seat, id(o), id(world), kept.sig))
-        return kept.legal
+            self._keep(kept, ("id", seat, o.id, id(world), kept.sig))
+        return kept.legal, kept.what
 
     def _interned(self, keys: tuple[Any, ...]) -> tuple[Any, ...]:
         """``keys`` interned (an equal tuple is the very same one)."""
         found = self._keys.get(keys)
         if found is None:
-            if len(self._keys) > _INTERNED:
+            if len(self._keys) > INTERNED:
                 self._keys.clear()
             found = self._keys[keys] = keys
         return found
 
     def _kept_targets(
         self,
-        versions: list[_Own],
+        versions: list[Version],
         o: GameObject,
-        ctx: _KeptContext,
+        ctx: KeptContext,
         world: Any,
         mine: Any,
         inputs: Any,
         *,
         keys: tuple[Any, ...] | None = None,
-    ) -> _Own | None:
+    ) -> Version | None:
         """The kept free-target offers of ``o`` made from this very object in this very
-        world with this call's very sets (a search's branch coming back), else any version
-        that fits; ``None`` while a set they read isn't made yet this call (nothing can be
-        known to hold). ``keys``: the sets' keys to look up by (else its latest
-        version's)."""
+        world with this call's very sets (a search's branch coming back), else a version
+        made from an equal object with them; ``None`` while a set they read isn't made yet
+        this call (nothing can be known to hold). ``keys``: the sets' keys to look up by
+        (else its latest version's)."""
         state, seat = ctx.state, ctx.seat
         if keys is None:
             keys = versions[0].keys if versions else None
@@ -326,7 +437,7 @@ class OfferMemo:
         if sig is None or (o.copies and _reads_copies(ctx.rs)):
             return None  # a copy's exclusions may read the other objects (FaB 8.5.25d)
 
-        def fits(k: _Own) -> bool:
+        def fits(k: Version) -> bool:
             return (
                 k.world is world  # interned (:meth:`_world`)
                 and bool(k.reads)
@@ -340,12 +451,13 @@ class OfferMemo:
         key = (seat, id(o), id(world), sig)
         kept = _first(self._index.get(key, ()), fits)
         if kept is None:
-            kept = _first(versions, fits)
+            # An equal object (a branch made again): the versions read these very sets.
+            kept = _first(self._index.get(("id", seat, o.id, id(world), sig), ()), fits)
             if kept is not None:
                 self._keep(kept, key)
         return kept
 
-    def _keep(self, kept: _Own, key: tuple[Any, ...]) -> None:
+    def _keep(self, kept: Version, key: tuple[Any, ...]) -> None:
         """Index ``kept`` by the identities it was found with, beside the versions found
         with the same ones (a hint: a version found there is still checked to hold, so a
         reused identity finds nothing wrong)."""
@@ -409,17 +521,23 @@ class OfferMemo:
         self._known = (known, index, marks)
         return index
 
-    def _forget(self, seat: str | None, acting: list[tuple[GameObject, Any]]) -> None:
+    def _forget(self, seat: str | None, acting: list[int]) -> None:
         """Drop the seat's entries of objects it no longer acts with (bounded memory)."""
         for table in (self._own, self._targets):
             if len(table) > 2 * len(acting) + 64:
-                seen = {(seat, o.id) for o, _ in acting}
+                seen = {(seat, oid) for oid in acting}
                 for key in [k for k in table if k[0] == seat and k not in seen]:
                     del table[key]
 
 
 #: The versions kept per entry (:class:`OfferMemo`): a search's recent branches.
 VERSIONS = 64
+
+#: A seat's call starts from its latest one (:meth:`OfferMemo._since`) when it acts with at
+#: least this many objects: on a smaller board, finding the objects again costs less than
+#: keeping what each read (a search's branches change the shared sets, and most objects
+#: are decided again anyway). Tests set it to 0 to hold both ways to the plain definition.
+DELTA_MIN = 64
 
 _T = TypeVar("_T")
 
@@ -434,14 +552,14 @@ def _first(versions: Sequence[_T], holds: Callable[[_T], bool]) -> _T | None:
 
 
 class _Holds:
-    """Whether a kept version was made from these very inputs (:meth:`_Own.holds`)."""
+    """Whether a kept version was made from these very inputs (:meth:`Version.holds`)."""
 
     __slots__ = ("args",)
 
     def __init__(self, *args: Any) -> None:
         self.args = args
 
-    def __call__(self, kept: _Own) -> bool:
+    def __call__(self, kept: Version) -> bool:
         return kept.holds(*self.args)
 
 
@@ -454,115 +572,6 @@ def _push(versions: list[_T], kept: _T) -> None:
 #: The versions an index entry keeps (:meth:`OfferMemo._keep`): those made from the same
 #: object, globals and sets, differing in what else their ruleset says they read.
 _HINTS = 8
-
-#: At most this many interned sets are kept (then they are interned afresh).
-_INTERNED = 4096
-
-
-class _KeptContext(OfferContext):
-    """An :class:`OfferContext` whose shared sets are interned (``last``): an equal set is
-    the very same tuple, so offers holding it are kept as they are."""
-
-    def __init__(
-        self, rs: Any, state: GameState, seat: str | None, last: dict[Any, tuple[int, ...]]
-    ) -> None:
-        super().__init__(rs, state, seat)
-        self.last = last
-        #: The shared sets read while one object's free-target offers are made.
-        self.read: list[tuple[Any, tuple[int, ...]]] | None = None
-        #: The kept knowledge and designations by what they name (``OfferMemo._knowledge``).
-        self.known: dict[Any, tuple[Any, ...]] = {}
-        self._choices: dict[int, tuple[GameObject | None, Any]] = {}
-        #: Per kept choices (by identity, :meth:`_Own.same_choices`): whether they hold.
-        self.checked: dict[int, tuple[Any, bool]] = {}
-        #: The kept choices (each an id, object and inputs) found unchanged this call, by
-        #: identity (held, so an identity stays theirs).
-        self.held: dict[int, tuple[Any, ...]] = {}
-        #: This call's choices (:meth:`firsts`), one tuple per choice.
-        self._made: dict[int, tuple[Any, ...]] = {}
-        self._inputs: dict[int, Any] = {}
-        #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
-        self.identifiable: list[int] | None = None
-        self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
-        #: Per keys (interned), the identities of this call's sets under them.
-        self._sigs: dict[int, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
-
-    def signature(self, keys: tuple[Any, ...]) -> tuple[int, ...] | None:
-        """The identities of this call's sets under ``keys`` (interned sets: the same
-        contents, the same tuple), or ``None`` while one isn't made yet; found once a call
-        per (interned) ``keys``."""
-        found = self._sigs.get(id(keys))
-        if found is not None and found[0] is keys:
-            return found[1]
-        sets = self.sets
-        out = []
-        for key in keys:
-            t = sets.get(key)
-            if t is None:
-                return None
-            out.append(id(t))
-        sig = tuple(out)
-        self._sigs[id(keys)] = (keys, sig)
-        return sig
-
-    def identified(self) -> tuple[int, ...]:
-        """:meth:`OfferContext.identified`, from the kept facts (``identifiable``, found
-        with whom the seat may act), made into the call's set only when a verb asks."""
-        made = self.identifiable
-        if made is None:
-            return super().identified()
-        return self.shared("identified", lambda: tuple(made))
-
-    def inputs(self, o: GameObject) -> Any:
-        """What ``o``'s ruleset says its offers read (:meth:`~obverse.rulesets.Ruleset.
-        offer_inputs`), found once a call."""
-        found = self._inputs.get(o.id)
-        if found is None:
-            found = self._inputs[o.id] = self.rs.offer_inputs(self.state, o)
-        return found
-
-    def firsts(self, ids: list[int]) -> tuple[tuple[Any, ...], ...]:
-        """Each of the choices ``ids`` with its object and inputs (:meth:`choice`), one
-        tuple for every object whose decisions read the same choices this call."""
-        key = tuple(ids)
-        found = self._firsts.get(key)
-        if found is None:
-            found = self._firsts[key] = tuple(self._made_choice(i) for i in ids)
-        return found
-
-    def _made_choice(self, oid: int) -> tuple[Any, ...]:
-        """A choice with its object and inputs, one tuple a call (shared by every
-        :meth:`firsts` reading it: checked once a later call, :meth:`_Own.same_choices`)."""
-        found = self._made.get(oid)
-        if found is None:
-            found = self._made[oid] = (oid, *self.choice(oid))
-        return found
-
-    def choice(self, oid: int) -> tuple[GameObject | None, Any]:
-        """A choice's object and what its ruleset says its offers read
-        (:meth:`~obverse.rulesets.Ruleset.offer_inputs`, and the designations naming it),
-        found once a call (many objects' offers share their first choice)."""
-        found = self._choices.get(oid)
-        if found is None:
-            obj = self.state.objects.get(oid)
-            inputs = () if obj is None else self.inputs(obj)
-            found = self._choices[oid] = (obj, (inputs, self.known.get(("d", oid), ())))
-        return found
-
-    def shared(self, key: Any, make: Any) -> tuple[int, ...]:
-        found = self.sets.get(key)
-        if found is None:
-            found = make()
-            found = self.sets[key] = self.last.setdefault((key, found), found)
-        if self.read is not None:
-            self.read.append((key, found))
-        return found
-
-    def keep(self) -> None:
-        """Bound the interned sets (a later call interns its sets again)."""
-        if len(self.last) > _INTERNED:
-            self.last.clear()
-
 
 _ZONE_KEYS: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
 
@@ -583,23 +592,11 @@ def _reads_copies(rs: Any) -> bool:
     return type(rs).copy_excluded is not Offers.copy_excluded
 
 
-def _firsts(found: list[Targets]) -> list[int]:
-    """The choices the decisions of ``found`` read (the first, or each one by one)."""
-    out: list[int] = []
-    for t in found:
-        if t.each:
-            out += [x for x in t.ids if x not in t.excluded]
-        else:
-            first = getattr(t.action, t.field)
-            out.append(first[-1] if isinstance(first, tuple) else first)
-    return out
-
-
-def _shape(ctx: _KeptContext, t: Targets) -> Any:
+def _shape(ctx: KeptContext, t: Targets) -> Any:
     """What a free-target decision read of its choices: the first choice's object (or,
     decided one by one, every choice's) with what its ruleset says it reads, and the
     exclusions."""
-    return (t.action, t.excluded, tuple(ctx.choice(x) for x in _firsts([t])))
+    return (t.action, t.excluded, tuple(ctx.choice(x) for x in firsts_of([t])))
 
 
 def _retarget(legal: Legal, found: list[Targets]) -> Legal:

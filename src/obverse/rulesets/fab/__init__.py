@@ -553,9 +553,10 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         if not o.marked:
             return None
         objects, controller = state.objects, o.controller
-        ids = ctx.shared(
+        ids = ctx.subset(
             ("hit", controller),
-            lambda: tuple([x for x in ctx.referable() if objects[x].controller != controller]),
+            "referable",
+            lambda ids: [x for x in ids if objects[x].controller != controller],
         )
         first = next((x for x in ids if x != o.id), None)
         if first is None:
@@ -568,9 +569,8 @@ class FleshAndBlood(FabLook, FabEquip, FabSplit, FabStatus, FabArena, FabZones, 
         """Putting ``o`` under a permanent or a card on the stack (3.0.14) the seat may
         refer to."""
         objects = state.objects
-        ids = ctx.shared(
-            "put_under",
-            lambda: tuple([x for x in ctx.referable() if objects[x].zone in TOP_ZONES]),
+        ids = ctx.subset(
+            "put_under", "referable", lambda ids: [x for x in ids if objects[x].zone in TOP_ZONES]
         )
         excluded = frozenset({o.id} if o.under is None else {o.id, o.under})
         first = next((x for x in ids if x not in excluded), None)

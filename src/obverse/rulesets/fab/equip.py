@@ -330,11 +330,10 @@ class FabEquip(_Base):
             return None
         # One set per zone, shared by the objects there (an object in another zone each).
         objects, zone = state.objects, o.zone
-        ids = ctx.shared(
+        ids = ctx.subset(
             ("exchange", zone),
-            lambda: tuple(
-                [x for x in ctx.identified() if (z := objects[x].zone) != SUB_CARDS and z != zone]
-            ),
+            "identified",
+            lambda ids: [x for x in ids if (z := objects[x].zone) != SUB_CARDS and z != zone],
         )
         if not ids:
             return None

@@ -69,9 +69,9 @@ class Pantheon(_Base):
         """Load 1: ``o`` loaded into an object on the field, a free target (each decided)."""
         if o.zone in (FIELD, LOADED):
             return None
-        ids = ctx.shared(
-            "load",
-            lambda: tuple(x for x in ctx.identified() if state.objects[x].zone == FIELD),
+        objects = state.objects
+        ids = ctx.subset(
+            "load", "identified", lambda ids: [x for x in ids if objects[x].zone == FIELD]
         )
         first = next((x for x in ids if x != o.id), None)
         if first is None:

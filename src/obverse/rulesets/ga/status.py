@@ -104,8 +104,9 @@ class Statuses(_Base):
         target (any takes it alike: the first decides)."""
         if o.zone != FIELD or LINK_ABILITY not in self._chars(state, o).props.abilities:
             return None
-        ids = ctx.shared(
-            "link", lambda: tuple(x for x in ctx.referable() if state.objects[x].zone == FIELD)
+        objects = state.objects
+        ids = ctx.subset(
+            "link", "referable", lambda ids: [x for x in ids if objects[x].zone == FIELD]
         )
         first = next((x for x in ids if x != o.id), None)
         if first is None:

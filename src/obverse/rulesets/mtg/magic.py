@@ -161,6 +161,8 @@ class Magic(
     #: The move hooks here (destination, faces, facing, new object, tokens) read the printed
     #: card and the object alone.
     plans_per_object: ClassVar[bool] = True
+    #: The offers read beyond the object only for a craft card on the battlefield (702.167a).
+    empty_inputs_stay: ClassVar[bool] = True
 
     #: Also melding with a partner (701.42a): each meld card of the same owner, decided one
     #: by one (the pair decides, 712.4).

@@ -150,6 +150,8 @@ class SCP(Sandboxes, Ruleset):
     actions: ClassVar[tuple[type[v.Action], ...]] = (CrossTest, *SANDBOX_ACTIONS)
     #: Facing and faces decided by the zone, the object and its printed card alone.
     plans_per_object: ClassVar[bool] = True
+    #: The offers read beyond the object only on the site (601.1c).
+    empty_inputs_stay: ClassVar[bool] = True
     sandbox_zones: ClassVar[frozenset[str]] = frozenset({SANDBOX, *CLASS_SANDBOXES})
     site_zone: ClassVar[str] = SITE_ZONE
     #: 概要: a face-down card is seen only by whom its zone allows (else: no reference).
@@ -580,8 +582,15 @@ class SCP(Sandboxes, Ruleset):
         decides for all: the procedure reads of the target only that it is such an object."""
         if o.zone != SITE_ZONE:
             return None
-        ids = ctx.shared(
-            ("cross_test", o.controller), lambda: _opposing(state, ctx.referable(), o.controller)
+        objects, controller = state.objects, o.controller
+        ids = ctx.subset(
+            ("cross_test", controller),
+            "referable",
+            lambda ids: [
+                x
+                for x in ids
+                if (found := objects[x]).zone == SITE_ZONE and found.controller != controller
+            ],
         )
         if not ids:
             return None
@@ -687,11 +696,3 @@ class SCP(Sandboxes, Ruleset):
 
 
 RULESETS: list[type[Ruleset]] = [SCP]
-
-
-def _opposing(state: GameState, ids: tuple[int, ...], controller: str) -> tuple[int, ...]:
-    """The objects of ``ids`` on the site that ``controller`` doesn't control."""
-    objects = state.objects
-    return tuple(
-        x for x in ids if (found := objects[x]).zone == SITE_ZONE and found.controller != controller
-    )

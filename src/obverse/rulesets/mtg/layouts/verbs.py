@@ -73,13 +73,11 @@ class MagicLayouts(_Base):
         """Melding ``o`` with each other meld card of its owner the seat may refer to."""
         if not MELD.is_half(state, None, o):
             return None
-        partners = ctx.shared(
-            ("meld", o.owner),
-            lambda: tuple(
-                x.id
-                for x in ctx.objects()
-                if MELD.is_half(state, o.owner, x) and self.may_identify(state, seat, x)
-            ),
+        objects, owner = state.objects, o.owner
+        partners = ctx.subset(
+            ("meld", owner),
+            "identified",
+            lambda ids: [x for x in ids if MELD.is_half(state, owner, objects[x])],
         )
         first = next((x for x in partners if x != o.id), None)
         if first is None:
