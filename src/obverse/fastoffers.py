@@ -11,12 +11,20 @@ choice it was decided on, and shares the call's target set (a new list only when
 changed); whether the sets it read are this call's is one comparison of identities, found once
 a call per the (interned) keys they were read under. Whom the seat may act with, refer to and
 identify is kept per object and per globals (a branch changing a designation comes back to its
-own). So after one change a call costs a look-up per object the seat may act with (by
-identity first: the globals are interned, and each version is indexed by the object, globals
-and sets it was found with, so a search's branch coming back finds its own), and the decisions
-of the objects that changed.
+own). A call finds each object's version by identity first (the globals are interned, and
+each version is indexed by the object, globals and sets it was found with, so a search's
+branch coming back finds its own).
 
-``tests/test_offers.py`` holds the two equal on random histories of every game.
+A seat acting with at least :data:`DELTA_MIN` objects starts from its latest call
+(:class:`~obverse.offer_kept.SeatCall`): in the same globals, the trail names the objects that
+changed, and only they, the objects whose inputs changed, the offers that chose one of them
+and the readers of a shared set that is another set now are looked at again; the shared sets
+are the latest ones with the changed objects given to their ``pick`` again
+(:meth:`~obverse.rulesets.offers.OfferContext.subset`). After one change a call then costs
+what changed, not the board.
+
+``tests/test_offers.py`` and ``tests/test_offer_delta.py`` hold the two equal on random
+histories and searches of every game.
 """
 
 from __future__ import annotations
