@@ -50,6 +50,7 @@ from obverse.offer_kept import (
     SeatCall,
     Version,
     empty_stays,
+    find,
     firsts_of,
     knowledge_of,
     what_read,
@@ -130,16 +131,15 @@ class OfferMemo:
         seen = self._seen.get(seat)
         if seen is not None and (seen.world is not world or seen.catalog is not catalog):
             seen = None
-        if seen is not None and not self._since(seen, ctx, world, catalog):
-            seen, known = None, ctx.known
-            ctx = KeptContext(rs, state, seat, self._sets)  # a call's sets start empty
-            ctx.known = known
-        if seen is None:
+        changed = None if seen is None else changed_objects(seen.state, state)
+        if seen is None or changed is None:
             seen = self._every(ctx, world, catalog)
+        else:
+            self._since(seen, changed, ctx, world, catalog)
         if seen.kept:
             self._seen[seat] = seen
             seen.state = state
-            seen.found_inputs(ctx.found_inputs(), empty_stays(rs))
+            seen.keep_inputs(ctx.found, empty_stays(rs))
         else:
             self._seen.pop(seat, None)
         self._forget(seat, seen.acting)
@@ -152,7 +152,7 @@ class OfferMemo:
         """The parts of every object the seat may act with (after a change the trail can't
         tell, or in other globals)."""
         seen = SeatCall(ctx.state, world, catalog)
-        acting = self._acting(ctx.state, ctx.seat, ctx, world, ctx.known, seen)
+        acting = self._acting(ctx, world, seen)
         # Room for a few worlds' versions of every object (a large board's too).
         self._limit = INTERNED + 8 * len(acting)
         # What the objects read is kept for the next call only on a board worth it.
@@ -162,24 +162,27 @@ class OfferMemo:
             seen.acting.append(o.id)
             inputs = ctx.inputs(o)
             pairs.append(self._own_part(o, mine, inputs, ctx, world, catalog))
-            if record is None:
+            if record is None:  # nothing to keep: the part alone (a call less per object)
                 pairs.append(self._target_part(o, ctx, world, mine, inputs, catalog)[0])
             else:
-                pairs.append(self._free_targets(o, mine, ctx, world, catalog, record))
+                pairs.append(self._free_targets(o, mine, inputs, ctx, world, catalog, seen=record))
         seen.sets = {k: ctx.sets[k] for k in seen.readers}
         return seen
 
-    def _since(self, seen: SeatCall, ctx: KeptContext, world: Any, catalog: Catalog | None) -> bool:
+    def _since(
+        self,
+        seen: SeatCall,
+        changed: set[int],
+        ctx: KeptContext,
+        world: Any,
+        catalog: Catalog | None,
+    ) -> None:
         """``seen`` (the seat's latest call, in these globals) brought to this call's state
         by deciding again only what may have changed: the objects the trail names
-        (:func:`~obverse.views.changed_objects`), those whose inputs changed, the objects
-        whose free-target offers chose one of these, and the readers of a shared set that
-        changed. ``False`` when the trail can't tell (then every object is decided)."""
-        state = ctx.state
-        changed = changed_objects(seen.state, state)
-        if changed is None:
-            return False
-        objects, known = state.objects, ctx.known
+        (``changed``: :func:`~obverse.views.changed_objects`), those whose inputs changed,
+        the objects whose free-target offers chose one of these, and the readers of a shared
+        set that changed."""
+        objects, known = ctx.state.objects, ctx.known
         # What an object's ruleset says its offers read may change while it stays the same.
         dirty = set(changed)
         inputs = seen.inputs
@@ -201,7 +204,7 @@ class OfferMemo:
             if acts:
                 i = bisect.bisect_left(seen.acting, oid)
                 seen.acting.insert(i, oid)
-                seen.pairs[2 * i : 2 * i] = [[], []]
+                seen.pairs[2 * i : 2 * i] = [[], []]  # both made just below
                 redo.add(oid)
         referable = seen.referable
         ctx.shared("referable", lambda: tuple(referable))
@@ -229,11 +232,8 @@ class OfferMemo:
             now = ctx.sets.get(key)
             if now is not None and now is not was:
                 self._redo(seen, seen.readers.get(key, set()) - done, done, ctx, world, catalog)
-        sets = ctx.sets
-        if not all(map(sets.__contains__, seen.readers)):
-            return False  # never expected: a set an object read isn't made (decide all)
-        seen.sets = {k: sets[k] for k in seen.readers}
-        return True
+        # Every key read is this call's: by an object decided now, or made again above.
+        seen.sets = {k: ctx.sets[k] for k in seen.readers}
 
     def _redo(
         self,
@@ -248,18 +248,20 @@ class OfferMemo:
     ) -> None:
         """Decide again the free-target offers (``own``: and the own offers) of ``oids``
         the seat may act with (each once a call)."""
-        objects, known, acting, pairs = ctx.state.objects, ctx.known, seen.acting, seen.pairs
+        objects, known, pairs = ctx.state.objects, ctx.known, seen.pairs
         for oid in sorted(oids):
             if oid in done:
                 continue
             done.add(oid)
-            i = bisect.bisect_left(acting, oid)
-            if i < len(acting) and acting[i] == oid:
+            i = find(seen.acting, oid)
+            if i is not None:
                 o = objects[oid]
-                mine = knowledge_of(known, o)
+                mine, inputs = knowledge_of(known, o), ctx.inputs(o)
                 if own:
-                    pairs[2 * i] = self._own_part(o, mine, ctx.inputs(o), ctx, world, catalog)
-                pairs[2 * i + 1] = self._free_targets(o, mine, ctx, world, catalog, seen)
+                    pairs[2 * i] = self._own_part(o, mine, inputs, ctx, world, catalog)
+                pairs[2 * i + 1] = self._free_targets(
+                    o, mine, inputs, ctx, world, catalog, seen=seen
+                )
 
     def _own_part(
         self,
@@ -297,32 +299,31 @@ class OfferMemo:
         self,
         o: GameObject,
         mine: Any,
+        inputs: Any,
         ctx: KeptContext,
         world: Any,
         catalog: Catalog | None,
+        *,
         seen: SeatCall | None,
     ) -> list[Legal]:
         """``o``'s free-target offers (:meth:`_target_part`), what they read kept in
         ``seen`` (if given)."""
-        legal, what = self._target_part(o, ctx, world, mine, ctx.inputs(o), catalog)
+        legal, what = self._target_part(o, ctx, world, mine, inputs, catalog)
         if seen is not None:
             seen.read(o.id, what, bool(o.copies) and _reads_copies(ctx.rs))
         return legal
 
     def _acting(
-        self,
-        state: GameState,
-        seat: str | None,
-        ctx: KeptContext,
-        world: Any,
-        known: dict[Any, tuple[Any, ...]],
-        seen: SeatCall,
+        self, ctx: KeptContext, world: Any, seen: SeatCall
     ) -> list[tuple[GameObject, tuple[Any, ...]]]:
         """The objects the seat may act with, each with the knowledge naming it; and the
         call's sets of objects it may refer to and identify (``seen``'s, by id)."""
         referable, identified = seen.referable, seen.identified
         acting: list[tuple[GameObject, tuple[Any, ...]]] = []
-        get, fact, wid = known.get, self._facts.get, id(world)
+        # The board's walk: the look-ups of knowledge_of and _fact written out (a call each
+        # per object was 2-3% of a search node).
+        known, seat, wid = ctx.known, ctx.seat, id(world)
+        get, fact = known.get, self._facts.get
         for o in ctx.objects():
             oid = o.id
             mine = get(oid, ()) + get(("card", o.card), ()) + get(("d", oid), ()) if known else ()

@@ -183,19 +183,18 @@ class SeatCall:
 
     def drop(self, oid: int) -> None:
         """``oid`` out of every list (it changed: its facts are found again)."""
-        acting = self.acting
-        i = bisect.bisect_left(acting, oid)
-        if i < len(acting) and acting[i] == oid:
-            del acting[i], self.pairs[2 * i : 2 * i + 2]
+        i = find(self.acting, oid)
+        if i is not None:
+            del self.acting[i], self.pairs[2 * i : 2 * i + 2]
             self.unread(oid)
         for ids in (self.referable, self.identified):
-            i = bisect.bisect_left(ids, oid)
-            if i < len(ids) and ids[i] == oid:
+            i = find(ids, oid)
+            if i is not None:
                 del ids[i]
         self.inputs.pop(oid, None)
         self.reach.discard(oid)
 
-    def found_inputs(self, found: dict[int, Any], empty_stays: bool) -> None:
+    def keep_inputs(self, found: dict[int, Any], empty_stays: bool) -> None:
         """Keep the inputs found this call (``empty_stays``: those that are ``()`` are not
         asked again while their object is the same)."""
         self.inputs.update(found)
@@ -205,6 +204,12 @@ class SeatCall:
                 reach.discard(oid)
             else:
                 reach.add(oid)
+
+
+def find(ids: Sequence[int], oid: int) -> int | None:
+    """Where ``oid`` is in the sorted ``ids``, or ``None``."""
+    i = bisect.bisect_left(ids, oid)
+    return i if i < len(ids) and ids[i] == oid else None
 
 
 def knowledge_of(known: dict[Any, tuple[Any, ...]], o: GameObject) -> tuple[Any, ...]:
@@ -243,7 +248,8 @@ class KeptContext(OfferContext):
         self.held: dict[int, tuple[Any, ...]] = {}
         #: This call's choices (:meth:`firsts`), one tuple per choice.
         self._made: dict[int, tuple[Any, ...]] = {}
-        self._inputs: dict[int, Any] = {}
+        #: The inputs found this call, by object id (:meth:`inputs`).
+        self.found: dict[int, Any] = {}
         #: The objects the seat may identify, by id (:meth:`OfferMemo._acting`).
         self.identifiable: list[int] | None = None
         self._firsts: dict[tuple[int, ...], tuple[tuple[Any, ...], ...]] = {}
@@ -281,14 +287,10 @@ class KeptContext(OfferContext):
     def inputs(self, o: GameObject) -> Any:
         """What ``o``'s ruleset says its offers read (:meth:`~obverse.rulesets.Ruleset.
         offer_inputs`), found once a call."""
-        found = self._inputs.get(o.id)
+        found = self.found.get(o.id)
         if found is None:
-            found = self._inputs[o.id] = self.rs.offer_inputs(self.state, o)
+            found = self.found[o.id] = self.rs.offer_inputs(self.state, o)
         return found
-
-    def found_inputs(self) -> dict[int, Any]:
-        """The inputs found this call, by object id."""
-        return self._inputs
 
     def firsts(self, ids: list[int]) -> tuple[tuple[Any, ...], ...]:
         """Each of the choices ``ids`` with its object and inputs (:meth:`choice`), one
@@ -334,16 +336,11 @@ class KeptContext(OfferContext):
         ids = list(self.since[0][key])
         changed = self.since[1]
         for oid in changed:
-            i = bisect.bisect_left(ids, oid)
-            if i < len(ids) and ids[i] == oid:
+            i = find(ids, oid)
+            if i is not None:
                 del ids[i]
         base = getattr(self, within)()
-        inside = []
-        for oid in changed:
-            i = bisect.bisect_left(base, oid)
-            if i < len(base) and base[i] == oid:
-                inside.append(oid)
-        for oid in pick(inside):
+        for oid in pick([x for x in changed if find(base, x) is not None]):
             bisect.insort(ids, oid)
         return self.shared(key, lambda: tuple(ids))
 
